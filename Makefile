@@ -1,0 +1,33 @@
+# Thin wrapper over CMake (in the style of neovim's top-level Makefile).
+#   make demo   install missing packages, configure, build, run the main job
+#   make test   install missing packages, configure, build, run every test
+# Variables: BUILD_TYPE=Release|Debug, SANITIZE=ON, BUILD_DIR=build
+BUILD_TYPE ?= Release
+SANITIZE   ?= OFF
+BUILD_DIR  ?= build
+JOBS       ?= $(shell nproc 2>/dev/null || echo 2)
+
+.PHONY: all deps configure build demo test bench clean
+
+all: build
+
+deps:
+	@sh .ci/install-deps
+
+configure: deps
+	@cmake -S . -B $(BUILD_DIR) -DCMAKE_BUILD_TYPE=$(BUILD_TYPE) -DCC_SANITIZE=$(SANITIZE) >/dev/null
+
+build: configure
+	@cmake --build $(BUILD_DIR) -j $(JOBS)
+
+demo: build
+	@$(BUILD_DIR)/clothcheck demo
+
+test: build
+	@cd $(BUILD_DIR) && ctest --output-on-failure -j $(JOBS)
+
+bench: build
+	@$(BUILD_DIR)/clothcheck bench
+
+clean:
+	rm -rf $(BUILD_DIR)

@@ -1,0 +1,41 @@
+/* References for a condition's derivatives, computed from its own value code (value_hd).
+ *
+ *   cc_ref_fd_*     central finite differences with step h (truncation O(h^2))
+ *   cc_ref_exact_*  hyper-dual evaluation: exact to round-off, no step
+ *
+ * xf selects the function differentiated: NULL for C itself, or positions at which the
+ * magnitudes of normalised vectors are frozen (001 Section 4) for the frozen-magnitude
+ * reference; pass xf = x to audit (40)-(45) style derivatives at x.
+ * Output layouts follow cc_eval: grad[k][i], hess[k][i][j], i, j < 3*nv.
+ */
+#ifndef CC_REFERENCE_H
+#define CC_REFERENCE_H
+
+#include "conditions/condition.h"
+
+void cc_ref_fd_gradient(const cc_condition *c, const double *x, const double *xf,
+                        const cc_rest *r, double h, double grad[CC_MAX_COMP][CC_MAX_DOF]);
+/* second differences of the value code */
+void cc_ref_fd_hessian(const cc_condition *c, const double *x, const double *xf,
+                       const cc_rest *r, double h,
+                       double hess[CC_MAX_COMP][CC_MAX_DOF][CC_MAX_DOF]);
+void cc_ref_exact_gradient(const cc_condition *c, const double *x, const double *xf,
+                           const cc_rest *r, double grad[CC_MAX_COMP][CC_MAX_DOF]);
+void cc_ref_exact_hessian(const cc_condition *c, const double *x, const double *xf,
+                          const cc_rest *r, double hess[CC_MAX_COMP][CC_MAX_DOF][CC_MAX_DOF]);
+
+#endif
+
+/* The largest disagreement between an analytic and a reference array, normwise:
+ * rel = max |a - r| / max(max |r|, max |a|) over all entries (0 when both are zero). */
+typedef struct cc_diff {
+    double rel;         /* normwise relative error */
+    int k, i, j;        /* worst entry: component k, dof i = 3m+s, dof j = 3n+t (-1 for gradients) */
+    double analytic;    /* its analytic value */
+    double reference;   /* its reference value */
+} cc_diff;
+
+cc_diff cc_compare_gradient(double a[CC_MAX_COMP][CC_MAX_DOF],
+                            double r[CC_MAX_COMP][CC_MAX_DOF], int ncomp, int ndof);
+cc_diff cc_compare_hessian(double a[CC_MAX_COMP][CC_MAX_DOF][CC_MAX_DOF],
+                           double r[CC_MAX_COMP][CC_MAX_DOF][CC_MAX_DOF], int ncomp, int ndof);

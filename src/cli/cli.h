@@ -1,0 +1,46 @@
+/* The clothcheck command: one function per subcommand, and shared argument helpers.
+ * Every subcommand returns the process exit status: 0 success, 1 a check failed,
+ * 2 bad input (after printing one line on stderr). */
+#ifndef CC_CLI_H
+#define CC_CLI_H
+
+#define CC_EXIT_OK      0
+#define CC_EXIT_FAIL    1
+#define CC_EXIT_USAGE   2
+
+int cc_cmd_eval(int argc, char **argv);
+int cc_cmd_demo(int argc, char **argv);
+
+/* Print "clothcheck CMD: message" on stderr; returns CC_EXIT_USAGE. */
+int cc_cli_error(const char *cmd, const char *fmt, ...);
+
+/* A long option parser over argv[first..]: "--name value" or "--name=value".
+ * Positional arguments are returned with name NULL. */
+typedef struct cc_opt {
+    const char *name;   /* option name without "--", or NULL for a positional argument */
+    const char *value;  /* its value (NULL for flags) */
+} cc_opt;
+
+typedef struct cc_optspec {
+    const char *name;   /* option name without "--" */
+    int has_value;      /* 1 if it takes a value */
+} cc_optspec;
+
+typedef struct cc_optparser {
+    int argc;                   /* from main */
+    char **argv;
+    int i;                      /* next argv index */
+    const cc_optspec *specs;    /* terminated by {NULL, 0} */
+    const char *cmd;            /* for messages */
+} cc_optparser;
+
+/* 1 with *o filled, 0 at the end, -1 after printing an error (unknown option, no value) */
+int cc_opt_next(cc_optparser *p, cc_opt *o);
+
+/* Parse a whole string as a finite double; 0 or -1. */
+int cc_parse_double(const char *s, double *v);
+/* Parse "a b c; d e f; ..." into groups of `dim` numbers; returns the number of groups
+ * (at most maxgroups) or -1 with a message in err (CC_ERRLEN bytes). */
+int cc_parse_points(const char *s, int dim, double *out, int maxgroups, char *err);
+
+#endif

@@ -1,0 +1,43 @@
+/* clothcheck: the command-line front end. One subcommand per file (cmd_*.c). */
+#include <stdio.h>
+#include <string.h>
+#include "cli/cli.h"
+
+typedef struct command {
+    const char *name;                     /* subcommand */
+    int (*run)(int argc, char **argv);    /* argv[0] is the subcommand name */
+    const char *summary;                  /* one line for --help */
+} command;
+
+static const command commands[] = {
+    {"eval", cc_cmd_eval, "evaluate a condition's value, gradient and Hessian on one element"},
+    {"demo", cc_cmd_demo, "check every condition variant against exact and finite-difference references"},
+};
+
+static void usage(FILE *f)
+{
+    fputs("usage: clothcheck COMMAND [options]    (clothcheck COMMAND --help for each)\n\n"
+          "Derivatives of Baraff & Witkin's cloth conditions, checked.\n\nCommands:\n", f);
+    for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++)
+        fprintf(f, "  %-8s %s\n", commands[i].name, commands[i].summary);
+}
+
+int main(int argc, char **argv)
+{
+    if (argc < 2) {
+        usage(stderr);
+        return CC_EXIT_USAGE;
+    }
+    if (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h") || !strcmp(argv[1], "help")) {
+        usage(stdout);
+        return CC_EXIT_OK;
+    }
+    if (!strcmp(argv[1], "--version")) {
+        puts("clothcheck 0.1.0");
+        return CC_EXIT_OK;
+    }
+    for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++)
+        if (!strcmp(argv[1], commands[i].name)) return commands[i].run(argc - 1, argv + 1);
+    fprintf(stderr, "clothcheck: unknown command '%s' (see clothcheck --help)\n", argv[1]);
+    return CC_EXIT_USAGE;
+}
