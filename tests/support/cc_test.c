@@ -1,0 +1,61 @@
+#define _POSIX_C_SOURCE 200809L
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+#include "cc_test.h"
+
+int cc_test_main(const char *suite, const cc_test_case *tests)
+{
+    if (CU_initialize_registry() != CUE_SUCCESS) return 2;
+    CU_pSuite s = CU_add_suite(suite, NULL, NULL);
+    if (!s) return 2;
+    for (const cc_test_case *t = tests; t->name; t++)
+        if (!CU_add_test(s, t->name, t->fn)) return 2;
+    CU_basic_set_mode(CU_BRM_VERBOSE);
+    CU_basic_run_tests();
+    unsigned failed = CU_get_number_of_failures() + CU_get_number_of_tests_failed();
+    CU_cleanup_registry();
+    return failed ? 1 : 0;
+}
+
+/* read a whole file into buf (cap bytes, NUL-terminated) */
+static void slurp(const char *path, char *buf, size_t cap)
+{
+    FILE *f = fopen(path, "rb");
+    size_t n = 0;
+    if (f) {
+        n = fread(buf, 1, cap - 1, f);
+        fclose(f);
+    }
+    buf[n] = '\0';
+}
+
+int cc_test_run_cli(const char *args, char *out, size_t outcap, char *err, size_t errcap)
+{
+    char outp[] = "/tmp/cc_test_outXXXXXX", errp[] = "/tmp/cc_test_errXXXXXX";
+    int fo = mkstemp(outp), fe = mkstemp(errp);
+    if (fo < 0 || fe < 0) return -1;
+    close(fo);
+    close(fe);
+    size_t len = strlen(CC_CLI_PATH) + strlen(args) + strlen(outp) + strlen(errp) + 32;
+    char *cmd = malloc(len);
+    if (!cmd) return -1;
+    snprintf(cmd, len, "'%s' %s >%s 2>%s", CC_CLI_PATH, args, outp, errp);
+    int st = system(cmd);
+    free(cmd);
+    slurp(outp, out, outcap);
+    slurp(errp, err, errcap);
+    remove(outp);
+    remove(errp);
+    if (st == -1 || !WIFEXITED(st)) return -1;
+    return WEXITSTATUS(st);
+}
+
+int cc_test_count_lines(const char *s)
+{
+    int n = 0;
+    for (; *s; s++) n += *s == '\n';
+    return n;
+}
