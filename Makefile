@@ -6,6 +6,7 @@ BUILD_TYPE ?= Release
 SANITIZE   ?= OFF
 BUILD_DIR  ?= build
 JOBS       ?= $(shell nproc 2>/dev/null || echo 2)
+MAKEFLAGS  += --no-print-directory
 
 .PHONY: all deps configure build demo test bench clean
 
