@@ -7,6 +7,10 @@ static const cc_condition *const registry[] = {
     &cc_stretch_bw98,
     &cc_shear_bw98,
     &cc_shear_normalized,
+    &cc_bend_pritchard,
+    &cc_bend_pritchard_exact,
+    &cc_bend_macri,
+    &cc_bend_bridson,
     &cc_spring_linear,
 };
 
