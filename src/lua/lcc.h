@@ -1,0 +1,53 @@
+/* The clothcheck Lua 5.4 module: shared declarations of its parts (lcondition.c, lmesh.c, ...).
+ * Style of Lua's own libraries: one luaL_Reg table per part, userdata with named metatables. */
+#ifndef CC_LCC_H
+#define CC_LCC_H
+
+#include <lauxlib.h>
+#include <lua.h>
+#include "conditions/condition.h"
+#include "mesh/mesh.h"
+
+#define CC_LUA_CONDITION "clothcheck.condition"
+#define CC_LUA_MESH      "clothcheck.mesh"
+
+/* A condition as seen from Lua: a registered C variant, or one defined in Lua. */
+typedef struct cc_lcondition {
+    const cc_condition *c;   /* the registered variant, or NULL for a Lua-defined one */
+    /* Lua-defined only: */
+    lua_State *L;            /* the state holding the definition */
+    int def;                 /* registry reference to the definition table */
+    char name[32];           /* condition name */
+    char variant[32];        /* variant name */
+    int nv, ncomp;           /* vertices, components */
+    cc_claim claim;          /* what its derivatives claim */
+    char err[256];           /* the last error raised inside a Lua callback */
+} cc_lcondition;
+
+typedef struct cc_lmesh {
+    cc_mesh *m;              /* owned; NULL once closed */
+} cc_lmesh;
+
+int luaopen_clothcheck(lua_State *L);
+
+/* parts: each adds its functions to the module table at the top of the stack */
+void cc_lua_open_condition(lua_State *L);
+void cc_lua_open_mesh(lua_State *L);
+
+cc_lcondition *cc_lua_checkcondition(lua_State *L, int arg);
+cc_mesh *cc_lua_checkmesh(lua_State *L, int arg);
+
+/* Read n numbers from the table at arg: flat {x0, y0, z0, x1, ...} or nested {{x0,y0,z0}, ...}
+ * with `dim` per point; raises a Lua argument error on anything else. */
+void cc_lua_checkpoints(lua_State *L, int arg, int dim, int npoints, double *out);
+/* rest data for condition cond from the options table at arg (may be none/nil) */
+void cc_lua_checkrest(lua_State *L, int arg, const cc_lcondition *lc, cc_rest *r);
+/* push a Lua array of n numbers */
+void cc_lua_pushnumbers(lua_State *L, const double *v, int n);
+
+/* Evaluate a Lua-defined condition (want bits as cc_condition.eval); -1 with lc->err set on
+ * a Lua error or malformed result. The callbacks run through lua_pcall. */
+int cc_lua_condition_eval(cc_lcondition *lc, const double *x, const cc_rest *r, int want, cc_eval *out);
+int cc_lua_condition_value(cc_lcondition *lc, const double *x, const cc_rest *r, double *C);
+
+#endif

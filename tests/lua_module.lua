@@ -1,0 +1,85 @@
+-- Lua-level test: the clothcheck module — conditions, Lua-defined conditions, meshes.
+local cc = require "clothcheck"
+
+-- every registered variant is listed, with its source and claim
+local list = cc.conditions()
+assert(#list >= 4, "at least the stretch, shear and spring variants")
+local seen = {}
+for _, c in ipairs(list) do
+  assert(type(c.source) == "string" and #c.source > 0)
+  assert(c.claim == "exact" or c.claim == "frozen-magnitude" or c.claim == "none")
+  seen[c.condition .. "/" .. c.variant] = c
+end
+assert(seen["stretch/bw98"] and seen["shear/normalized"] and seen["spring/linear"])
+
+-- stretch by hand (docs/conditions.md): a = 1/2, alpha = sqrt(1/2), w_u = (2,0,0), w_v = (0,.5,.5)
+local s = cc.condition("stretch", "bw98")
+assert(s.nv == 3 and s.ncomp == 2 and s.claim == "exact" and not s.lua)
+local r = s:eval({0,0,0, 2,0,0, 0,0.5,0.5}, {uv = {{0,0},{1,0},{0,1}}, area_power = 0.5})
+local alpha = math.sqrt(0.5)
+assert(math.abs(r.value[1] - alpha * (2 - 1)) < 1e-15)
+assert(math.abs(r.value[2] - alpha * (math.sqrt(0.5) - 1)) < 1e-15)
+assert(#r.gradient == 2 and #r.gradient[1] == 9)
+assert(#r.hessian == 2 and #r.hessian[1] == 9 and #r.hessian[1][1] == 9)
+assert(math.abs(r.gradient[1][4] - alpha) < 1e-15)       -- dC_u/dx_{1,x} = alpha (7), (14)
+-- nested points work too
+local r2 = s:eval({{0,0,0}, {2,0,0}, {0,0.5,0.5}}, {uv = {0,0, 1,0, 0,1}, area_power = 0.5})
+assert(r2.value[1] == r.value[1])
+
+-- a spring written in Lua agrees with the registered one
+local spring = cc.condition("spring", "linear")
+local function norm(x) return math.sqrt((x[1]-x[4])^2 + (x[2]-x[5])^2 + (x[3]-x[6])^2) end
+local mine = cc.define{
+  condition = "spring", variant = "student", nv = 2, ncomp = 1, claim = "exact",
+  value = function(x, rest) return norm(x) - rest.rest_length end,
+  gradient = function(x)
+    local d = norm(x)
+    local g = {}
+    for s = 1, 3 do g[s] = (x[s] - x[s+3]) / d; g[s+3] = -g[s] end
+    return g
+  end,
+  hessian = function(x)
+    local d, h = norm(x), {}
+    local u = {(x[1]-x[4])/d, (x[2]-x[5])/d, (x[3]-x[6])/d}
+    for i = 1, 6 do
+      h[i] = {}
+      for j = 1, 6 do
+        local s, t = (i-1) % 3 + 1, (j-1) % 3 + 1
+        local sign = ((i <= 3) == (j <= 3)) and 1 or -1
+        h[i][j] = sign * (((s == t) and 1 or 0) - u[s] * u[t]) / d
+      end
+    end
+    return h
+  end,
+}
+assert(mine.lua and mine.condition == "spring" and mine.variant == "student")
+local x = {0.1, 0.2, 0.3, 1.4, -0.5, 0.9}
+local a, b = mine:eval(x, {rest = 0.7}), spring:eval(x, {rest = 0.7})
+assert(math.abs(a.value[1] - b.value[1]) < 1e-15)
+for i = 1, 6 do
+  assert(math.abs(a.gradient[1][i] - b.gradient[1][i]) < 1e-15)
+  for j = 1, 6 do assert(math.abs(a.hessian[1][i][j] - b.hessian[1][i][j]) < 1e-15) end
+end
+
+-- meshes: a 4 x 3 grid, hinges in Pritchard's labels, OBJ round trip
+local m = cc.grid(4, 3, 1.5, 1.0)
+assert(m.nv == 12 and m.nt == 12)
+assert(m.nh == 23 - 10)   -- interior edges: 23 edges, 10 on the boundary
+assert(m.nt == 2 * 3 * 2)
+local x0, x1, x2, x3 = m:hinge(1)
+assert(x0 >= 1 and x3 <= m.nv and x1 ~= x2)
+local px, py, pz = m:position(4)
+assert(px == 1.5 and py == 0 and pz == 0)
+m:set_position(4, 1.5, 0, 0.25)
+assert(select(3, m:position(4)) == 0.25)
+local path = os.tmpname()
+assert(m:write_obj(path))
+local back = assert(cc.read_obj(path))
+assert(back.nv == m.nv and back.nt == m.nt and back.nh == m.nh)
+assert(select(3, back:position(4)) == 0.25)
+local u, v = back:uv(4)
+assert(u == 1.5 and v == 0)
+os.remove(path)
+local none, msg = cc.read_obj("/nonexistent/file.obj")
+assert(none == nil and msg:find("cannot open"))
+print("lua_module: all assertions passed")
