@@ -3,41 +3,22 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
+#include "io/files.h"
 #include "mesh/mesh.h"
 
 int cc_mesh_write_obj(const cc_mesh *m, const char *path, char *err)
 {
-    size_t n = strlen(path) + 16;
-    char *tmp = malloc(n);
-    if (!tmp) return snprintf(err, CC_ERRLEN, "out of memory"), -1;
-    snprintf(tmp, n, "%s.tmpXXXXXX", path);
-    int fd = mkstemp(tmp);
-    FILE *f = fd >= 0 ? fdopen(fd, "w") : NULL;
-    if (!f) {
-        snprintf(err, CC_ERRLEN, "cannot write %.100s: %s", path, strerror(errno));
-        if (fd >= 0) close(fd), remove(tmp);
-        free(tmp);
-        return -1;
-    }
-    fprintf(f, "# clothcheck mesh: %d vertices, %d triangles\n", m->nv, m->nt);
+    cc_outfile o;
+    if (cc_outfile_open(&o, path, err, CC_ERRLEN) < 0) return -1;
+    fprintf(o.f, "# clothcheck mesh: %d vertices, %d triangles\n", m->nv, m->nt);
     for (int i = 0; i < m->nv; i++)
-        fprintf(f, "v %.17g %.17g %.17g\n", m->x[3 * i], m->x[3 * i + 1], m->x[3 * i + 2]);
-    for (int i = 0; i < m->nv; i++) fprintf(f, "vt %.17g %.17g\n", m->uv[2 * i], m->uv[2 * i + 1]);
+        fprintf(o.f, "v %.17g %.17g %.17g\n", m->x[3 * i], m->x[3 * i + 1], m->x[3 * i + 2]);
+    for (int i = 0; i < m->nv; i++) fprintf(o.f, "vt %.17g %.17g\n", m->uv[2 * i], m->uv[2 * i + 1]);
     for (int t = 0; t < m->nt; t++) {
         int a = m->tri[3 * t] + 1, b = m->tri[3 * t + 1] + 1, c = m->tri[3 * t + 2] + 1;
-        fprintf(f, "f %d/%d %d/%d %d/%d\n", a, a, b, b, c, c);
+        fprintf(o.f, "f %d/%d %d/%d %d/%d\n", a, a, b, b, c, c);
     }
-    int bad = ferror(f);
-    bad |= fclose(f) != 0;
-    if (bad || rename(tmp, path) != 0) {
-        snprintf(err, CC_ERRLEN, "cannot write %.100s: %s", path, strerror(errno));
-        remove(tmp);
-        free(tmp);
-        return -1;
-    }
-    free(tmp);
-    return 0;
+    return cc_outfile_commit(&o, err, CC_ERRLEN);
 }
 
 /* A growable array of doubles or ints. */

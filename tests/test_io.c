@@ -1,0 +1,117 @@
+#define _DEFAULT_SOURCE
+/* Suite: io — atomic output files, CSV, directories, JSON numbers. */
+#include <dirent.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include "cc_test.h"
+#include "io/files.h"
+#include "io/json.h"
+
+static char dir[64];
+
+static void fresh_dir(void)
+{
+    strcpy(dir, "/tmp/cc_io_XXXXXX");
+    CU_ASSERT_PTR_NOT_NULL_FATAL(mkdtemp(dir));
+}
+
+/* number of entries in dir other than . and .. */
+static int entries(const char *d)
+{
+    DIR *p = opendir(d);
+    int n = 0;
+    for (struct dirent *e; p && (e = readdir(p));) n += strcmp(e->d_name, ".") && strcmp(e->d_name, "..");
+    if (p) closedir(p);
+    return n;
+}
+
+static void read_all(const char *path, char *buf, size_t cap)
+{
+    FILE *f = fopen(path, "r");
+    size_t n = f ? fread(buf, 1, cap - 1, f) : 0;
+    buf[n] = '\0';
+    if (f) fclose(f);
+}
+
+/* commit renames into place; abort leaves the old file and no temporary */
+static void test_outfile(void)
+{
+    char path[128], err[256], buf[256];
+    fresh_dir();
+    snprintf(path, sizeof path, "%s/a.txt", dir);
+    cc_outfile o;
+    CU_ASSERT_EQUAL_FATAL(cc_outfile_open(&o, path, err, sizeof err), 0);
+    fputs("first\n", o.f);
+    CU_ASSERT_EQUAL(cc_outfile_commit(&o, err, sizeof err), 0);
+    CU_ASSERT_EQUAL_FATAL(cc_outfile_open(&o, path, err, sizeof err), 0);
+    fputs("half-writ", o.f);
+    cc_outfile_abort(&o);
+    read_all(path, buf, sizeof buf);
+    CU_ASSERT_STRING_EQUAL(buf, "first\n");
+    CU_ASSERT_EQUAL(entries(dir), 1);
+    remove(path);
+    rmdir(dir);
+}
+
+static void test_csv(void)
+{
+    char path[128], err[256], buf[512];
+    fresh_dir();
+    snprintf(path, sizeof path, "%s/s.csv", dir);
+    const char *names[] = {"t", "energy"};
+    double v[] = {0, 1.5, 0.02, NAN};
+    CU_ASSERT_EQUAL_FATAL(cc_write_csv(path, names, 2, v, 2, err, sizeof err), 0);
+    read_all(path, buf, sizeof buf);
+    CU_ASSERT_STRING_EQUAL(buf, "t,energy\n0,1.5\n0.02,nan\n");
+    remove(path);
+    CU_ASSERT_EQUAL(cc_write_csv("/nonexistent/dir/s.csv", names, 2, v, 2, err, sizeof err), -1);
+    CU_ASSERT_PTR_NOT_NULL(strstr(err, "cannot write /nonexistent/dir/s.csv"));
+    CU_ASSERT_EQUAL(entries(dir), 0);
+    rmdir(dir);
+}
+
+static void test_mkdir_p(void)
+{
+    char path[160], err[256];
+    fresh_dir();
+    snprintf(path, sizeof path, "%s/out/bend_compare/frames", dir);
+    CU_ASSERT_EQUAL(cc_mkdir_p(path, err, sizeof err), 0);
+    CU_ASSERT_EQUAL(cc_mkdir_p(path, err, sizeof err), 0);   /* again: fine */
+    CU_ASSERT_EQUAL(access(path, W_OK), 0);
+    char file[200];
+    snprintf(file, sizeof file, "%s/out/plain", dir);
+    FILE *f = fopen(file, "w");
+    fclose(f);
+    snprintf(path, sizeof path, "%s/out/plain/sub", dir);
+    CU_ASSERT_EQUAL(cc_mkdir_p(path, err, sizeof err), -1);
+    CU_ASSERT_PTR_NOT_NULL(strstr(err, "not a directory"));
+    char cmd[128];
+    snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
+    CU_ASSERT_EQUAL(system(cmd), 0);
+}
+
+static void test_json_numbers(void)
+{
+    char buf[256] = {0};
+    FILE *f = fmemopen(buf, sizeof buf, "w");
+    double v[] = {0.1, -2, INFINITY, NAN};
+    cc_json_array(f, v, 4);
+    fputc(' ', f);
+    cc_json_string(f, "a\"b\\c\n");
+    fclose(f);
+    CU_ASSERT_STRING_EQUAL(buf, "[0.10000000000000001, -2, null, null] \"a\\\"b\\\\c\\n\"");
+}
+
+int main(void)
+{
+    static const cc_test_case tests[] = {
+        {"output files are atomic", test_outfile},
+        {"CSV", test_csv},
+        {"mkdir -p", test_mkdir_p},
+        {"JSON numbers and strings", test_json_numbers},
+        {NULL, NULL}};
+    return cc_test_main("io", tests);
+}
