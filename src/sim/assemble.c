@@ -1,0 +1,164 @@
+/* Assembly: total force, the system matrix A = cm M + cx df/dx + cv df/dv and the product
+ * df/dx dx, in one pass over the elements of every term (Baraff & Witkin 1998 Section 5). */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "sim/sim_internal.h"
+
+/* the BSR pattern of all terms and every element's block slots, built once */
+int cc_sim_pattern(cc_sim *s)
+{
+    if (s->A) return 0;
+    int n = s->nterm;
+    const int **elems = malloc(((size_t)n + 1) * sizeof *elems);
+    int *nel = malloc(((size_t)n + 1) * sizeof *nel), *k = malloc(((size_t)n + 1) * sizeof *k);
+    if (elems && nel && k) {
+        for (int t = 0; t < n; t++) {
+            elems[t] = s->term[t].elem;
+            nel[t] = s->term[t].nel;
+            k[t] = s->term[t].nv;
+        }
+        s->A = cc_bsr_pattern(s->nv, n, elems, nel, k);
+    }
+    free(elems);
+    free(nel);
+    free(k);
+    for (int t = 0; t < n && s->A; t++) {
+        cc_term *tm = &s->term[t];
+        int nv = tm->nv;
+        free(tm->slot);
+        tm->slot = malloc(((size_t)tm->nel * nv * nv + 1) * sizeof *tm->slot);
+        if (!tm->slot) {
+            cc_bsr_free(s->A);
+            s->A = NULL;
+            break;
+        }
+        for (int e = 0; e < tm->nel; e++)
+            for (int a = 0; a < nv; a++)
+                for (int b = 0; b < nv; b++)
+                    tm->slot[(e * nv + a) * nv + b] = cc_bsr_slot(s->A, tm->elem[e * nv + a], tm->elem[e * nv + b]);
+    }
+    if (!s->A) return snprintf(s->err, CC_ERRLEN, "out of memory for the system matrix"), -1;
+    return 0;
+}
+
+/* the element's vertices as "a b c" for messages */
+static void elem_vertices(const cc_term *t, int e, char *buf, size_t cap)
+{
+    size_t len = 0;
+    buf[0] = '\0';
+    for (int a = 0; a < t->nv && len < cap; a++)
+        len += (size_t)snprintf(buf + len, cap - len, a ? " %d" : "%d", t->elem[e * t->nv + a]);
+}
+
+/* s->err = "step N: <term> element e (vertices ...): why" */
+static int element_fault(cc_sim *s, const cc_term *t, int e, const char *why)
+{
+    char vs[64];
+    elem_vertices(t, e, vs, sizeof vs);
+    snprintf(s->err, CC_ERRLEN, "step %ld: %s element %d (vertices %s): %s", s->st.steps + 1, t->name, e, vs, why);
+    s->fault = 1;
+    return -1;
+}
+
+/* C, dC (and d2C when want asks) of element e at its positions xe */
+static int eval_element(const cc_term *t, int e, const double *xe, int want, cc_eval *ev)
+{
+    ev->ncomp = t->ncomp;
+    ev->ndof = 3 * t->nv;
+    int got = t->cond ? t->cond->eval(xe, &t->rest[e], want, ev) : t->user.eval(t->user.ctx, e, xe, want, ev);
+    if (got < 0 || (got & want) != want || ev->ncomp != t->ncomp || ev->ndof != 3 * t->nv) return -1;
+    return 0;
+}
+
+/* sum of |entries| of f and the Jacobians, to test them for NaN/inf in one number */
+static double element_norm(const cc_elem_force *o, int jac)
+{
+    double s = 0;
+    for (int a = 0; a < o->ndof; a++) {
+        s += fabs(o->f[a]);
+        if (jac)
+            for (int b = 0; b < o->ndof; b++) s += fabs(o->Jx[a][b]) + fabs(o->Jv[a][b]);
+    }
+    return s;
+}
+
+/* A blocks of one element: A_ab += cx Jx_ab + cv Jv_ab */
+static void scatter_blocks(cc_bsr *A, const int *slot, int nv, const cc_elem_force *o, double cx, double cv)
+{
+    for (int a = 0; a < nv; a++)
+        for (int b = 0; b < nv; b++) {
+            double *blk = A->val + 9 * slot[a * nv + b];
+            for (int i = 0; i < 3; i++)
+                for (int j = 0; j < 3; j++)
+                    blk[3 * i + j] += cx * o->Jx[3 * a + i][3 * b + j] + cv * o->Jv[3 * a + i][3 * b + j];
+        }
+}
+
+/* one term's elements: forces into f, blocks into A, df/dx dx into jdx */
+static int assemble_term(cc_sim *s, cc_term *t, const double *x, const double *v, int mat, double cx,
+                         double cv, const double *dx, double *f, double *jdx)
+{
+    int nv = t->nv, n = 3 * nv, jac = mat || jdx;
+    int want = jac ? CC_WANT_ALL : (CC_WANT_VALUE | CC_WANT_GRAD);
+    cc_eval ev;
+    cc_elem_force o;
+    double xe[CC_MAX_DOF], ve[CC_MAX_DOF];
+    for (int e = 0; e < t->nel; e++) {
+        const int *vid = t->elem + e * nv;
+        for (int a = 0; a < nv; a++)
+            for (int k = 0; k < 3; k++) {
+                xe[3 * a + k] = x[3 * vid[a] + k];
+                ve[3 * a + k] = v[3 * vid[a] + k];
+            }
+        if (eval_element(t, e, xe, want, &ev) < 0)
+            return element_fault(s, t, e, "the condition is undefined here (degenerate element)");
+        cc_elem_forces(&ev, ve, t->k, t->kd, s->p.damping, jac, &o);
+        if (jac && s->p.psd_project) {
+            double H[CC_MAX_DOF][CC_MAX_DOF];
+            for (int a = 0; a < n; a++)
+                for (int b = 0; b < n; b++) H[a][b] = -o.Jx[a][b];
+            cc_psd_project(H, n);
+            for (int a = 0; a < n; a++)
+                for (int b = 0; b < n; b++) o.Jx[a][b] = -H[a][b];
+        }
+        if (!isfinite(element_norm(&o, jac))) return element_fault(s, t, e, "non-finite force or Jacobian");
+        t->energy[e] = o.energy;
+        for (int c = 0; c < t->ncomp; c++) t->C[e * t->ncomp + c] = ev.C[c];
+        for (int a = 0; a < n; a++) f[3 * vid[a / 3] + a % 3] += o.f[a];
+        if (jdx)
+            for (int a = 0; a < n; a++) {
+                double sum = 0;
+                for (int b = 0; b < n; b++) sum += o.Jx[a][b] * dx[3 * vid[b / 3] + b % 3];
+                jdx[3 * vid[a / 3] + a % 3] += sum;
+            }
+        if (mat) scatter_blocks(s->A, t->slot + e * nv * nv, nv, &o, cx, cv);
+    }
+    return 0;
+}
+
+int cc_sim_assemble(cc_sim *s, const double *x, const double *v, int mat, double cm, double cx,
+                    double cv, const double *dx, double *f, double *jdx)
+{
+    size_t n3 = 3 * (size_t)s->nv;
+    if (mat) {
+        if (cc_sim_pattern(s) < 0) return -1;
+        cc_bsr_zero(s->A);
+    }
+    memset(f, 0, n3 * sizeof *f);
+    if (jdx) memset(jdx, 0, n3 * sizeof *jdx);
+    for (int t = 0; t < s->nterm; t++)
+        if (assemble_term(s, &s->term[t], x, v, mat, cx, cv, dx, f, jdx) < 0) return -1;
+    /* gravity m g and air drag -k_a A_i v_i on every vertex */
+    const double *g = s->p.gravity;
+    for (int i = 0; i < s->nv; i++) {
+        double drag = s->p.air_drag * s->area[i];
+        for (int k = 0; k < 3; k++) f[3 * i + k] += s->m[i] * g[k] - drag * v[3 * i + k];
+        if (mat) {
+            double *blk = s->A->val + 9 * s->A->diag[i];
+            for (int k = 0; k < 3; k++) blk[4 * k] += cm * s->m[i] - cv * drag;
+        }
+    }
+    return 0;
+}

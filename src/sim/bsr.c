@@ -1,0 +1,140 @@
+/* Sparse symmetric 3x3-block matrices (block CSR), pattern from element lists. */
+#include <stdlib.h>
+#include <string.h>
+#include "sim/bsr.h"
+
+void cc_bsr_free(cc_bsr *A)
+{
+    if (!A) return;
+    free(A->rowptr);
+    free(A->col);
+    free(A->diag);
+    free(A->val);
+    free(A);
+}
+
+static int int_cmp(const void *p, const void *q)
+{
+    int a = *(const int *)p, b = *(const int *)q;
+    return (a > b) - (a < b);
+}
+
+/* cnt[i] += 1 + (number of (element, vertex-pair) incidences of row i); -1 on a bad index */
+static int count_rows(int n, int nlists, const int *const *elems, const int *nel, const int *k,
+                      int *cnt)
+{
+    for (int i = 0; i < n; i++) cnt[i] = 1;
+    for (int l = 0; l < nlists; l++)
+        for (int e = 0; e < nel[l]; e++)
+            for (int a = 0; a < k[l]; a++) {
+                int i = elems[l][e * k[l] + a];
+                if (i < 0 || i >= n) return -1;
+                cnt[i] += k[l] - 1;
+            }
+    return 0;
+}
+
+cc_bsr *cc_bsr_pattern(int n, int nlists, const int *const *elems, const int *nel, const int *k)
+{
+    if (n < 0 || nlists < 0) return NULL;
+    cc_bsr *A = calloc(1, sizeof *A);
+    int *cnt = malloc(((size_t)n + 1) * sizeof *cnt), *start = malloc(((size_t)n + 1) * sizeof *start);
+    if (!A || !cnt || !start) goto fail;
+    A->n = n;
+    if (count_rows(n, nlists, elems, nel, k, cnt) < 0) goto fail;
+    /* candidate columns per row, duplicates included */
+    start[0] = 0;
+    for (int i = 0; i < n; i++) start[i + 1] = start[i] + cnt[i];
+    int *cand = malloc(((size_t)start[n] + 1) * sizeof *cand);
+    if (!cand) goto fail;
+    for (int i = 0; i < n; i++) {
+        cnt[i] = start[i];
+        cand[cnt[i]++] = i;
+    }
+    for (int l = 0; l < nlists; l++)
+        for (int e = 0; e < nel[l]; e++)
+            for (int a = 0; a < k[l]; a++)
+                for (int b = 0; b < k[l]; b++)
+                    if (a != b) {
+                        int i = elems[l][e * k[l] + a];
+                        cand[cnt[i]++] = elems[l][e * k[l] + b];
+                    }
+    /* sort and deduplicate each row in place, then compact */
+    A->rowptr = malloc(((size_t)n + 1) * sizeof *A->rowptr);
+    A->diag = malloc(((size_t)n + 1) * sizeof *A->diag);
+    if (!A->rowptr || !A->diag) {
+        free(cand);
+        goto fail;
+    }
+    int nnzb = 0;
+    for (int i = 0; i < n; i++) {
+        int *row = cand + start[i], len = start[i + 1] - start[i];
+        qsort(row, (size_t)len, sizeof *row, int_cmp);
+        A->rowptr[i] = nnzb;
+        int prev = -1;   /* writes never pass the read position: nnzb <= start[i] + p */
+        for (int p = 0; p < len; p++) {
+            int c = row[p];
+            if (c != prev) cand[nnzb++] = c;
+            prev = c;
+        }
+    }
+    A->rowptr[n] = nnzb;
+    A->nnzb = nnzb;
+    A->col = malloc(((size_t)nnzb + 1) * sizeof *A->col);
+    A->val = calloc((size_t)nnzb * 9 + 1, sizeof *A->val);
+    if (!A->col || !A->val) {
+        free(cand);
+        goto fail;
+    }
+    memcpy(A->col, cand, (size_t)nnzb * sizeof *A->col);
+    free(cand);
+    for (int i = 0; i < n; i++) A->diag[i] = cc_bsr_slot(A, i, i);
+    free(cnt);
+    free(start);
+    return A;
+fail:
+    free(cnt);
+    free(start);
+    cc_bsr_free(A);
+    return NULL;
+}
+
+int cc_bsr_slot(const cc_bsr *A, int i, int j)
+{
+    if (i < 0 || i >= A->n || j < 0 || j >= A->n) return -1;
+    int lo = A->rowptr[i], hi = A->rowptr[i + 1] - 1;
+    while (lo <= hi) {
+        int mid = (lo + hi) / 2;
+        if (A->col[mid] == j) return mid;
+        if (A->col[mid] < j) lo = mid + 1;
+        else hi = mid - 1;
+    }
+    return -1;
+}
+
+void cc_bsr_zero(cc_bsr *A) { memset(A->val, 0, (size_t)A->nnzb * 9 * sizeof *A->val); }
+
+/* y_i = sum_j A_ij x_j for one block row */
+static inline void row_mul(const cc_bsr *A, int i, const double *restrict x, double *restrict y)
+{
+    double y0 = 0, y1 = 0, y2 = 0;
+    for (int p = A->rowptr[i]; p < A->rowptr[i + 1]; p++) {
+        const double *a = A->val + 9 * p, *xj = x + 3 * A->col[p];
+        y0 += a[0] * xj[0] + a[1] * xj[1] + a[2] * xj[2];
+        y1 += a[3] * xj[0] + a[4] * xj[1] + a[5] * xj[2];
+        y2 += a[6] * xj[0] + a[7] * xj[1] + a[8] * xj[2];
+    }
+    y[3 * i] = y0;
+    y[3 * i + 1] = y1;
+    y[3 * i + 2] = y2;
+}
+
+void cc_bsr_mul(const cc_bsr *A, const double *x, double *y)
+{
+    for (int i = 0; i < A->n; i++) row_mul(A, i, x, y);
+}
+
+void cc_bsr_mul_rows(const cc_bsr *A, const int *rows, int nr, const double *x, double *y)
+{
+    for (int r = 0; r < nr; r++) row_mul(A, rows[r], x, y);
+}

@@ -1,0 +1,39 @@
+/* Sparse symmetric matrices of 3x3 blocks in block compressed rows (BSR).
+ *
+ * Both triangles of the symmetric matrix are stored (block (i,j) and block (j,i) = its
+ * transpose), so a product is a plain row sweep with contiguous reads. The pattern is built
+ * once from the elements (every pair of vertices that share an element couples); assembly
+ * then adds element blocks at precomputed slots and never reallocates.
+ */
+#ifndef CC_BSR_H
+#define CC_BSR_H
+
+typedef struct cc_bsr {
+    int n;          /* block rows = block columns (vertices) */
+    int nnzb;       /* stored blocks */
+    int *rowptr;    /* n+1: blocks of row i are rowptr[i] .. rowptr[i+1]-1 */
+    int *col;       /* nnzb: block column of each stored block, ascending within a row */
+    int *diag;      /* n: slot of the diagonal block of row i */
+    double *val;    /* 9*nnzb: block b is val[9b .. 9b+8], row-major 3x3 */
+} cc_bsr;
+
+/* Pattern from nel elements of k vertices each (elem: nel by k vertex indices): block (i,j)
+ * is stored iff i == j or i and j share an element. Values are zero. NULL when out of
+ * memory or an index is out of range. Several element lists can be merged: pass them as
+ * `nlists` arrays (elems[l], nel[l], k[l]). */
+cc_bsr *cc_bsr_pattern(int n, int nlists, const int *const *elems, const int *nel, const int *k);
+void cc_bsr_free(cc_bsr *A);
+
+/* slot of block (i,j), or -1 if it is not stored */
+int cc_bsr_slot(const cc_bsr *A, int i, int j);
+
+/* A = 0 (values only) */
+void cc_bsr_zero(cc_bsr *A);
+
+/* y = A x (x, y: 3n, distinct) */
+void cc_bsr_mul(const cc_bsr *A, const double *x, double *y);
+
+/* y_i = (A x)_i for the block rows rows[0..nr) only (x, y: 3n) */
+void cc_bsr_mul_rows(const cc_bsr *A, const int *rows, int nr, const double *x, double *y);
+
+#endif

@@ -1,0 +1,293 @@
+/* MPCG: Baraff & Witkin 1998 Section 5.3, with Ascher & Boxerman's corrections (003 3.1).
+ *
+ * Baraff & Witkin's procedure, in their notation (P^-1 applied as the preconditioner):
+ *   dv = z;  delta0 = filter(b)^T P filter(b);  r = filter(b - A dv);  c = filter(P^-1 r)
+ *   delta = r^T c;  while delta > eps^2 delta0: q = filter(A c); alpha = delta / c^T q;
+ *   dv += alpha c; r -= alpha q; s = P^-1 r; delta' = r^T s; c = filter(s + delta'/delta c)
+ * Where this code departs from it, following Ascher & Boxerman:
+ *   - delta0 is measured with the same operator as delta (P^-1, not P) and on the right-hand
+ *     side of the reduced system S (b - A z) rather than on filter(b), so the stopping test
+ *     is a true relative residual of the system that is solved even when z != 0;
+ *   - the preconditioner is built from the filtered system, S_i A_ii S_i + (I - S_i), so it
+ *     maps free directions to free directions (CC_PRECOND_AB); Baraff & Witkin's diagonal
+ *     and plain block Jacobi stay selectable.
+ */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include "sim/mpcg.h"
+
+cc_filter *cc_filter_new(int n)
+{
+    if (n < 0) return NULL;
+    cc_filter *F = calloc(1, sizeof *F);
+    if (!F) return NULL;
+    F->n = n;
+    return F;
+}
+
+void cc_filter_free(cc_filter *F)
+{
+    if (!F) return;
+    free(F->idx);
+    free(F->S);
+    free(F);
+}
+
+void cc_filter_clear(cc_filter *F) { F->nc = 0; }
+
+int cc_filter_set(cc_filter *F, int v, const double S[9])
+{
+    if (!F || v < 0 || v >= F->n) return -1;
+    for (int c = 0; c < F->nc; c++)
+        if (F->idx[c] == v) {
+            memcpy(F->S + 9 * c, S, 9 * sizeof *S);
+            return 0;
+        }
+    if (F->nc == F->cap) {
+        int cap = F->cap ? 2 * F->cap : 16;
+        int *idx = realloc(F->idx, (size_t)cap * sizeof *idx);
+        if (!idx) return -1;
+        F->idx = idx;
+        double *s = realloc(F->S, (size_t)cap * 9 * sizeof *s);
+        if (!s) return -1;
+        F->S = s;
+        F->cap = cap;
+    }
+    F->idx[F->nc] = v;
+    memcpy(F->S + 9 * F->nc, S, 9 * sizeof *S);
+    F->nc++;
+    return 0;
+}
+
+void cc_filter_get(const cc_filter *F, int v, double S[9])
+{
+    static const double I[9] = {1, 0, 0, 0, 1, 0, 0, 0, 1};
+    memcpy(S, I, sizeof I);
+    for (int c = 0; c < F->nc; c++)
+        if (F->idx[c] == v) memcpy(S, F->S + 9 * c, 9 * sizeof *S);
+}
+
+/* y = M x for a row-major 3x3 M (y may alias x) */
+static inline void m3v(const double *M, double *x)
+{
+    double a = x[0], b = x[1], c = x[2];
+    x[0] = M[0] * a + M[1] * b + M[2] * c;
+    x[1] = M[3] * a + M[4] * b + M[5] * c;
+    x[2] = M[6] * a + M[7] * b + M[8] * c;
+}
+
+void cc_filter_apply(const cc_filter *F, double *r)
+{
+    for (int c = 0; c < F->nc; c++) m3v(F->S + 9 * c, r + 3 * F->idx[c]);
+}
+
+cc_mpcg_work *cc_mpcg_work_new(int n)
+{
+    if (n < 0) return NULL;
+    cc_mpcg_work *w = calloc(1, sizeof *w);
+    if (!w) return NULL;
+    size_t m = 3 * (size_t)n + 1;
+    w->n = n;
+    w->r = malloc(m * sizeof(double));
+    w->c = malloc(m * sizeof(double));
+    w->q = malloc(m * sizeof(double));
+    w->s = malloc(m * sizeof(double));
+    w->P = malloc(3 * m * sizeof(double));
+    if (!w->r || !w->c || !w->q || !w->s || !w->P) {
+        cc_mpcg_work_free(w);
+        return NULL;
+    }
+    return w;
+}
+
+void cc_mpcg_work_free(cc_mpcg_work *w)
+{
+    if (!w) return;
+    free(w->r);
+    free(w->c);
+    free(w->q);
+    free(w->s);
+    free(w->P);
+    free(w);
+}
+
+/* Minv = M^-1 for a row-major 3x3 M by the adjugate; -1 if M is singular or not finite */
+static int m3_inverse(const double *M, double *Minv)
+{
+    double c00 = M[4] * M[8] - M[5] * M[7], c01 = M[5] * M[6] - M[3] * M[8], c02 = M[3] * M[7] - M[4] * M[6];
+    double det = M[0] * c00 + M[1] * c01 + M[2] * c02;
+    if (!(fabs(det) > 0) || !isfinite(det)) return -1;
+    double id = 1.0 / det;
+    Minv[0] = c00 * id;
+    Minv[1] = (M[2] * M[7] - M[1] * M[8]) * id;
+    Minv[2] = (M[1] * M[5] - M[2] * M[4]) * id;
+    Minv[3] = c01 * id;
+    Minv[4] = (M[0] * M[8] - M[2] * M[6]) * id;
+    Minv[5] = (M[2] * M[3] - M[0] * M[5]) * id;
+    Minv[6] = c02 * id;
+    Minv[7] = (M[1] * M[6] - M[0] * M[7]) * id;
+    Minv[8] = (M[0] * M[4] - M[1] * M[3]) * id;
+    return 0;
+}
+
+/* C = A B for row-major 3x3 */
+static void m3m(const double *A, const double *B, double *C)
+{
+    for (int i = 0; i < 3; i++)
+        for (int j = 0; j < 3; j++) C[3 * i + j] = A[3 * i] * B[j] + A[3 * i + 1] * B[3 + j] + A[3 * i + 2] * B[6 + j];
+}
+
+/* P_i^-1 = S_i (S_i A_ii S_i + I - S_i)^-1 S_i for a constrained vertex (Ascher & Boxerman) */
+static int ab_block(const double *Aii, const double *S, double *Pinv)
+{
+    double T[9], M[9], Minv[9];
+    m3m(S, Aii, T);
+    m3m(T, S, M);
+    for (int k = 0; k < 9; k++) M[k] += (k % 4 == 0 ? 1.0 : 0.0) - S[k];
+    if (m3_inverse(M, Minv) < 0) return -1;
+    m3m(S, Minv, T);
+    m3m(T, S, Pinv);
+    return 0;
+}
+
+/* w->P = inverse preconditioner blocks for A under filter F; -1 if a block is singular */
+static int precond_setup(const cc_bsr *A, const cc_filter *F, cc_precond pc, cc_mpcg_work *w)
+{
+    for (int i = 0; i < A->n; i++) {
+        const double *Aii = A->val + 9 * A->diag[i];
+        double *P = w->P + 9 * i;
+        if (pc == CC_PRECOND_JACOBI) {
+            memset(P, 0, 9 * sizeof *P);
+            for (int k = 0; k < 3; k++) {
+                if (!(Aii[4 * k] > 0)) return -1;
+                P[4 * k] = 1.0 / Aii[4 * k];
+            }
+        } else if (m3_inverse(Aii, P) < 0) {
+            return -1;
+        }
+    }
+    if (pc == CC_PRECOND_AB)
+        for (int c = 0; c < F->nc; c++) {
+            int i = F->idx[c];
+            if (ab_block(A->val + 9 * A->diag[i], F->S + 9 * c, w->P + 9 * i) < 0) return -1;
+        }
+    return 0;
+}
+
+/* s = P r blockwise; returns r . s */
+static double precond_apply(const cc_mpcg_work *w, const double *r, double *s)
+{
+    double d = 0;
+    for (int i = 0; i < w->n; i++) {
+        const double *P = w->P + 9 * i, *ri = r + 3 * i;
+        double *si = s + 3 * i;
+        si[0] = P[0] * ri[0] + P[1] * ri[1] + P[2] * ri[2];
+        si[1] = P[3] * ri[0] + P[4] * ri[1] + P[5] * ri[2];
+        si[2] = P[6] * ri[0] + P[7] * ri[1] + P[8] * ri[2];
+        d += ri[0] * si[0] + ri[1] * si[1] + ri[2] * si[2];
+    }
+    return d;
+}
+
+static double dot(const double *a, const double *b, int n)
+{
+    double d = 0;
+    for (int i = 0; i < n; i++) d += a[i] * b[i];
+    return d;
+}
+
+/* dv = z on the constrained DOFs: dv_i = S_i dv_i + (I - S_i) z_i, with pinned DOFs copied */
+static void impose(const cc_filter *F, const double *z, double *dv)
+{
+    for (int c = 0; c < F->nc; c++) {
+        int i = F->idx[c];
+        const double *S = F->S + 9 * c;
+        double *d = dv + 3 * i, zi[3] = {0, 0, 0};
+        if (z) memcpy(zi, z + 3 * i, sizeof zi);
+        int pinned = 1;
+        for (int k = 0; k < 9; k++) pinned &= S[k] == 0.0;
+        if (pinned) {
+            memcpy(d, zi, sizeof zi);
+            continue;
+        }
+        double t[3] = {d[0] - zi[0], d[1] - zi[1], d[2] - zi[2]};
+        m3v(S, t);   /* dv = z + S (dv - z) */
+        for (int k = 0; k < 3; k++) d[k] = zi[k] + t[k];
+    }
+}
+
+/* r = S (b - A x); uses q as scratch */
+static void residual(const cc_bsr *A, const double *b, const cc_filter *F, const double *x,
+                     double *q, double *r, int n3)
+{
+    cc_bsr_mul(A, x, q);
+    for (int k = 0; k < n3; k++) r[k] = b[k] - q[k];
+    cc_filter_apply(F, r);
+}
+
+int cc_mpcg_solve(const cc_bsr *A, const double *b, const cc_filter *F, const double *z, int warm,
+                  cc_precond pc, double tol, int maxit, cc_mpcg_work *w, double *dv,
+                  cc_mpcg_stats *st)
+{
+    if (!A || !b || !F || !w || !dv || !st || A->n != F->n || A->n != w->n || !(tol >= 0) || maxit < 0)
+        return -1;
+    int n3 = 3 * A->n;
+    double *r = w->r, *c = w->c, *q = w->q, *s = w->s;
+    memset(st, 0, sizeof *st);
+    if (precond_setup(A, F, pc, w) < 0) return -1;
+    /* delta0 on the reduced right-hand side S (b - A z) */
+    int zero_z = 1;
+    if (z)
+        for (int k = 0; k < n3 && zero_z; k++) zero_z = z[k] == 0.0;
+    if (zero_z) {
+        memcpy(r, b, (size_t)n3 * sizeof *r);
+        cc_filter_apply(F, r);
+    } else {
+        residual(A, b, F, z, q, r, n3);
+    }
+    double delta0 = precond_apply(w, r, s);
+    if (!warm) {
+        if (zero_z) memset(dv, 0, (size_t)n3 * sizeof *dv);
+        else memcpy(dv, z, (size_t)n3 * sizeof *dv);
+    } else {
+        impose(F, zero_z ? NULL : z, dv);
+        residual(A, b, F, dv, q, r, n3);
+    }
+    double delta = precond_apply(w, r, s);
+    if (!(delta0 > 0)) {   /* S (b - A z) = 0: dv = z solves it */
+        if (warm) {
+            if (zero_z) memset(dv, 0, (size_t)n3 * sizeof *dv);
+            else memcpy(dv, z, (size_t)n3 * sizeof *dv);
+        }
+        st->converged = isfinite(delta0) ? 1 : 0;
+        return st->converged ? 0 : 1;
+    }
+    memcpy(c, s, (size_t)n3 * sizeof *c);
+    cc_filter_apply(F, c);
+    delta = dot(r, c, n3);
+    double goal = tol * tol * delta0;
+    while (delta > goal && st->iterations < maxit) {
+        cc_bsr_mul(A, c, q);
+        double cq = dot(c, q, n3);   /* c = S c, so c^T S q = c^T q */
+        st->iterations++;
+        if (!(cq > 0)) {
+            st->indefinite = 1;
+            break;
+        }
+        cc_filter_apply(F, q);
+        double alpha = delta / cq;
+        for (int k = 0; k < n3; k++) {
+            dv[k] += alpha * c[k];
+            r[k] -= alpha * q[k];
+        }
+        double dold = delta;
+        delta = precond_apply(w, r, s);
+        double beta = delta / dold;
+        for (int k = 0; k < n3; k++) c[k] = s[k] + beta * c[k];
+        cc_filter_apply(F, c);
+    }
+    st->rel_residual = sqrt(fmax(delta, 0.0) / delta0);
+    st->converged = delta <= goal && isfinite(delta);
+    return st->converged ? 0 : 1;
+}

@@ -1,0 +1,75 @@
+/* The modified preconditioned conjugate gradient method (Baraff & Witkin 1998, Section 5.3)
+ * with Ascher & Boxerman's corrections and preconditioner (003 Section 3.1).
+ *
+ * Solves A dv = b for the unconstrained degrees of freedom while the constrained ones take
+ * the prescribed value z:  S_i dv_i is free, (I - S_i) dv_i = (I - S_i) z_i, where per vertex
+ *   S_i = I               free
+ *   S_i = I - p p^T       one constrained direction p (slides in a plane)
+ *   S_i = I - p p^T - q q^T  two constrained directions (slides on a line)
+ *   S_i = 0               pinned
+ * It is CG on the reduced system S A S y = S (b - A z), dv = z + y.
+ */
+#ifndef CC_MPCG_H
+#define CC_MPCG_H
+
+#include "sim/bsr.h"
+
+/* Preconditioners. */
+typedef enum cc_precond {
+    CC_PRECOND_JACOBI,  /* P = diag(A), Baraff & Witkin's choice */
+    CC_PRECOND_BLOCK,   /* P = the 3x3 diagonal blocks of A (block Jacobi), filtered afterwards */
+    CC_PRECOND_AB       /* Ascher & Boxerman: blocks of the filtered system, S_i A_ii S_i + (I - S_i) */
+} cc_precond;
+
+/* The constraint filter S, stored for the constrained vertices only. */
+typedef struct cc_filter {
+    int n;        /* vertices */
+    int nc;       /* constrained vertices */
+    int cap;      /* capacity of idx and S, in vertices */
+    int *idx;     /* nc: the constrained vertices, each once */
+    double *S;    /* 9*nc: S_i of idx[c], row-major 3x3 */
+} cc_filter;
+
+/* Work space for n vertices, allocated once and reused by every solve. */
+typedef struct cc_mpcg_work {
+    int n;        /* vertices */
+    double *r;    /* 3n: filtered residual */
+    double *c;    /* 3n: search direction */
+    double *q;    /* 3n: A c */
+    double *s;    /* 3n: preconditioned residual */
+    double *P;    /* 9n: inverse preconditioner blocks P_i^-1, row-major */
+} cc_mpcg_work;
+
+/* What one solve did. */
+typedef struct cc_mpcg_stats {
+    int iterations;      /* products with A inside the loop */
+    int converged;       /* 1 if delta <= tol^2 delta0 */
+    int indefinite;      /* 1 if c^T A c <= 0 was met (A not positive definite on the free space) */
+    double rel_residual; /* sqrt(delta / delta0), the preconditioned relative residual */
+} cc_mpcg_stats;
+
+/* filter for n vertices, all free; NULL when out of memory */
+cc_filter *cc_filter_new(int n);
+void cc_filter_free(cc_filter *F);
+/* all vertices free again */
+void cc_filter_clear(cc_filter *F);
+/* S_v = S (row-major 3x3, a projector); replaces an earlier S_v; 0 or -1 (bad v, no memory) */
+int cc_filter_set(cc_filter *F, int v, const double S[9]);
+/* S_v for vertex v into S, or the identity when v is free */
+void cc_filter_get(const cc_filter *F, int v, double S[9]);
+/* r = S r (3n) */
+void cc_filter_apply(const cc_filter *F, double *r);
+
+cc_mpcg_work *cc_mpcg_work_new(int n);
+void cc_mpcg_work_free(cc_mpcg_work *w);
+
+/* dv = the solution of A dv = b on the free DOFs with (I - S) dv = (I - S) z, to relative
+ * preconditioned residual tol (||r||_P^-1 <= tol ||S(b - A z)||_P^-1) within maxit
+ * iterations. z may be NULL (all zero). With warm != 0 the free part of dv on entry is the
+ * initial guess; otherwise the guess is z. Returns 0 when converged, 1 when not (dv is the
+ * last iterate, finite), -1 on bad arguments. */
+int cc_mpcg_solve(const cc_bsr *A, const double *b, const cc_filter *F, const double *z, int warm,
+                  cc_precond pc, double tol, int maxit, cc_mpcg_work *w, double *dv,
+                  cc_mpcg_stats *st);
+
+#endif

@@ -1,0 +1,96 @@
+/* The simulator's internals, shared by sim.c (set-up, queries), assemble.c (forces and
+ * matrices), step.c (integrators, constraints, adaptive steps) and strain.c. */
+#ifndef CC_SIM_INTERNAL_H
+#define CC_SIM_INTERNAL_H
+
+#include "sim/bsr.h"
+#include "sim/forces.h"
+#include "sim/mpcg.h"
+#include "sim/sim.h"
+
+enum { TERM_STRETCH, TERM_SHEAR, TERM_BEND, TERM_USER };
+enum { CON_FREE, CON_PIN, CON_PLANE, CON_LINE };
+enum { OBS_PLANE, OBS_SPHERE, OBS_TABLE };
+
+/* One condition applied to a list of elements. */
+typedef struct cc_term {
+    char name[CC_SIM_NAMELEN];   /* "stretch", "shear", "bend" or the user condition's name */
+    int kind;                    /* TERM_* */
+    int nv;                      /* vertices per element */
+    int ncomp;                   /* components of C */
+    int nel;                     /* elements */
+    int *elem;                   /* nel by nv vertex indices */
+    const cc_condition *cond;    /* registry variant, NULL for a user condition */
+    cc_rest *rest;               /* nel rest data (registry variants only) */
+    cc_sim_condition user;       /* the user callback (user conditions only) */
+    double k, kd;                /* stiffness and damping constant */
+    int *slot;                   /* nel by nv by nv BSR slots of block (a, b) */
+    double *energy;              /* nel: k/2 C.C at the last evaluation */
+    double *C;                   /* nel by ncomp: C at the last evaluation */
+} cc_term;
+
+/* An analytic obstacle. */
+typedef struct cc_obstacle {
+    int kind;          /* OBS_* */
+    double p[3];       /* plane: a point; sphere: centre; table: (cx, cy, top_z) */
+    double n[3];       /* plane: unit normal */
+    double r;          /* sphere or table radius */
+    double floor_z;    /* table: bottom of the cylinder */
+} cc_obstacle;
+
+struct cc_sim {
+    cc_sim_params p;     /* parameters */
+    int nv, nt, nh;      /* vertices, triangles, hinges */
+    double *x, *v;       /* 3nv: positions, velocities */
+    double *m;           /* nv: lumped masses */
+    double *area;        /* nv: lumped rest areas (air drag) */
+    double *uv;          /* 2nv: rest (u,v) */
+    int *tri;            /* 3nt */
+    int *hinge;          /* 4nh */
+    cc_term *term;       /* nterm terms */
+    int nterm, capterm;  /* count and capacity */
+    cc_bsr *A;           /* system matrix; NULL until the pattern is built */
+    cc_filter *F;        /* constraint filter of the current step */
+    cc_mpcg_work *W;     /* MPCG work space */
+    int *con;            /* nv: CON_* set by the user */
+    double *cvec;        /* 3nv: pin velocity, plane normal or line direction */
+    cc_obstacle *obs;    /* nobs obstacles */
+    int nobs, capobs;    /* count and capacity */
+    int *contact;        /* nv: 1 + obstacle index of an active contact, 0 if none */
+    double *cnormal;     /* 3nv: contact normal of an active contact */
+    int *crow;           /* nv: constrained vertices of the last step (reaction rows) */
+    int ncrow;           /* their count */
+    double *f;           /* 3nv: total force */
+    double *b;           /* 3nv: right-hand side */
+    double *dv;          /* 3nv: velocity change (kept for the warm start) */
+    double *z;           /* 3nv: prescribed velocity change */
+    double *y;           /* 3nv: position correction */
+    double *jdx;         /* 3nv: df/dx (h v0 + y) */
+    double *react;       /* 3nv: reactions of the last step */
+    double *sx, *sv;     /* 3nv: saved state for rejected steps */
+    double *tmp;         /* 3nv: scratch */
+    int ne;              /* edges (strain limiting) */
+    int *edge;           /* 2ne */
+    double *rest_len;    /* ne: rest lengths */
+    cc_sim_stats st;     /* counters */
+    int fault;           /* 1: the last step failed because of a non-finite value or blow-up */
+    char err[CC_ERRLEN]; /* last error */
+};
+
+/* Evaluate every term at (x, v): f = total force (3nv, gravity and drag included), energies
+ * stored per element. With mat != 0 also A = cm M + cx df/dx + cv df/dv (pattern built);
+ * with dx != NULL, jdx = df/dx dx. 0, or -1 with s->err naming the element. */
+int cc_sim_assemble(cc_sim *s, const double *x, const double *v, int mat, double cm, double cx,
+                    double cv, const double *dx, double *f, double *jdx);
+/* build the BSR pattern and the slots of every term if not built; 0 or -1 */
+int cc_sim_pattern(cc_sim *s);
+/* strain limiting (strain.c): velocity correction of v1 for x + h v1 (Bridson & Fedkiw), and
+ * position correction of x1 with v1 updated (Provot) */
+void cc_strain_velocity(cc_sim *s, const double *x, double h, double *v1);
+void cc_strain_position(cc_sim *s, double h, double *x1, double *v1);
+/* signed distance of point q to obstacle o with the outward normal in n */
+double cc_obstacle_distance(const cc_obstacle *o, const double *q, double *n);
+/* the mass of vertex i as strain limiting and contacts see it: infinite when pinned */
+double cc_sim_inv_mass(const cc_sim *s, int i);
+
+#endif

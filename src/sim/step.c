@@ -1,0 +1,364 @@
+/* Time steps: backward Euler (Baraff & Witkin 1998 Sections 5 and 6), explicit and
+ * symplectic Euler (004), constraints and contacts, faults and adaptive steps (003). */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include "sim/sim_internal.h"
+
+static double now(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
+
+static double dot3(const double *a, const double *b) { return a[0] * b[0] + a[1] * b[1] + a[2] * b[2]; }
+
+/* S = I - n n^T (keep = 0: n is constrained) or S = n n^T (keep = 1: only n is free), n unit */
+static void projector(double S[9], const double *n, int keep)
+{
+    for (int i = 0; i < 3; i++)
+        for (int j = 0; j < 3; j++) S[3 * i + j] = keep ? n[i] * n[j] : (i == j) - n[i] * n[j];
+}
+
+/* the obstacle nearest to x (signed distance minus the contact margin) or -1 without obstacles */
+static int nearest_obstacle(const cc_sim *s, const double *x, double *phi, double *n)
+{
+    int best = -1;
+    for (int o = 0; o < s->nobs; o++) {
+        double d, m[3];
+        d = cc_obstacle_distance(&s->obs[o], x, m) - s->p.contact_margin;
+        if (best < 0 || d < *phi) {
+            best = o;
+            *phi = d;
+            memcpy(n, m, sizeof m);
+        }
+    }
+    return best;
+}
+
+/* vertex i in contact: S = I - n n^T, z keeps the normal velocity from pointing inwards,
+ * y moves the vertex back onto the surface (Baraff & Witkin Section 6) */
+static int contact_constraint(cc_sim *s, int i, const double *v, int *added)
+{
+    double phi = 0, n[3];
+    int o = nearest_obstacle(s, s->x + 3 * i, &phi, n);
+    *added = 0;
+    if (o < 0 || !(phi < 0 || s->contact[i])) {
+        s->contact[i] = 0;
+        return 0;
+    }
+    double S[9], vn = dot3(v + 3 * i, n), zn = vn < 0 ? -vn : 0.0, yn = phi < 0 ? -phi : 0.0;
+    projector(S, n, 0);
+    if (cc_filter_set(s->F, i, S) < 0) return -1;
+    for (int k = 0; k < 3; k++) {
+        s->z[3 * i + k] = zn * n[k];
+        s->y[3 * i + k] = yn * n[k];
+    }
+    memcpy(s->cnormal + 3 * i, n, sizeof n);
+    s->contact[i] = o + 1;
+    *added = 1;
+    return 0;
+}
+
+/* filter S, prescribed velocity change z and position correction y of this step */
+static int setup_constraints(cc_sim *s, const double *v)
+{
+    size_t n3 = 3 * (size_t)s->nv;
+    cc_filter_clear(s->F);
+    memset(s->z, 0, n3 * sizeof *s->z);
+    memset(s->y, 0, n3 * sizeof *s->y);
+    s->ncrow = 0;
+    for (int i = 0; i < s->nv; i++) {
+        const double *c = s->cvec + 3 * i, *vi = v + 3 * i;
+        double S[9], *z = s->z + 3 * i;
+        int added = 1;
+        switch (s->con[i]) {
+        case CON_PIN:       /* S = 0, the velocity becomes the pin's */
+            memset(S, 0, sizeof S);
+            for (int k = 0; k < 3; k++) z[k] = c[k] - vi[k];
+            break;
+        case CON_PLANE: {   /* S = I - n n^T, no velocity along n */
+            double vn = dot3(vi, c);
+            projector(S, c, 0);
+            for (int k = 0; k < 3; k++) z[k] = -vn * c[k];
+            break;
+        }
+        case CON_LINE: {    /* S = d d^T, no velocity off d */
+            double vd = dot3(vi, c);
+            projector(S, c, 1);
+            for (int k = 0; k < 3; k++) z[k] = vd * c[k] - vi[k];
+            break;
+        }
+        default:
+            if (s->nobs && contact_constraint(s, i, v, &added) < 0) goto oom;
+            if (added) s->crow[s->ncrow++] = i;
+            continue;
+        }
+        if (cc_filter_set(s->F, i, S) < 0) goto oom;
+        s->crow[s->ncrow++] = i;
+        s->contact[i] = 0;
+    }
+    return 0;
+oom:
+    snprintf(s->err, CC_ERRLEN, "out of memory for constraints");
+    return -1;
+}
+
+/* react_i = (I - S_i) r_i / h for the constrained vertices; contacts whose reaction pulls
+ * the vertex into the obstacle are released for the next step */
+static void reactions(cc_sim *s, const double *r, double h)
+{
+    memset(s->react, 0, 3 * (size_t)s->nv * sizeof *s->react);
+    for (int c = 0; c < s->ncrow; c++) {
+        int i = s->crow[c];
+        double S[9], t[3];
+        cc_filter_get(s->F, i, S);
+        for (int a = 0; a < 3; a++) t[a] = r[3 * i + a] - dot3(S + 3 * a, r + 3 * i);
+        for (int a = 0; a < 3; a++) s->react[3 * i + a] = t[a] / h;
+        if (s->contact[i] && dot3(t, s->cnormal + 3 * i) <= 0) s->contact[i] = 0;
+    }
+}
+
+/* after an explicit step: vertices inside an obstacle go back onto it, inward velocity removed */
+static void project_obstacles(cc_sim *s, double *x, double *v)
+{
+    for (int i = 0; i < s->nv && s->nobs; i++) {
+        double phi = 0, n[3];
+        if (s->con[i] != CON_FREE || nearest_obstacle(s, x + 3 * i, &phi, n) < 0 || !(phi < 0)) continue;
+        double vn = dot3(v + 3 * i, n);
+        for (int k = 0; k < 3; k++) {
+            x[3 * i + k] -= phi * n[k];
+            if (vn < 0) v[3 * i + k] -= vn * n[k];
+        }
+    }
+}
+
+/* backward Euler: (M - h df/dv - h^2 df/dx) dv = h (f0 + df/dx (h v0 + y)), dv = z on the
+ * constrained DOFs (001 5.2: our z is the velocity change itself, i.e. already h times
+ * Baraff & Witkin's), x1 = x0 + h (v0 + dv) + y */
+static int step_backward(cc_sim *s, double h, cc_mpcg_stats *cg)
+{
+    int n3 = 3 * s->nv;
+    double *x = s->x, *v = s->v, *dx = s->tmp;
+    if (setup_constraints(s, v) < 0) return -1;
+    for (int k = 0; k < n3; k++) dx[k] = h * v[k] + s->y[k];
+    double t0 = now();
+    if (cc_sim_assemble(s, x, v, 1, 1.0, -h * h, -h, dx, s->f, s->jdx) < 0) return -1;
+    for (int k = 0; k < n3; k++) s->b[k] = h * (s->f[k] + s->jdx[k]);
+    double t1 = now();
+    if (!s->p.cg_warm_start) memset(s->dv, 0, (size_t)n3 * sizeof *s->dv);
+    int rc = cc_mpcg_solve(s->A, s->b, s->F, s->z, s->p.cg_warm_start, s->p.precond, s->p.cg_tol,
+                           s->p.cg_max_iter, s->W, s->dv, cg);
+    double t2 = now();
+    s->st.assembly_s += t1 - t0;
+    s->st.solve_s += t2 - t1;
+    if (rc < 0) {
+        snprintf(s->err, CC_ERRLEN, "step %ld: the system matrix has a singular or non-positive diagonal block", s->st.steps + 1);
+        s->fault = 1;
+        return -1;
+    }
+    /* residual rows of the constrained vertices give their reactions */
+    cc_bsr_mul_rows(s->A, s->crow, s->ncrow, s->dv, dx);
+    for (int c = 0; c < s->ncrow; c++)
+        for (int k = 0; k < 3; k++) dx[3 * s->crow[c] + k] -= s->b[3 * s->crow[c] + k];
+    reactions(s, dx, h);
+    for (int k = 0; k < n3; k++) v[k] += s->dv[k];
+    if (s->p.strain_mode == CC_STRAIN_BRIDSON) cc_strain_velocity(s, x, h, v);
+    for (int k = 0; k < n3; k++) x[k] += h * v[k] + s->y[k];
+    if (s->p.strain_mode == CC_STRAIN_PROVOT) cc_strain_position(s, h, x, v);
+    return 0;
+}
+
+/* explicit (symplectic = 0) or symplectic Euler: v1 = v0 + h M^-1 f(x0, v0) with the
+ * constrained components prescribed; x1 = x0 + h v0 or x0 + h v1 (004) */
+static int step_explicit(cc_sim *s, double h, int symplectic)
+{
+    int n3 = 3 * s->nv;
+    double *x = s->x, *v = s->v, *a = s->tmp;
+    if (setup_constraints(s, v) < 0) return -1;
+    double t0 = now();
+    if (cc_sim_assemble(s, x, v, 0, 0, 0, 0, NULL, s->f, NULL) < 0) return -1;
+    s->st.assembly_s += now() - t0;
+    for (int i = 0; i < s->nv; i++)
+        for (int k = 0; k < 3; k++) a[3 * i + k] = h * s->f[3 * i + k] / s->m[i];
+    cc_filter_apply(s->F, a);
+    for (int k = 0; k < n3; k++) s->dv[k] = a[k] + s->z[k];
+    /* reaction = m dv / h - f on the constrained DOFs */
+    for (int i = 0; i < s->nv; i++)
+        for (int k = 0; k < 3; k++) a[3 * i + k] = s->m[i] * s->dv[3 * i + k] - h * s->f[3 * i + k];
+    reactions(s, a, h);
+    if (!symplectic)
+        for (int k = 0; k < n3; k++) x[k] += h * v[k] + s->y[k];
+    for (int k = 0; k < n3; k++) v[k] += s->dv[k];
+    if (s->p.strain_mode == CC_STRAIN_BRIDSON && symplectic) cc_strain_velocity(s, x, h, v);
+    if (symplectic)
+        for (int k = 0; k < n3; k++) x[k] += h * v[k] + s->y[k];
+    if (s->p.strain_mode == CC_STRAIN_PROVOT) cc_strain_position(s, h, x, v);
+    project_obstacles(s, x, v);
+    return 0;
+}
+
+/* the element with the largest |C| at the current positions, for blow-up messages */
+static void worst_element(cc_sim *s, char *buf, size_t cap)
+{
+    double worst = -1;
+    snprintf(buf, cap, "no element");
+    for (int t = 0; t < s->nterm; t++) {
+        cc_term *tm = &s->term[t];
+        for (int e = 0; e < tm->nel; e++) {
+            double xe[CC_MAX_DOF];
+            cc_eval ev;
+            for (int a = 0; a < tm->nv; a++) memcpy(xe + 3 * a, s->x + 3 * tm->elem[e * tm->nv + a], 3 * sizeof(double));
+            ev.ncomp = tm->ncomp;
+            ev.ndof = 3 * tm->nv;
+            int got = tm->cond ? tm->cond->eval(xe, &tm->rest[e], CC_WANT_VALUE, &ev)
+                               : tm->user.eval(tm->user.ctx, e, xe, CC_WANT_VALUE, &ev);
+            double c = 0;
+            for (int k = 0; k < tm->ncomp; k++) c += fabs(ev.C[k]);
+            if (got < 0 || !isfinite(c)) c = INFINITY;
+            if (c > worst) {
+                worst = c;
+                snprintf(buf, cap, "%s element %d, |C| = %.3g", tm->name, e, c);
+            }
+        }
+    }
+}
+
+/* 0 if every position and velocity is finite and no vertex is faster than max_speed */
+static int check_state(cc_sim *s)
+{
+    double vmax2 = s->p.max_speed * s->p.max_speed;
+    for (int i = 0; i < s->nv; i++) {
+        const double *x = s->x + 3 * i, *v = s->v + 3 * i;
+        double sp = dot3(v, v);
+        if (isfinite(x[0] + x[1] + x[2]) && isfinite(sp) && sp <= vmax2) continue;
+        char el[96];
+        worst_element(s, el, sizeof el);
+        snprintf(s->err, CC_ERRLEN, "step %ld: blow-up at vertex %d (speed %.3g m/s, limit %.3g); worst: %.50s",
+                 s->st.steps + 1, i, sqrt(sp), s->p.max_speed, el);
+        s->fault = 1;
+        return -1;
+    }
+    return 0;
+}
+
+/* one step of size h; on failure the state before the step is restored */
+static int step_once(cc_sim *s, double h, cc_mpcg_stats *cg)
+{
+    size_t n3 = 3 * (size_t)s->nv;
+    memcpy(s->sx, s->x, n3 * sizeof *s->x);
+    memcpy(s->sv, s->v, n3 * sizeof *s->v);
+    memset(cg, 0, sizeof *cg);
+    cg->converged = 1;
+    s->fault = 0;
+    s->err[0] = '\0';
+    int rc;
+    if (s->p.integrator == CC_BACKWARD_EULER) rc = step_backward(s, h, cg);
+    else rc = step_explicit(s, h, s->p.integrator == CC_SYMPLECTIC_EULER);
+    if (rc == 0) rc = check_state(s);
+    if (rc < 0) {
+        memcpy(s->x, s->sx, n3 * sizeof *s->x);
+        memcpy(s->v, s->sv, n3 * sizeof *s->v);
+        memset(s->dv, 0, n3 * sizeof *s->dv);
+        return -1;
+    }
+    s->st.steps++;
+    s->st.time += h;
+    s->st.cg_iterations += cg->iterations;
+    s->st.last_cg_iterations = cg->iterations;
+    s->st.last_cg_converged = cg->converged;
+    return 0;
+}
+
+int cc_sim_step(cc_sim *s)
+{
+    cc_mpcg_stats cg;
+    return step_once(s, s->p.h, &cg);
+}
+
+/* the stretch term, or NULL */
+static cc_term *stretch_term(cc_sim *s)
+{
+    for (int t = 0; t < s->nterm; t++)
+        if (s->term[t].kind == TERM_STRETCH) return &s->term[t];
+    return NULL;
+}
+
+/* largest |C(x) - C0| over the stretch elements, C0 as stored by the last assembly */
+static double stretch_change(cc_sim *s, const cc_term *t, const double *C0)
+{
+    double worst = 0;
+    for (int e = 0; e < t->nel; e++) {
+        double xe[CC_MAX_DOF];
+        cc_eval ev;
+        for (int a = 0; a < 3; a++) memcpy(xe + 3 * a, s->x + 3 * t->elem[3 * e + a], 3 * sizeof(double));
+        ev.ncomp = t->ncomp;
+        ev.ndof = 9;
+        if (t->cond->eval(xe, &t->rest[e], CC_WANT_VALUE, &ev) < 0) return INFINITY;
+        for (int k = 0; k < t->ncomp; k++) {
+            double d = fabs(ev.C[k] - C0[e * t->ncomp + k]);
+            if (!(d <= worst)) worst = d;
+        }
+    }
+    return worst;
+}
+
+int cc_sim_advance(cc_sim *s, double T)
+{
+    if (!(T > 0) || !isfinite(T)) return snprintf(s->err, CC_ERRLEN, "advance needs a time > 0"), -1;
+    cc_term *st = stretch_term(s);
+    double *C0 = st ? malloc(((size_t)st->nel * st->ncomp + 1) * sizeof *C0) : NULL;
+    if (st && !C0) return snprintf(s->err, CC_ERRLEN, "out of memory"), -1;
+    double t = 0, end = T * (1 - 1e-12);
+    int ok_run = 0, rc = 0;
+    int *saved_contact = malloc(((size_t)s->nv + 1) * sizeof *saved_contact);
+    if (!saved_contact) {
+        free(C0);
+        return snprintf(s->err, CC_ERRLEN, "out of memory"), -1;
+    }
+    while (t < end) {
+        double h = fmin(s->st.h, T - t);
+        char why[CC_ERRLEN] = "";
+        cc_mpcg_stats cg;
+        memcpy(saved_contact, s->contact, (size_t)s->nv * sizeof *saved_contact);
+        int r = step_once(s, h, &cg);
+        if (r == 0 && st) memcpy(C0, st->C, (size_t)st->nel * st->ncomp * sizeof *C0);
+        double dc = (r == 0 && st) ? stretch_change(s, st, C0) : 0.0;
+        if (r < 0) snprintf(why, sizeof why, "%s", s->err);
+        else if (!cg.converged) snprintf(why, sizeof why, "MPCG did not converge in %d iterations", cg.iterations);
+        else if (dc > s->p.stretch_limit) snprintf(why, sizeof why, "stretch changed by %.3g > %.3g", dc, s->p.stretch_limit);
+        if (!why[0]) {
+            t += h;
+            if (++ok_run >= s->p.grow_after) {
+                s->st.h = fmin(2 * s->st.h, s->p.h);
+                ok_run = 0;
+            }
+            continue;
+        }
+        if (r == 0) {   /* undo an accepted-looking step */
+            memcpy(s->x, s->sx, 3 * (size_t)s->nv * sizeof *s->x);
+            memcpy(s->v, s->sv, 3 * (size_t)s->nv * sizeof *s->v);
+            s->st.steps--;
+            s->st.time -= h;
+            s->st.cg_iterations -= cg.iterations;
+        }
+        memcpy(s->contact, saved_contact, (size_t)s->nv * sizeof *saved_contact);
+        memset(s->dv, 0, 3 * (size_t)s->nv * sizeof *s->dv);
+        s->st.rejected++;
+        ok_run = 0;
+        s->st.h = h / 2;
+        if (s->st.h < s->p.h_min) {
+            snprintf(s->err, CC_ERRLEN, "t = %.6g s: the step cannot be made small enough (h < %.3g): %.70s",
+                     s->st.time, s->p.h_min, why);
+            rc = -1;
+            break;
+        }
+    }
+    free(C0);
+    free(saved_contact);
+    if (rc == 0) s->err[0] = '\0';
+    return rc;
+}
