@@ -14,6 +14,7 @@ static const command commands[] = {
     {"demo", cc_cmd_demo, "check every condition variant against exact and finite-difference references"},
     {"run", cc_cmd_run, "run a Lua script with the clothcheck module (scenarios, lessons, your own conditions)"},
     {"force", cc_cmd_force, "Bridson's bending force on one hinge, and its Jacobian"},
+    {"lesson", cc_cmd_lesson, "list the numbered lessons, or run one (clothcheck lesson 101)"},
 };
 
 static void usage(FILE *f)
