@@ -8,5 +8,6 @@ int luaopen_clothcheck(lua_State *L)
     lua_setfield(L, -2, "version");
     cc_lua_open_condition(L);
     cc_lua_open_mesh(L);
+    cc_lua_open_sim(L);
     return 1;
 }

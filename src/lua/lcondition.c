@@ -279,6 +279,7 @@ static int l_eval(lua_State *L)
     cc_lua_checkpoints(L, 2, 3, nv, x);
     cc_lua_checkrest(L, 3, lc, &r);
     memset(&e, 0, sizeof e);
+    lc->L = L;   /* call back into the running thread */
     int got = lc->c ? lc->c->eval(x, &r, CC_WANT_ALL, &e) : cc_lua_condition_eval(lc, x, &r, CC_WANT_ALL, &e);
     if (got < 0 && !lc->c) return luaL_error(L, "%s", lc->err);
     if (got < 0) return luaL_error(L, "%s/%s is undefined at these positions", lc->c->condition, lc->c->variant);
