@@ -15,6 +15,7 @@ static const command commands[] = {
     {"run", cc_cmd_run, "run a Lua script with the clothcheck module (scenarios, lessons, your own conditions)"},
     {"force", cc_cmd_force, "Bridson's bending force on one hinge, and its Jacobian"},
     {"lesson", cc_cmd_lesson, "list the numbered lessons, or run one (clothcheck lesson 101)"},
+    {"bench", cc_cmd_bench, "time the simulator on the standard hanging-cloth scene"},
 };
 
 static void usage(FILE *f)
