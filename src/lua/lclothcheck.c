@@ -9,5 +9,6 @@ int luaopen_clothcheck(lua_State *L)
     cc_lua_open_condition(L);
     cc_lua_open_mesh(L);
     cc_lua_open_sim(L);
+    cc_lua_open_io(L);
     return 1;
 }
