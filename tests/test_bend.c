@@ -400,7 +400,7 @@ static void test_macri_regimes(void)
     CU_ASSERT(n_cos_pos > 50 && n_cos_neg > 50 && n_sin > 50);
     CU_ASSERT(cos_pos < TOL_RT);
     CU_ASSERT(cos_neg < TOL_RT);
-    CU_ASSERT(sin_min > 1e-6);   /* wrong on every one of these hinges, not just on some */
+    CU_ASSERT(sin_min > TOL_WRONG);   /* wrong on every one of these hinges, not just on some */
 }
 
 /* The two formulas disagree at the switch |sin| = |cos| (001 5.1: "not evident that there

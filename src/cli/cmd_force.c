@@ -6,6 +6,7 @@
 #include "conditions/bridson_force.h"
 #include "io/json.h"
 
+/* the --help text */
 static void force_usage(FILE *f)
 {
     fputs("usage: clothcheck force --x \"x0 y0 z0; x1 y1 z1; x2 y2 z2; x3 y3 z3\" [--rest THETA0]\n"
@@ -26,6 +27,7 @@ static void force_usage(FILE *f)
           "Exit status: 0 success, 2 bad input (one line on stderr).\n", f);
 }
 
+/* {"model": "bridson", "force": [12], "jacobian": [12 x 12]} with %.17g numbers */
 static void print_json(const double F[12], double J[12][12])
 {
     printf("{\"model\": \"bridson\", \"force\": ");
@@ -38,6 +40,7 @@ static void print_json(const double F[12], double J[12][12])
     printf("]}\n");
 }
 
+/* the force per vertex and the Jacobian as a table */
 static void print_text(const double F[12], double J[12][12])
 {
     printf("Bridson bending force (004)\nF_m          x                  y                  z\n");
@@ -51,6 +54,7 @@ static void print_text(const double F[12], double J[12][12])
     }
 }
 
+/* clothcheck force: parse, evaluate, print; exit 0, or 2 on bad input */
 int cc_cmd_force(int argc, char **argv)
 {
     static const cc_optspec specs[] = {{"x", 1}, {"rest", 1}, {"k", 1}, {"json", 0}, {"help", 0}, {NULL, 0}};

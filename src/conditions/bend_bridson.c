@@ -28,6 +28,7 @@
 #include "conditions/hinge.h"
 #include "conditions/variants.h"
 
+/* C = theta - theta0; dC = -u, d2C = -du/dx (Bridson's closed forms, hinge.h) */
 static int bend_bridson_eval(const double *x, const cc_rest *r, int want, cc_eval *out)
 {
     cc_hinge h;

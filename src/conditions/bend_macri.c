@@ -41,6 +41,7 @@ static void macri_derivs(const cc_hinge *h, const cc_hinge_trig *t, int want_hes
                              : -t->ds[i] * t->dc[j] / (c * c) + t->d2s[i][j] / c;
 }
 
+/* C = arccos(nA^.nB^) - theta0; dC, d2C by Macri's switched formulas over (40)-(51) */
 static int bend_macri_eval(const double *x, const cc_rest *r, int want, cc_eval *out)
 {
     cc_hinge h;

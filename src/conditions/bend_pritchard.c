@@ -25,6 +25,7 @@
 #include "conditions/hinge.h"
 #include "conditions/variants.h"
 
+/* C = theta - theta0; dC, d2C by (54), (57) over the frozen-magnitude (40)-(51) */
 static int bend_pritchard_eval(const double *x, const cc_rest *r, int want, cc_eval *out)
 {
     cc_hinge h;

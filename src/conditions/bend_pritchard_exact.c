@@ -67,6 +67,7 @@ static void units_exact(const cc_hinge *h, int want_hess, cc_hinge_units *u)
         }
 }
 
+/* C = theta - theta0; dC, d2C by (54), (57) over the appendix (A.8)-(A.13) and (46)-(51) */
 static int bend_pritchard_exact_eval(const double *x, const cc_rest *r, int want, cc_eval *out)
 {
     cc_hinge h;

@@ -34,6 +34,7 @@ static double force_area(const cc_hinge *h, double dA[CC_HINGE_DOF])
     return A;
 }
 
+/* F_i = k A (sin(theta/2) - sin(theta0/2)) u_i and dF_i/dx_j by the product rule */
 int cc_bridson_force(const double *x, const cc_rest *r, double k, double F[12], double dFdx[12][12])
 {
     cc_hinge h;
@@ -56,6 +57,7 @@ int cc_bridson_force(const double *x, const cc_rest *r, double k, double F[12], 
     return 0;
 }
 
+/* the same F_i with every quantity a hyper-dual number */
 void cc_bridson_force_hd(const cc_hd *x, const cc_rest *r, double k, cc_hd F[12])
 {
     cc_hv3 nA, nB, e, u[4];
