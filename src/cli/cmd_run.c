@@ -33,6 +33,24 @@ static void sandbox(lua_State *L)
     lua_pop(L, 1);
 }
 
+/* package.path = "<script's directory>/?.lua;" .. package.path, so scripts require siblings */
+static void script_path_first(lua_State *L, const char *script)
+{
+    const char *slash = strrchr(script, '/');
+    lua_getglobal(L, "package");                              /* package */
+    if (slash) {
+        lua_pushlstring(L, script, (size_t)(slash - script));
+        lua_pushliteral(L, "/?.lua;");
+        lua_concat(L, 2);                                     /* package "dir/?.lua;" */
+    } else {
+        lua_pushliteral(L, "./?.lua;");
+    }
+    lua_getfield(L, -2, "path");                              /* package prefix path */
+    lua_concat(L, 2);                                         /* package newpath */
+    lua_setfield(L, -2, "path");
+    lua_pop(L, 1);
+}
+
 int cc_cmd_run(int argc, char **argv)
 {
     int i = 1, unsafe = 0;
@@ -51,6 +69,7 @@ int cc_cmd_run(int argc, char **argv)
     lua_setfield(L, -2, "clothcheck");
     lua_pop(L, 1);
     if (!unsafe) sandbox(L);
+    script_path_first(L, script);
     lua_createtable(L, argc - i, 1);
     for (int a = i; a < argc; a++) {
         lua_pushstring(L, argv[a]);
