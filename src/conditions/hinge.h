@@ -235,8 +235,8 @@ static inline cc_hd cc_hinge_theta_hd(const cc_hd *x, const double *xf)
 
 /* ---- Bridson et al.'s closed-form directions (002 "Force Directions", 004) ----
  *
- * In Pritchard's labels (002: h, i, j, k = 0, 1, 2, 3; 004: x1, x2, x3, x4 = 0, 3, 2, 1;
- * both give N1 = nA, N2 = nB, E = e):
+ * In Pritchard's labels (002's h, i, j, k are x0, x1, x2, x3; 004's x1, x2, x3, x4 are
+ * x0, x3, x2, x1; both maps give N1 = nA, N2 = nB, E = e exactly):
  *   u0 = |e| nA/|nA|^2,  u3 = |e| nB/|nB|^2
  *   u1 = -((x0 - x2).e^) nA/|nA|^2 - ((x3 - x2).e^) nB/|nB|^2
  *   u2 =  ((x0 - x1).e^) nA/|nA|^2 + ((x3 - x1).e^) nB/|nB|^2
