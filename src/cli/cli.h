@@ -14,6 +14,7 @@ int cc_cmd_run(int argc, char **argv);
 int cc_cmd_force(int argc, char **argv);
 int cc_cmd_lesson(int argc, char **argv);
 int cc_cmd_bench(int argc, char **argv);
+int cc_cmd_audit(int argc, char **argv);
 
 /* Print "clothcheck CMD: message" on stderr; returns CC_EXIT_USAGE. */
 int cc_cli_error(const char *cmd, const char *fmt, ...);

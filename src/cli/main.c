@@ -16,6 +16,7 @@ static const command commands[] = {
     {"force", cc_cmd_force, "Bridson's bending force on one hinge, and its Jacobian"},
     {"lesson", cc_cmd_lesson, "list the numbered lessons, or run one (clothcheck lesson 101)"},
     {"bench", cc_cmd_bench, "time the simulator on the standard hanging-cloth scene"},
+    {"audit", cc_cmd_audit, "audit derivatives against finite-difference, frozen and exact references (CI gate)"},
 };
 
 static void usage(FILE *f)

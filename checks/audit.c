@@ -1,0 +1,312 @@
+/* The audit engine (see audit.h). */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include "checks/audit.h"
+
+static const char *const ref_names[] = {"fd-true", "fd-frozen", "exact", "exact-frozen"};
+static const char *const quantity_names[] = {"gradient", "hessian", "hessian-vs-gradient",
+                                             "symmetry", "translation", "rotation",
+                                             "rigid-modes", "taylor"};
+
+const char *cc_ref_name(cc_ref r) { return r >= 0 && r < CC_REF_COUNT ? ref_names[r] : "?"; }
+const char *cc_quantity_name(cc_quantity q) { return q >= 0 && q < CC_Q_COUNT ? quantity_names[q] : "?"; }
+
+int cc_ref_parse(const char *s)
+{
+    for (int r = 0; r < CC_REF_COUNT; r++)
+        if (!strcmp(s, ref_names[r])) return r;
+    return -1;
+}
+
+cc_audit_opts cc_audit_defaults(void)
+{
+    cc_audit_opts o = {0};
+    o.samples = 1000;
+    o.seed = 1;
+    o.edges = 1;
+    o.refs = CC_REFS_ALL;
+    o.sweep_cases = 3;
+    o.taylor_cases = 16;
+    return o;
+}
+
+static int ref_frozen(cc_ref r) { return r == CC_REF_FD_FROZEN || r == CC_REF_EXACT_FROZEN; }
+static int ref_exact(cc_ref r) { return r == CC_REF_EXACT || r == CC_REF_EXACT_FROZEN; }
+
+/* 1 if the target claims its derivatives are those of the function reference r differentiates */
+static int claims(const cc_target *t, cc_ref r)
+{
+    return (t->claim == CC_CLAIM_EXACT && !ref_frozen(r)) || (t->claim == CC_CLAIM_FROZEN && ref_frozen(r));
+}
+
+/* why reference r cannot be computed for t, or NULL if it can */
+static const char *unavailable(const cc_target *t, cc_ref r)
+{
+    if (ref_exact(r) && !t->value_hd) return "unavailable: the target has no hyper-dual value code";
+    if (ref_frozen(r) && !t->frozen) return "unavailable: the target's value cannot freeze magnitudes";
+    return NULL;
+}
+
+static cc_audit_row *add_row(cc_audit *a, cc_ref ref, cc_quantity q, double tol, int gates)
+{
+    cc_audit_row *w = &a->rows[a->nrows++];
+    const char *why = unavailable(&a->target, ref);
+    memset(w, 0, sizeof *w);
+    w->ref = ref;
+    w->q = q;
+    w->available = why == NULL;
+    w->note = why ? why : "";
+    w->scheme = "";
+    w->worst = (cc_diff){0, -1, -1, -1, 0, 0};
+    w->tol = tol;
+    w->gates = gates && w->available && a->target.claim != CC_CLAIM_NONE;
+    w->sweep = -1;
+    if (q == CC_Q_GRADIENT || q == CC_Q_HESSIAN || q == CC_Q_HESS_GRADIENT) {
+        w->scheme = ref_exact(ref) ? "hyper-dual" : "central4";
+        w->step = ref_exact(ref) ? 0 : q == CC_Q_HESSIAN ? CC_AUDIT_STEP_HESS : CC_AUDIT_STEP_GRAD;
+    }
+    return w;
+}
+
+/* the reference whose structure residuals say whether the claimed function is invariant */
+static cc_ref structure_baseline(const cc_target *t)
+{
+    int fr = t->claim == CC_CLAIM_FROZEN && t->frozen;
+    if (t->value_hd) return fr ? CC_REF_EXACT_FROZEN : CC_REF_EXACT;
+    return fr ? CC_REF_FD_FROZEN : CC_REF_FD_TRUE;
+}
+
+static void plan_rows(cc_audit *a)
+{
+    const cc_target *t = &a->target;
+    for (int r = 0; r < CC_REF_COUNT; r++) {
+        if (!(a->opts.refs & (1u << r))) continue;
+        int g = claims(t, (cc_ref)r);
+        double tg = ref_exact(r) ? CC_AUDIT_TOL_EXACT : CC_AUDIT_TOL_FD_GRAD;
+        double th = ref_exact(r) ? CC_AUDIT_TOL_EXACT : CC_AUDIT_TOL_FD_HESS;
+        add_row(a, (cc_ref)r, CC_Q_GRADIENT, tg, g);
+        add_row(a, (cc_ref)r, CC_Q_HESSIAN, th, g);
+        if (r == CC_REF_FD_TRUE)
+            add_row(a, (cc_ref)r, CC_Q_HESS_GRADIENT, CC_AUDIT_TOL_FD_GRAD, t->claim == CC_CLAIM_EXACT)->note =
+                "the Hessian against central4 differences of the analytic gradient";
+    }
+    if (a->opts.refs != CC_REFS_ALL) return;
+    cc_ref base = structure_baseline(t);
+    for (int c = 0; c < CC_CHECK_COUNT; c++)
+        add_row(a, base, (cc_quantity)(CC_Q_SYMMETRY + c), CC_AUDIT_TOL_STRUCTURE, 1);
+    add_row(a, CC_REF_FD_TRUE, CC_Q_TAYLOR, 0, t->claim == CC_CLAIM_EXACT);
+    if (t->frozen) add_row(a, CC_REF_FD_FROZEN, CC_Q_TAYLOR, 0, t->claim == CC_CLAIM_FROZEN);
+}
+
+/* the elements of the batch: random ids 0..samples-1, then the edge cases; or the one case */
+static int build_cases(const cc_audit *a, cc_case **out)
+{
+    const cc_audit_opts *o = &a->opts;
+    int nv = a->target.nv, ne = o->edges ? cc_edge_count(nv) : 0;
+    int cap = o->only_case ? 1 : o->samples + ne, n = 0;
+    cc_case *c = malloc(sizeof *c * (size_t)(cap > 0 ? cap : 1));
+    if (!c) return -1;
+    if (o->only_case) {
+        if (cc_case_make(nv, o->seed, o->case_id, &o->sample, &c[n]) == 0) n++;
+    } else {
+        for (int i = 0; i < o->samples; i++)
+            if (cc_case_make(nv, o->seed, i, &o->sample, &c[n]) == 0) n++;
+        for (int j = 0; j < ne; j++)
+            if (cc_case_make(nv, o->seed, -j - 1, &o->sample, &c[n]) == 0) n++;
+    }
+    *out = c;
+    return n;
+}
+
+/* References at one element, computed once each when first needed. */
+typedef struct refs_at {
+    cc_deriv d[CC_REF_COUNT];   /* gradient and Hessian per reference */
+    int state[CC_REF_COUNT];    /* 0 not computed, 1 computed, -1 undefined */
+    cc_deriv hg;                /* Hessian from differences of the analytic gradient */
+    int hg_state;               /* as state */
+    double ell;                 /* step scale of the element (cc_target_step_scale) */
+} refs_at;
+
+static int compute_ref(const cc_target *t, const cc_case *c, cc_ref r, double ell, cc_deriv *d)
+{
+    static cc_deriv hess;
+    const double *xf = ref_frozen(r) ? c->x : NULL;
+    if (unavailable(t, r)) return -1;
+    if (ref_exact(r)) return cc_exact_derivs(t, c->x, xf, &c->r, 1, d);
+    if (cc_fd_estimate(t, c->x, xf, &c->r, CC_FDQ_GRADIENT, CC_FD_CENTRAL4, CC_AUDIT_STEP_GRAD * ell, d) < 0)
+        return -1;
+    if (cc_fd_estimate(t, c->x, xf, &c->r, CC_FDQ_HESS_VALUE, CC_FD_CENTRAL4, CC_AUDIT_STEP_HESS * ell, &hess) < 0)
+        return -1;
+    memcpy(d->H, hess.H, sizeof d->H);
+    return 0;
+}
+
+static const cc_deriv *get_ref(const cc_target *t, const cc_case *c, refs_at *ra, cc_ref r)
+{
+    if (!ra->state[r]) ra->state[r] = compute_ref(t, c, r, ra->ell, &ra->d[r]) < 0 ? -1 : 1;
+    return ra->state[r] > 0 ? &ra->d[r] : NULL;
+}
+
+static const cc_deriv *get_hess_grad(const cc_target *t, const cc_case *c, refs_at *ra)
+{
+    if (!ra->hg_state) {
+        double h = CC_AUDIT_STEP_GRAD * ra->ell;
+        ra->hg_state = cc_fd_estimate(t, c->x, NULL, &c->r, CC_FDQ_HESS_GRADIENT, CC_FD_CENTRAL4, h, &ra->hg) < 0 ? -1 : 1;
+    }
+    return ra->hg_state > 0 ? &ra->hg : NULL;
+}
+
+/* fold one element's result into the row: NaN is the worst of all */
+static void fold(cc_audit_row *w, cc_diff d, int id)
+{
+    int first = w->samples == 0;
+    w->samples++;
+    if (first || (isnan(d.rel) && !isnan(w->max_rel)) || d.rel > w->max_rel) {
+        w->max_rel = d.rel;
+        w->worst = d;
+        w->worst_case = id;
+    }
+}
+
+/* compare the analytic e with the row's reference at element c; baseline_bad counts elements
+ * where the claimed function itself breaks a structure identity */
+static void audit_row_at(const cc_target *t, const cc_case *c, cc_eval *e, refs_at *ra,
+                         cc_audit_row *w, int *baseline_bad)
+{
+    int n = 3 * t->nv;
+    const cc_deriv *d;
+    if (w->q == CC_Q_HESS_GRADIENT) d = get_hess_grad(t, c, ra);
+    else d = get_ref(t, c, ra, w->ref);
+    if (!d) {
+        w->undefined++;
+        return;
+    }
+    switch (w->q) {
+    case CC_Q_GRADIENT: fold(w, cc_compare_gradient(e->dC, (double (*)[CC_MAX_DOF])d->g, t->ncomp, n), c->id); break;
+    case CC_Q_HESSIAN:
+    case CC_Q_HESS_GRADIENT:
+        fold(w, cc_compare_hessian(e->d2C, (double (*)[CC_MAX_DOF][CC_MAX_DOF])d->H, t->ncomp, n), c->id);
+        break;
+    default: {
+        cc_structure_check k = (cc_structure_check)(w->q - CC_Q_SYMMETRY);
+        cc_diff base = cc_structure(k, c->x, t->nv, t->ncomp, (double (*)[CC_MAX_DOF])d->g,
+                                    (double (*)[CC_MAX_DOF][CC_MAX_DOF])d->H);
+        if (!(base.rel <= (ref_exact(w->ref) ? CC_AUDIT_TOL_STRUCTURE : CC_AUDIT_TOL_FD_HESS))) (*baseline_bad)++;
+        fold(w, cc_structure(k, c->x, t->nv, t->ncomp, e->dC, e->d2C), c->id);
+    }
+    }
+}
+
+static void run_batch(cc_audit *a, const cc_case *cases, int n)
+{
+    static cc_eval e;
+    static refs_at ra;
+    const cc_target *t = &a->target;
+    int bad[CC_AUDIT_MAX_ROWS] = {0};
+    for (int c = 0; c < n; c++) {
+        int got = t->eval(t->ctx, cases[c].x, &cases[c].r, CC_WANT_ALL, &e);
+        int ok = got >= 0 && (got & (CC_WANT_GRAD | CC_WANT_HESS)) == (CC_WANT_GRAD | CC_WANT_HESS);
+        memset(ra.state, 0, sizeof ra.state);
+        ra.hg_state = 0;
+        ra.ell = cc_target_step_scale(t, cases[c].x, ok ? &e : NULL);
+        for (int i = 0; i < a->nrows; i++) {
+            cc_audit_row *w = &a->rows[i];
+            if (!w->available || w->q == CC_Q_TAYLOR) continue;
+            if (!ok) w->undefined++;
+            else audit_row_at(t, &cases[c], &e, &ra, w, &bad[i]);
+        }
+    }
+    for (int i = 0; i < a->nrows; i++) {
+        cc_audit_row *w = &a->rows[i];
+        if (w->q == CC_Q_TAYLOR) continue;
+        w->pass = w->available && w->samples > 0 && w->max_rel <= w->tol;
+        if (bad[i] > 0) {
+            w->gates = 0;
+            w->note = "the claimed function itself breaks this identity: reported, not gated";
+        }
+    }
+}
+
+/* the sweeps: every (quantity, scheme) on the claimed function, the gradient on the other */
+static void run_sweeps(cc_audit *a, const cc_case *cases, int n)
+{
+    const cc_target *t = &a->target;
+    int fr = t->claim == CC_CLAIM_FROZEN && t->frozen;
+    for (int q = 0; q < CC_FDQ_COUNT; q++)
+        for (int s = 0; s < CC_FD_NSCHEMES; s++)
+            cc_sweep_run(t, cases, n, (cc_fdq)q, (cc_scheme)s, q == CC_FDQ_HESS_GRADIENT ? 0 : fr,
+                         &a->sweeps[a->nsweeps++]);
+    if (t->frozen) cc_sweep_run(t, cases, n, CC_FDQ_GRADIENT, CC_FD_CENTRAL4, !fr, &a->sweeps[a->nsweeps++]);
+}
+
+/* the sweep matching a row's finite-difference reference, or -1 */
+static int match_sweep(const cc_audit *a, const cc_audit_row *w)
+{
+    if (ref_exact(w->ref) || w->q > CC_Q_HESS_GRADIENT) return -1;
+    cc_fdq q = w->q == CC_Q_GRADIENT ? CC_FDQ_GRADIENT : w->q == CC_Q_HESSIAN ? CC_FDQ_HESS_VALUE : CC_FDQ_HESS_GRADIENT;
+    cc_scheme s = CC_FD_CENTRAL4;
+    for (int i = 0; i < a->nsweeps; i++) {
+        const cc_sweep *sw = &a->sweeps[i];
+        if (sw->q == q && sw->scheme == s && (q == CC_FDQ_HESS_GRADIENT || sw->frozen == ref_frozen(w->ref)))
+            return i;
+    }
+    return -1;
+}
+
+static void run_taylor(cc_audit *a, const cc_case *cases, int n)
+{
+    for (int i = 0; i < a->nrows; i++) {
+        cc_audit_row *w = &a->rows[i];
+        if (w->q != CC_Q_TAYLOR || !w->available) continue;
+        cc_taylor_run(&a->target, cases, n, a->opts.seed, w->ref == CC_REF_FD_FROZEN, &w->taylor);
+        w->pass = cc_taylor_pass(&w->taylor);
+        w->samples = n;
+        w->max_rel = NAN;
+        w->worst_case = w->taylor.worst[1];
+        w->scheme = "remainders";
+        w->note = w->ref == CC_REF_FD_FROZEN ? "orders of the frozen-magnitude function's remainders"
+                                             : "orders of C's Taylor remainders";
+    }
+}
+
+int cc_audit_run(const cc_target *t, const cc_audit_opts *o, cc_audit *a)
+{
+    cc_case *cases = NULL;
+    memset(a, 0, sizeof *a);
+    a->target = *t;
+    a->opts = *o;
+    int n = build_cases(a, &cases);
+    if (n <= 0) {
+        free(cases);
+        return -1;
+    }
+    a->ncases = n;
+    plan_rows(a);
+    run_batch(a, cases, n);
+    int nrand = o->only_case ? n : (n < o->samples ? n : o->samples);
+    int ns = nrand < o->sweep_cases ? nrand : o->sweep_cases;
+    if (ns > 0) run_sweeps(a, cases, ns);
+    for (int i = 0; i < a->nrows; i++) a->rows[i].sweep = match_sweep(a, &a->rows[i]);
+    int nt = nrand < o->taylor_cases ? nrand : o->taylor_cases;
+    if (nt > 0) run_taylor(a, cases, nt);
+    for (int i = 0; i < a->nrows; i++)
+        if (a->rows[i].q == CC_Q_TAYLOR && a->rows[i].samples == 0)
+            a->rows[i].gates = 0, a->rows[i].note = "not run (no Taylor elements)";
+    free(cases);
+    return 0;
+}
+
+int cc_audit_failed(const cc_audit *a)
+{
+    for (int i = 0; i < a->nrows; i++)
+        if (a->rows[i].gates && !a->rows[i].pass) return 1;
+    return 0;
+}
+
+const cc_audit_row *cc_audit_find(const cc_audit *a, cc_ref ref, cc_quantity q)
+{
+    for (int i = 0; i < a->nrows; i++)
+        if (a->rows[i].ref == ref && a->rows[i].q == q) return &a->rows[i];
+    return NULL;
+}

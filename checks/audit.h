@@ -1,0 +1,122 @@
+/* The audit engine: one target's analytic derivatives against every reference, over a batch
+ * of seeded random elements and edge cases, with step sweeps, structure checks and the
+ * Taylor remainder test.
+ *
+ * References (what the analytic derivatives are compared with):
+ *   fd-true       finite differences of C itself (value code only)
+ *   fd-frozen     finite differences of C with the magnitudes of normalised vectors frozen
+ *                 at the unshifted positions (001 Section 4; xf = x)
+ *   exact         hyper-dual derivatives of C (no step; needs the target's value_hd)
+ *   exact-frozen  hyper-dual derivatives of the frozen-magnitude C
+ * Quantities per row: gradient, hessian, hessian-vs-gradient (the Hessian against
+ * differences of the target's own analytic gradient), the structure checks symmetry,
+ * translation, rotation, rigid-modes, and taylor.
+ *
+ * Pass is judged against what the target claims: exact claims against fd-true and exact
+ * (and the structure and Taylor checks of C), frozen claims against fd-frozen and
+ * exact-frozen (and structure and Taylor of the frozen function); rows of claim-none
+ * targets, and rows about a function the target does not claim, are reported but never gate.
+ */
+#ifndef CC_AUDIT_H
+#define CC_AUDIT_H
+
+#include <stdint.h>
+#include "checks/cases.h"
+#include "checks/structure.h"
+#include "checks/taylor.h"
+
+typedef enum cc_ref {
+    CC_REF_FD_TRUE,
+    CC_REF_FD_FROZEN,
+    CC_REF_EXACT,
+    CC_REF_EXACT_FROZEN,
+    CC_REF_COUNT
+} cc_ref;
+
+typedef enum cc_quantity {
+    CC_Q_GRADIENT,
+    CC_Q_HESSIAN,
+    CC_Q_HESS_GRADIENT,   /* the Hessian against differences of the analytic gradient */
+    CC_Q_SYMMETRY,
+    CC_Q_TRANSLATION,
+    CC_Q_ROTATION,
+    CC_Q_RIGID,
+    CC_Q_TAYLOR,
+    CC_Q_COUNT
+} cc_quantity;
+
+#define CC_REFS_ALL ((1u << CC_REF_COUNT) - 1)   /* every reference, with structure and Taylor */
+#define CC_AUDIT_MAX_ROWS 24
+#define CC_AUDIT_MAX_SWEEPS 16
+
+/* Batch steps of the central4 scheme, relative to each element's step scale
+ * (cc_target_step_scale). */
+#define CC_AUDIT_STEP_GRAD 1e-3   /* gradient from values, and hessian-vs-gradient */
+#define CC_AUDIT_STEP_HESS 1e-3   /* Hessian from second differences of values */
+
+/* Tolerances on the normwise relative error (docs/audit.md: derivation and measured margins;
+ * planted defects give errors of 1e-3 and more). */
+#define CC_AUDIT_TOL_EXACT 1e-9       /* analytic vs hyper-dual, both at round-off (seen: 3e-14) */
+#define CC_AUDIT_TOL_FD_GRAD 1e-7     /* central4 at 1e-3: h^4 + eps/h ~ 3e-13 (seen: 7e-10) */
+#define CC_AUDIT_TOL_FD_HESS 1e-6     /* central4 second differences at 1e-3: h^4 + eps/h^2 ~ 2e-10 (seen: 6e-8) */
+#define CC_AUDIT_TOL_STRUCTURE 1e-9   /* identities of exact derivatives, at round-off (seen: 3e-15) */
+
+typedef struct cc_audit_opts {
+    int samples;              /* random elements, case ids 0..samples-1 */
+    uint64_t seed;            /* random stream */
+    int edges;                /* 1: add the edge cases of cases.h */
+    int only_case;            /* 1: audit only the case `case_id` */
+    int case_id;              /* the case replayed when only_case */
+    unsigned refs;            /* bit 1 << cc_ref per reference; CC_REFS_ALL adds structure and Taylor */
+    int sweep_cases;          /* elements per step sweep (0: no sweeps) */
+    int taylor_cases;         /* elements in the Taylor test (0: none) */
+    cc_sample_opts sample;    /* area power and rest stretch of random triangles */
+} cc_audit_opts;
+
+/* defaults: 1000 samples, seed 1, edge cases, every reference, 3 sweep and 16 Taylor elements */
+cc_audit_opts cc_audit_defaults(void);
+
+typedef struct cc_audit_row {
+    cc_ref ref;               /* the reference (for structure: the baseline; taylor: the function) */
+    cc_quantity q;            /* what is compared */
+    int available;            /* 0: the reference cannot be computed for this target */
+    const char *note;         /* why unavailable, or what the row measures ("" if nothing) */
+    const char *scheme;       /* finite-difference scheme ("central4", ...) or "hyper-dual", "" */
+    double step;              /* relative step of the scheme (0 if none) */
+    double max_rel;           /* largest normwise relative error over the batch (NaN: a NaN met) */
+    cc_diff worst;            /* its worst entry (k, i = 3m+s, j = 3n+t), analytic and reference */
+    int worst_case;           /* case id of the element where max_rel occurred */
+    int samples;              /* elements compared */
+    int undefined;            /* elements where the target or the reference was undefined */
+    double tol;               /* pass threshold on max_rel */
+    int pass;                 /* max_rel <= tol (taylor: orders reached) */
+    int gates;                /* 1 if a failure here fails the target's claim */
+    int sweep;                /* index into cc_audit.sweeps of the matching sweep, or -1 */
+    cc_taylor taylor;         /* the Taylor orders (quantity taylor only) */
+} cc_audit_row;
+
+typedef struct cc_audit {
+    cc_target target;                        /* what was audited */
+    cc_audit_opts opts;                      /* how */
+    cc_audit_row rows[CC_AUDIT_MAX_ROWS];    /* one per (reference, quantity) */
+    int nrows;
+    cc_sweep sweeps[CC_AUDIT_MAX_SWEEPS];    /* step sweeps, see sweep.h */
+    int nsweeps;
+    int ncases;                              /* elements in the batch */
+} cc_audit;
+
+const char *cc_ref_name(cc_ref r);
+const char *cc_quantity_name(cc_quantity q);
+/* the reference named s, or -1 */
+int cc_ref_parse(const char *s);
+
+/* a = audit of target t with options o; 0, or -1 if not one element could be built */
+int cc_audit_run(const cc_target *t, const cc_audit_opts *o, cc_audit *a);
+
+/* 1 if some gating row of a failed (the target fails its claim) */
+int cc_audit_failed(const cc_audit *a);
+
+/* the row of a for (ref, q), or NULL */
+const cc_audit_row *cc_audit_find(const cc_audit *a, cc_ref ref, cc_quantity q);
+
+#endif

@@ -1,0 +1,339 @@
+/* Terminal table, JSON rows and gnuplot figures of audits (see report.h). */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include "checks/report.h"
+#include "io/gnuplot.h"
+#include "io/json.h"
+#include "math/cc_vec.h"
+
+#define ANGLES 180            /* bend angles in the angle figure */
+#define LOG_FLOOR 1e-17       /* errors below this are drawn at it (log axes) */
+
+static const char *const mode_names[] = {"trans-x", "trans-y", "trans-z", "rot-x", "rot-y", "rot-z"};
+
+/* 1 if the row's worst entry is a Hessian entry (k, m, s, n, t) */
+static int two_index(const cc_audit_row *w)
+{
+    return w->q == CC_Q_HESSIAN || w->q == CC_Q_HESS_GRADIENT || w->q == CC_Q_SYMMETRY;
+}
+
+void cc_report_where(const cc_audit_row *w, char *buf, int len)
+{
+    const cc_diff *d = &w->worst;
+    if (d->k < 0 || w->q == CC_Q_TAYLOR) snprintf(buf, (size_t)len, "-");
+    else if (w->q == CC_Q_TRANSLATION || w->q == CC_Q_ROTATION) snprintf(buf, (size_t)len, "k%d s%d", d->k, d->i);
+    else if (w->q == CC_Q_RIGID)
+        snprintf(buf, (size_t)len, "k%d m%d s%d %s", d->k, d->i / 3, d->i % 3, mode_names[d->j % 6]);
+    else if (two_index(w))
+        snprintf(buf, (size_t)len, "k%d m%d s%d n%d t%d", d->k, d->i / 3, d->i % 3, d->j / 3, d->j % 3);
+    else snprintf(buf, (size_t)len, "k%d m%d s%d", d->k, d->i / 3, d->i % 3);
+}
+
+/* PASS/FAIL for gating rows; agrees/differs for rows reported only; n/a when unavailable */
+static const char *result(const cc_audit_row *w)
+{
+    if (!w->available) return "n/a";
+    if (w->gates) return w->pass ? "PASS" : "FAIL";
+    return w->pass ? "(agrees)" : "(differs)";
+}
+
+static void print_row(FILE *f, const cc_audit *a, const cc_audit_row *w)
+{
+    char where[64], label[48], err[16];
+    cc_report_where(w, where, sizeof where);
+    cc_case_label(a->target.nv, w->worst_case, label, sizeof label);
+    if (!w->available) {
+        fprintf(f, "  %-12s %-19s %s\n", cc_ref_name(w->ref), cc_quantity_name(w->q), w->note);
+        return;
+    }
+    if (w->q == CC_Q_TAYLOR) {
+        const cc_taylor *t = &w->taylor;
+        char o[3][12];
+        for (int q = 0; q < 3; q++)
+            if (t->roundoff[q]) snprintf(o[q], sizeof o[q], "round-off");
+            else snprintf(o[q], sizeof o[q], "%.2f", t->order[q]);
+        fprintf(f, "  %-12s %-19s orders %s %s %s (expect 1 2 3) over %d elements, lowest r1 at %-14s %s\n",
+                cc_ref_name(w->ref), "taylor", o[0], o[1], o[2], w->samples, label, result(w));
+        return;
+    }
+    snprintf(err, sizeof err, isnan(w->max_rel) ? "NaN" : "%.2e", w->max_rel);
+    fprintf(f, "  %-12s %-19s %-10s %9s  %-18s %11.4e %11.4e  %-16s %s\n", cc_ref_name(w->ref),
+            cc_quantity_name(w->q), w->scheme, err, where, w->worst.analytic, w->worst.reference,
+            label, result(w));
+}
+
+static void print_sweeps(FILE *f, const cc_audit *a)
+{
+    if (!a->nsweeps) return;
+    fprintf(f, "  step sweeps (steps 1e-1..1e-12 relative to the element's step scale, max over %d elements):\n",
+            a->opts.only_case ? 1 : (a->opts.sweep_cases < a->ncases ? a->opts.sweep_cases : a->ncases));
+    fprintf(f, "    %-7s %-19s %-9s %8s %10s %6s %9s  %s\n", "of", "quantity", "scheme", "best h",
+            "min error", "slope", "floor", "verdict");
+    for (int i = 0; i < a->nsweeps; i++) {
+        const cc_sweep *s = &a->sweeps[i];
+        double hb = s->best >= 0 ? s->h[s->best] : NAN, eb = s->best >= 0 ? s->err[s->best] : NAN;
+        fprintf(f, "    %-7s %-19s %-9s %8.1e %10.2e %6.2f %9.1e  %s", s->q == CC_FDQ_HESS_GRADIENT ? "grad" : s->frozen ? "frozen" : "C",
+                cc_fdq_name(s->q), cc_scheme_name(s->scheme), hb, eb, s->slope, s->floor,
+                cc_verdict_name(s->verdict));
+        if (s->verdict == CC_VERDICT_WRONG) fprintf(f, " (plateau at %.1e)", s->plateau);
+        fputc('\n', f);
+    }
+}
+
+void cc_report_table(FILE *f, const cc_audit *a, int n)
+{
+    for (int i = 0; i < n; i++) {
+        const cc_target *t = &a[i].target;
+        fprintf(f, "%s %s  [claims %s]  %s  (%d elements, seed %llu)\n", t->condition, t->variant,
+                cc_claim_name(t->claim), t->source ? t->source : "", a[i].ncases,
+                (unsigned long long)a[i].opts.seed);
+        fprintf(f, "  %-12s %-19s %-10s %9s  %-18s %11s %11s  %-16s %s\n", "reference", "quantity",
+                "scheme", "max rel", "worst (k m s n t)", "analytic", "reference", "case", "result");
+        for (int r = 0; r < a[i].nrows; r++) print_row(f, &a[i], &a[i].rows[r]);
+        print_sweeps(f, &a[i]);
+        fprintf(f, "  => %s\n\n", a[i].target.claim == CC_CLAIM_NONE ? "no claim: reported only"
+                                   : cc_audit_failed(&a[i]) ? "FAILS its claim" : "holds its claim");
+    }
+}
+
+static void json_kv_string(FILE *f, const char *key, const char *v)
+{
+    fprintf(f, ", \"%s\": ", key);
+    cc_json_string(f, v);
+}
+
+static void json_kv_number(FILE *f, const char *key, double v)
+{
+    fprintf(f, ", \"%s\": ", key);
+    cc_json_number(f, v);
+}
+
+static void json_worst(FILE *f, const cc_audit_row *w)
+{
+    const cc_diff *d = &w->worst;
+    fputs(", \"worst\": {", f);
+    if (d->k >= 0 && w->q != CC_Q_TAYLOR) {
+        if (w->q == CC_Q_TRANSLATION || w->q == CC_Q_ROTATION) fprintf(f, "\"k\": %d, \"s\": %d", d->k, d->i);
+        else fprintf(f, "\"k\": %d, \"m\": %d, \"s\": %d", d->k, d->i / 3, d->i % 3);
+        if (w->q == CC_Q_RIGID) fprintf(f, ", \"mode\": \"%s\"", mode_names[d->j % 6]);
+        else if (two_index(w)) fprintf(f, ", \"n\": %d, \"t\": %d", d->j / 3, d->j % 3);
+        json_kv_number(f, "analytic", d->analytic);
+        json_kv_number(f, "reference", d->reference);
+    }
+    fputc('}', f);
+}
+
+static void json_sweep(FILE *f, const cc_sweep *s)
+{
+    fputs(", \"sweep\": {\"scheme\": ", f);
+    cc_json_string(f, cc_scheme_name(s->scheme));
+    json_kv_number(f, "best_step", s->best >= 0 ? s->h[s->best] : NAN);
+    json_kv_number(f, "min_error", s->best >= 0 ? s->err[s->best] : NAN);
+    json_kv_number(f, "slope", s->slope);
+    json_kv_number(f, "floor", s->floor);
+    json_kv_string(f, "verdict", cc_verdict_name(s->verdict));
+    fputs(", \"steps\": ", f);
+    cc_json_array(f, s->h, CC_SWEEP_STEPS);
+    fputs(", \"errors\": ", f);
+    cc_json_array(f, s->err, CC_SWEEP_STEPS);
+    fputc('}', f);
+}
+
+static void json_row(FILE *f, const cc_audit *a, const cc_audit_row *w)
+{
+    char label[48];
+    cc_case_label(a->target.nv, w->worst_case, label, sizeof label);
+    fputs("{\"condition\": ", f);
+    cc_json_string(f, a->target.condition);
+    json_kv_string(f, "variant", a->target.variant);
+    json_kv_string(f, "reference", cc_ref_name(w->ref));
+    json_kv_string(f, "quantity", cc_quantity_name(w->q));
+    json_kv_number(f, "max_rel_error", w->available ? w->max_rel : NAN);
+    fprintf(f, ", \"pass\": %s", w->available && w->pass ? "true" : "false");
+    json_worst(f, w);
+    fprintf(f, ", \"samples\": %d", w->samples);
+    json_kv_string(f, "claim", cc_claim_name(a->target.claim));
+    fprintf(f, ", \"gates\": %s, \"available\": %s", w->gates ? "true" : "false", w->available ? "true" : "false");
+    json_kv_string(f, "scheme", w->scheme);
+    json_kv_number(f, "step", w->step);
+    json_kv_number(f, "tol", w->q == CC_Q_TAYLOR ? NAN : w->tol);
+    json_kv_string(f, "case", label);
+    fprintf(f, ", \"case_id\": %d, \"seed\": %llu, \"undefined\": %d", w->worst_case,
+            (unsigned long long)a->opts.seed, w->undefined);
+    json_kv_string(f, "note", w->note);
+    if (w->sweep >= 0) json_sweep(f, &a->sweeps[w->sweep]);
+    if (w->q == CC_Q_TAYLOR) {
+        fputs(", \"orders\": ", f);
+        cc_json_array(f, w->taylor.order, 3);
+    }
+    fputc('}', f);
+}
+
+void cc_report_json(FILE *f, const cc_audit *a, int n)
+{
+    int first = 1;
+    fputs("[\n", f);
+    for (int i = 0; i < n; i++)
+        for (int r = 0; r < a[i].nrows; r++) {
+            fputs(first ? "  " : ",\n  ", f);
+            json_row(f, &a[i], &a[i].rows[r]);
+            first = 0;
+        }
+    fputs("\n]\n", f);
+}
+
+/* ---- plots ---- */
+
+/* the sweeps drawn in a V-curve, with their titles */
+static int vcurve_pick(const cc_audit *a, int *idx, const char **title)
+{
+    static const struct { cc_fdq q; cc_scheme s; int other; const char *title; } want[] = {
+        {CC_FDQ_GRADIENT, CC_FD_FORWARD, 0, "gradient, forward"},
+        {CC_FDQ_GRADIENT, CC_FD_CENTRAL, 0, "gradient, central"},
+        {CC_FDQ_GRADIENT, CC_FD_CENTRAL4, 0, "gradient, central4"},
+        {CC_FDQ_GRADIENT, CC_FD_RIDDERS, 0, "gradient, Ridders"},
+        {CC_FDQ_HESS_VALUE, CC_FD_CENTRAL, 0, "Hessian, 2nd diff. central"},
+        {CC_FDQ_HESS_VALUE, CC_FD_CENTRAL4, 0, "Hessian, 2nd diff. central4"},
+        {CC_FDQ_HESS_GRADIENT, CC_FD_CENTRAL4, 0, "Hessian vs diff. of gradient"},
+        {CC_FDQ_GRADIENT, CC_FD_CENTRAL4, 1, "gradient, central4, other function"},
+    };
+    int fr = a->target.claim == CC_CLAIM_FROZEN && a->target.frozen, m = 0;
+    for (size_t w = 0; w < sizeof want / sizeof want[0]; w++)
+        for (int i = 0; i < a->nsweeps; i++) {
+            const cc_sweep *s = &a->sweeps[i];
+            int other = s->q != CC_FDQ_HESS_GRADIENT && s->frozen != fr;
+            if (s->q == want[w].q && s->scheme == want[w].s && other == want[w].other) {
+                idx[m] = i;
+                title[m++] = want[w].other ? (fr ? "gradient vs C itself (central4)" : "gradient vs frozen C (central4)")
+                                           : want[w].title;
+                break;
+            }
+        }
+    return m;
+}
+
+/* y for a log axis: the error, floored; NaN stays NaN (gnuplot skips it) */
+static double logy(double e) { return isnan(e) ? NAN : fmax(e, LOG_FLOOR); }
+
+static void dat_number(FILE *f, double v)
+{
+    if (isfinite(v)) fprintf(f, " %.6e", v);
+    else fputs(" NaN", f);
+}
+
+static int write_vcurve(const char *dir, const cc_audit *a, char *name, char *err)
+{
+    int idx[8];
+    const char *title[8];
+    int m = vcurve_pick(a, idx, title);
+    cc_outfile df, gf;
+    snprintf(name, 96, "vcurve_%s_%s", a->target.condition, a->target.variant);
+    if (cc_gp_data_open(&df, dir, name, err, CC_ERRLEN) < 0) return -1;
+    fprintf(df.f, "# step sweep of %s %s: normwise relative error of the analytic derivative\n"
+                  "# against each finite-difference estimate; column 1 the relative step h\n#", a->target.condition,
+            a->target.variant);
+    for (int c = 0; c < m; c++) fprintf(df.f, " [%d] %s;", c + 2, title[c]);
+    fputc('\n', df.f);
+    for (int k = 0; k < CC_SWEEP_STEPS; k++) {
+        fprintf(df.f, "%.6e", a->sweeps[0].h[k]);
+        for (int c = 0; c < m; c++) dat_number(df.f, logy(a->sweeps[idx[c]].err[k]));
+        fputc('\n', df.f);
+    }
+    if (cc_outfile_commit(&df, err, CC_ERRLEN) < 0 || cc_gp_script_open(&gf, dir, name, 900, 480, err, CC_ERRLEN) < 0)
+        return -1;
+    fprintf(gf.f, "set title \"%s %s (claims %s): error against finite differences\"\n"
+                  "set logscale xy\nset format xy \"10^{%%L}\"\nset xrange [1e-12:0.1]\n"
+                  "set yrange [1e-17:10]\nset xlabel \"relative step h\"\n"
+                  "set ylabel \"normwise relative error\"\nset key outside right top font \",8\"\nset grid\nplot \\\n",
+            a->target.condition, a->target.variant, cc_claim_name(a->target.claim));
+    for (int c = 0; c < m; c++)
+        fprintf(gf.f, "  \"%s.dat\" using 1:%d with linespoints pt %d ps 0.6 title \"%s\"%s\n", name, c + 2,
+                c + 4, title[c], c + 1 < m ? ", \\" : "");
+    return cc_gp_script_close(&gf, err, CC_ERRLEN);
+}
+
+/* at bend angle theta: C, and the gradient and Hessian errors against the exact reference */
+static void angle_point(const cc_target *t, double theta, double *out)
+{
+    static cc_eval e;
+    static cc_deriv d;
+    double x[CC_MAX_DOF], C[CC_MAX_COMP];
+    cc_rest r;
+    char msg[CC_ERRLEN];
+    out[0] = out[1] = out[2] = NAN;
+    cc_sample_hinge_at_angle(theta, 0.8, 0.6, 0.1, -0.2, x);
+    if (cc_rest_hinge(&r, 0.0, msg) < 0) return;
+    if (cc_target_value(t, x, NULL, &r, C) == 0) out[0] = C[0];
+    int got = t->eval(t->ctx, x, &r, CC_WANT_ALL, &e);
+    if (got < 0 || cc_exact_derivs(t, x, NULL, &r, 1, &d) < 0) return;
+    if (got & CC_WANT_GRAD) out[1] = logy(cc_compare_gradient(e.dC, d.g, t->ncomp, 12).rel);
+    if (got & CC_WANT_HESS) out[2] = logy(cc_compare_hessian(e.d2C, d.H, t->ncomp, 12).rel);
+}
+
+static int write_angle(const char *dir, const cc_audit *a, int n, char *err)
+{
+    const char *name = "bend_angle";
+    int bends[32], nb = 0;
+    for (int i = 0; i < n && nb < 32; i++)
+        if (a[i].target.nv == 4 && a[i].target.ncomp == 1) bends[nb++] = i;
+    if (!nb) return 0;
+    cc_outfile df, gf;
+    if (cc_gp_data_open(&df, dir, name, err, CC_ERRLEN) < 0) return -1;
+    fprintf(df.f, "# bend variants on one hinge (wings 0.8, 0.6) across theta in (-pi, pi); per variant\n"
+                  "# three columns: C, gradient and Hessian normwise relative error against the exact\n"
+                  "# (hyper-dual) derivatives of C itself\n# theta");
+    for (int b = 0; b < nb; b++) fprintf(df.f, " | %s: C grad hess", a[bends[b]].target.variant);
+    fputc('\n', df.f);
+    for (int j = 0; j < ANGLES; j++) {
+        double theta = -CC_PI + 2 * CC_PI * (j + 0.5) / ANGLES, v[3];
+        fprintf(df.f, "%.6e", theta);
+        for (int b = 0; b < nb; b++) {
+            angle_point(&a[bends[b]].target, theta, v);
+            for (int c = 0; c < 3; c++) dat_number(df.f, v[c]);
+        }
+        fputc('\n', df.f);
+    }
+    if (cc_outfile_commit(&df, err, CC_ERRLEN) < 0 || cc_gp_script_open(&gf, dir, name, 760, 900, err, CC_ERRLEN) < 0)
+        return -1;
+    fputs("set multiplot layout 3,1 title \"bend variants across the bend angle (one hinge, rest angle 0)\"\n"
+          "set xrange [-pi:pi]\nset xtics (\"-pi\" -pi, \"-3pi/4\" -3*pi/4, \"-pi/2\" -pi/2, \"-pi/4\" -pi/4, "
+          "\"0\" 0, \"pi/4\" pi/4, \"pi/2\" pi/2, \"3pi/4\" 3*pi/4, \"pi\" pi)\nset grid\n"
+          "set key outside right font \",8\"\n", gf.f);
+    const char *panel[3] = {"set ylabel \"C\"\nunset logscale y\nset format y \"%g\"\n",
+                            "set ylabel \"gradient error vs exact\"\nset logscale y\nset format y \"10^{%L}\"\nset yrange [1e-17:10]\n",
+                            "set ylabel \"Hessian error vs exact\"\nset xlabel \"theta\"\n"};
+    for (int p = 0; p < 3; p++) {
+        fputs(panel[p], gf.f);
+        fputs("plot \\\n", gf.f);
+        for (int b = 0; b < nb; b++)
+            fprintf(gf.f, "  \"%s.dat\" using 1:%d with lines lw 1.5 title \"%s\"%s\n", name, 2 + 3 * b + p,
+                    a[bends[b]].target.variant, b + 1 < nb ? ", \\" : "");
+    }
+    fputs("unset multiplot\n", gf.f);
+    return cc_gp_script_close(&gf, err, CC_ERRLEN) < 0 ? -1 : 1;
+}
+
+int cc_report_plots(const char *dir, const cc_audit *a, int n, char *err)
+{
+    char (*names)[96] = malloc(sizeof *names * (size_t)(n + 1));
+    const char **list = malloc(sizeof *list * (size_t)(n + 1));
+    int m = 0, rc = 0;
+    if (!names || !list) {
+        free(names), free(list);
+        return snprintf(err, CC_ERRLEN, "out of memory"), -2;
+    }
+    for (int i = 0; i < n && rc == 0; i++) {
+        if (!a[i].nsweeps) continue;
+        if (write_vcurve(dir, &a[i], names[m], err) < 0) rc = -2;
+        else list[m] = names[m], m++;
+    }
+    if (rc == 0) {
+        int w = write_angle(dir, a, n, err);
+        if (w < 0) rc = -2;
+        else if (w > 0) strcpy(names[m], "bend_angle"), list[m] = names[m], m++;
+    }
+    if (rc == 0) rc = cc_gp_run(dir, list, m);
+    free(names), free(list);
+    return rc;
+}

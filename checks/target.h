@@ -1,0 +1,59 @@
+/* Audit targets: anything whose derivatives the audit engine can check.
+ *
+ * A target is a context pointer and callbacks in plain doubles, so the same engine audits a
+ * registered C variant (cc_target_from_condition), a wrapped one with a planted defect (the
+ * tests), or a condition written later in Lua. Layouts follow cc_eval (condition.h):
+ *   x        3*nv doubles, x[3*m+s] is axis s of vertex m
+ *   C[k]     k < ncomp
+ *   dC[k][3m+s], d2C[k][3m+s][3n+t]
+ * value_hd is optional: without it the exact (hyper-dual) references are unavailable and
+ * the engine says so instead of substituting anything.
+ */
+#ifndef CC_TARGET_H
+#define CC_TARGET_H
+
+#include "conditions/condition.h"
+
+typedef struct cc_target {
+    const char *condition;  /* name for reports, e.g. "bend" */
+    const char *variant;    /* name for reports, e.g. "pritchard" */
+    const char *source;     /* equations implemented, for reports (may be "") */
+    int nv;                 /* vertices per element, 2..CC_MAX_NV */
+    int ncomp;              /* components of C, 1..CC_MAX_COMP */
+    cc_claim claim;         /* what the analytic derivatives claim to be the derivatives of */
+    int frozen;             /* 1 if value/value_hd honour xf (frozen magnitudes), else 0 */
+    double period;          /* C is an angle modulo period (2 pi for bend), 0 if not: differences
+                               of values are wrapped into (-period/2, period/2] */
+    void *ctx;              /* passed unchanged to every callback */
+    /* analytic derivatives: as cc_condition.eval; the CC_WANT_* bits filled, or -1 */
+    int (*eval)(void *ctx, const double *x, const cc_rest *r, int want, cc_eval *out);
+    /* C at x (xf as in cc_condition.value_hd, NULL for C itself); 0, or -1 if undefined */
+    int (*value)(void *ctx, const double *x, const double *xf, const cc_rest *r, double *C);
+    /* C over hyper-duals, or NULL when the target has no such code */
+    void (*value_hd)(void *ctx, const cc_hd *x, const double *xf, const cc_rest *r, cc_hd *C);
+} cc_target;
+
+/* the target auditing registered variant c through its own eval and value_hd (period 2 pi
+ * for the bend condition, whose C is the signed angle of atan2, 001 (30)) */
+cc_target cc_target_from_condition(const cc_condition *c);
+
+/* C = value at x, or -1 (also when xf is given to a target that cannot freeze magnitudes) */
+int cc_target_value(const cc_target *t, const double *x, const double *xf, const cc_rest *r,
+                    double *C);
+
+/* a - b, wrapped into (-period/2, period/2] when the target's C is periodic */
+double cc_target_diff(const cc_target *t, double a, double b);
+
+/* ell = smallest length of the element: min over vertex pairs of |x_m - x_n| and over its
+ * triangles (a triangle; a hinge's wings x0x1x2, x1x2x3) of the height on the longest side.
+ * Finite-difference steps are relative to it, so small or thin elements get small steps. */
+double cc_target_length_scale(const cc_target *t, const double *x);
+
+/* the step scale of one element: from the analytic value and derivatives in e,
+ * ell_f = max(max|dC| / max|d2C|, sqrt(max|C| / max|d2C|)) (the lengths over which the
+ * gradient changes by itself, and over which second differences rise out of the round-off
+ * of C), clamped to [ell, L] with ell as above and L the largest vertex distance; ell alone
+ * when e is NULL. Finite-difference steps and Taylor steps are relative to it. */
+double cc_target_step_scale(const cc_target *t, const double *x, const cc_eval *e);
+
+#endif

@@ -1,0 +1,219 @@
+/* clothcheck audit: the audit engine of checks/ over registered condition variants. */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "checks/report.h"
+#include "cli/cli.h"
+#include "io/gnuplot.h"
+
+static void audit_usage(FILE *f)
+{
+    fputs("usage: clothcheck audit [CONDITION] [--variant V] [--reference R] [--samples N]\n"
+          "                        [--seed S] [--case ID] [--area-power P] [--json FILE] [--plots DIR]\n"
+          "\n"
+          "Audit the analytic gradients and Hessians of condition variants against references\n"
+          "computed from each variant's own value code, over N seeded random elements plus edge\n"
+          "cases (flat, folded and theta near +-pi hinges, near-degenerate triangles, ...).\n"
+          "With no CONDITION: every registered condition and variant (the full matrix).\n"
+          "\n"
+          "  --variant V      one variant of CONDITION (default: all of them)\n"
+          "  --reference R    fd-true       finite differences of C\n"
+          "                   fd-frozen     finite differences of C with the magnitudes of\n"
+          "                                 normalised vectors frozen (Pritchard 001 Section 4)\n"
+          "                   exact         hyper-dual derivatives of C (no step)\n"
+          "                   exact-frozen  hyper-dual derivatives of the frozen-magnitude C\n"
+          "                   all           all four, plus structure checks (symmetry, translation,\n"
+          "                                 rotation, rigid modes) and the Taylor test (default)\n"
+          "  --samples N      random elements per variant (default 1000)\n"
+          "  --seed S         random stream (default 1); a case replays from (seed, case id)\n"
+          "  --case ID        audit only case ID as printed in reports: 17, #17 or e3 (edge case 3)\n"
+          "  --area-power P   alpha = a^P for random stretch/shear triangles (default 1)\n"
+          "  --json FILE      write the rows as JSON (FILE '-' : to stdout, instead of the table)\n"
+          "  --plots DIR      write V-curves and the bend-angle figure (.dat, .gp, .png) into DIR\n"
+          "\n"
+          "A variant passes where it agrees with what it claims: exact variants with fd-true and\n"
+          "exact, frozen-magnitude variants with fd-frozen and exact-frozen; claim-none variants\n"
+          "are reported only. Steps are relative to each element's scale, max|dC|/max|d2C|\n"
+          "clamped between its smallest and largest length.\n"
+          "\n"
+          "Exit status: 0 every claim holds, 1 a variant fails its claim, 2 bad input.\n", f);
+}
+
+/* Parsed command line. */
+typedef struct audit_args {
+    const char *condition;    /* positional CONDITION or NULL */
+    const char *variant;      /* --variant or NULL */
+    unsigned refs;            /* reference bits */
+    const char *json;         /* --json path or NULL */
+    const char *plots;        /* --plots directory or NULL */
+    const char *case_label;   /* --case or NULL */
+    cc_audit_opts opts;       /* engine options */
+} audit_args;
+
+static const cc_optspec specs[] = {
+    {"variant", 1}, {"reference", 1}, {"samples", 1}, {"seed", 1}, {"case", 1},
+    {"area-power", 1}, {"json", 1}, {"plots", 1}, {"help", 0}, {NULL, 0},
+};
+
+/* a whole decimal integer in [lo, hi]; 0 or -1 */
+static int parse_count(const char *s, unsigned long long lo, unsigned long long hi, unsigned long long *v)
+{
+    char *end;
+    if (!s || *s < '0' || *s > '9') return -1;
+    errno = 0;
+    unsigned long long u = strtoull(s, &end, 10);
+    if (*end || errno || u < lo || u > hi) return -1;
+    *v = u;
+    return 0;
+}
+
+/* one option into a; 0, 1 for --help, or CC_EXIT_USAGE after printing why */
+static int take_option(audit_args *a, const cc_opt *o)
+{
+    unsigned long long u;
+    double d;
+    if (!o->name) {
+        if (a->condition) return cc_cli_error("audit", "unexpected argument '%s'", o->value);
+        a->condition = o->value;
+    } else if (!strcmp(o->name, "help")) {
+        return 1;
+    } else if (!strcmp(o->name, "variant")) {
+        a->variant = o->value;
+    } else if (!strcmp(o->name, "reference")) {
+        int r = cc_ref_parse(o->value);
+        if (r < 0 && strcmp(o->value, "all"))
+            return cc_cli_error("audit", "unknown reference '%s' (fd-true, fd-frozen, exact, exact-frozen, all)", o->value);
+        a->refs = r < 0 ? CC_REFS_ALL : 1u << r;
+    } else if (!strcmp(o->name, "samples")) {
+        if (parse_count(o->value, 1, 1000000, &u) < 0)
+            return cc_cli_error("audit", "--samples must be a whole number from 1 to 1000000 (got '%s')", o->value);
+        a->opts.samples = (int)u;
+    } else if (!strcmp(o->name, "seed")) {
+        if (parse_count(o->value, 0, UINT64_MAX, &u) < 0)
+            return cc_cli_error("audit", "--seed must be a whole number >= 0 (got '%s')", o->value);
+        a->opts.seed = u;
+    } else if (!strcmp(o->name, "case")) {
+        a->case_label = o->value;
+    } else if (!strcmp(o->name, "area-power")) {
+        if (cc_parse_double(o->value, &d) < 0 || !(d > 0))
+            return cc_cli_error("audit", "--area-power must be a positive number (got '%s')", o->value);
+        a->opts.sample.area_power = d;
+    } else if (!strcmp(o->name, "json")) {
+        a->json = o->value;
+    } else {
+        a->plots = o->value;
+    }
+    return 0;
+}
+
+static int parse_args(int argc, char **argv, audit_args *a)
+{
+    cc_optparser p = {argc, argv, 1, specs, "audit"};
+    cc_opt o;
+    int got, rc;
+    memset(a, 0, sizeof *a);
+    a->opts = cc_audit_defaults();
+    a->refs = CC_REFS_ALL;
+    while ((got = cc_opt_next(&p, &o)) > 0)
+        if ((rc = take_option(a, &o)) != 0) return rc;
+    if (got < 0) return CC_EXIT_USAGE;
+    a->opts.refs = a->refs;
+    if (a->condition && !cc_condition_known(a->condition))
+        return cc_cli_error("audit", "unknown condition '%s' (see clothcheck audit --help)", a->condition);
+    if (a->variant && !a->condition) return cc_cli_error("audit", "--variant needs a CONDITION");
+    if (a->variant && !cc_condition_find(a->condition, a->variant))
+        return cc_cli_error("audit", "unknown variant '%s' of %s", a->variant, a->condition);
+    if (a->case_label && !a->condition)
+        return cc_cli_error("audit", "--case needs a CONDITION (case ids depend on the element type)");
+    if (a->json && !*a->json) return cc_cli_error("audit", "--json needs a file name");
+    if (a->plots && !*a->plots) return cc_cli_error("audit", "--plots needs a directory");
+    return 0;
+}
+
+/* the selected variants into list (at most cap); their count */
+static int select_variants(const audit_args *a, const cc_condition **list, int cap)
+{
+    int n = 0;
+    for (int i = 0; i < cc_condition_count() && n < cap; i++) {
+        const cc_condition *c = cc_condition_at(i);
+        if (a->condition && strcmp(c->condition, a->condition)) continue;
+        if (a->variant && strcmp(c->variant, a->variant)) continue;
+        list[n++] = c;
+    }
+    return n;
+}
+
+/* make sure dir exists (mkdir -p); 0 or CC_EXIT_USAGE */
+static int plots_dir(const char *dir)
+{
+    char err[CC_ERRLEN];
+    if (cc_mkdir_p(dir, err, sizeof err) < 0) return cc_cli_error("audit", "--plots: %s", err);
+    return 0;
+}
+
+static int run_audits(const audit_args *a, const cc_condition **list, int n, cc_audit *out)
+{
+    for (int i = 0; i < n; i++) {
+        cc_audit_opts o = a->opts;
+        cc_target t = cc_target_from_condition(list[i]);
+        if (a->case_label) {
+            if (cc_case_parse(t.nv, a->case_label, &o.case_id) < 0)
+                return cc_cli_error("audit", "--case '%s' is not a case of %s (a number, #N or e0..e%d)",
+                                    a->case_label, t.condition, cc_edge_count(t.nv) - 1);
+            o.only_case = 1;
+        }
+        if (cc_audit_run(&t, &o, &out[i]) < 0)
+            return cc_cli_error("audit", "%s %s: no element could be built for this case", t.condition, t.variant);
+    }
+    return 0;
+}
+
+static int write_outputs(const audit_args *a, cc_audit *au, int n, cc_outfile *jf)
+{
+    char err[CC_ERRLEN];
+    if (a->json && !strcmp(a->json, "-")) cc_report_json(stdout, au, n);
+    else cc_report_table(stdout, au, n);
+    if (jf->f) {
+        cc_report_json(jf->f, au, n);
+        if (cc_outfile_commit(jf, err, sizeof err) < 0) return cc_cli_error("audit", "%s", err);
+    }
+    if (a->plots) {
+        int made = cc_report_plots(a->plots, au, n, err);
+        if (made == -2) return cc_cli_error("audit", "%s", err);
+        if (made == -1)
+            fprintf(stderr, "clothcheck audit: gnuplot with a png terminal not found: wrote the .dat and .gp "
+                            "files to %s, no PNGs\n", a->plots);
+    }
+    return 0;
+}
+
+int cc_cmd_audit(int argc, char **argv)
+{
+    audit_args a;
+    int rc = parse_args(argc, argv, &a);
+    if (rc == 1) {
+        audit_usage(stdout);
+        return CC_EXIT_OK;
+    }
+    if (rc) return rc;
+    const cc_condition *list[64];
+    int n = select_variants(&a, list, 64);
+    if (a.plots && (rc = plots_dir(a.plots)) != 0) return rc;
+    cc_outfile jf = {0};
+    char err[CC_ERRLEN];
+    if (a.json && strcmp(a.json, "-") && cc_outfile_open(&jf, a.json, err, sizeof err) < 0)
+        return cc_cli_error("audit", "%s", err);
+    cc_audit *au = calloc((size_t)(n > 0 ? n : 1), sizeof *au);
+    if (!au) {
+        if (jf.f) cc_outfile_abort(&jf);
+        return cc_cli_error("audit", "out of memory");
+    }
+    rc = run_audits(&a, list, n, au);
+    if (!rc) rc = write_outputs(&a, au, n, &jf);
+    if (jf.f) cc_outfile_abort(&jf);
+    int failed = 0;
+    for (int i = 0; i < n && !rc; i++) failed |= cc_audit_failed(&au[i]);
+    free(au);
+    return rc ? rc : failed ? CC_EXIT_FAIL : CC_EXIT_OK;
+}

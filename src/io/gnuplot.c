@@ -1,0 +1,164 @@
+/* The gnuplot driver (see gnuplot.h). POSIX: fork, execvp. */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/types.h>
+#include <sys/wait.h>
+#include <unistd.h>
+#include "io/gnuplot.h"
+
+int cc_path_join(char *buf, const char *dir, const char *name, const char *ext)
+{
+    int n = snprintf(buf, CC_PATH_MAX, "%s%s%s%s", dir && *dir ? dir : "", dir && *dir ? "/" : "",
+                     name, ext ? ext : "");
+    return n < 0 || n >= CC_PATH_MAX ? -1 : 0;
+}
+
+int cc_gp_name_ok(const char *name)
+{
+    if (!*name) return 0;
+    for (const char *p = name; *p; p++)
+        if (!((*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z') || (*p >= '0' && *p <= '9') ||
+              *p == '.' || *p == '_' || *p == '-'))
+            return 0;
+    return 1;
+}
+
+/* 1 if an executable named `prog` is on PATH */
+static int on_path(const char *prog)
+{
+    const char *path = getenv("PATH");
+    char buf[CC_PATH_MAX];
+    while (path && *path) {
+        const char *colon = strchr(path, ':');
+        size_t len = colon ? (size_t)(colon - path) : strlen(path);
+        if (len > 0 && len + strlen(prog) + 2 < sizeof buf) {
+            memcpy(buf, path, len);
+            snprintf(buf + len, sizeof buf - len, "/%s", prog);
+            if (access(buf, X_OK) == 0) return 1;
+        }
+        path = colon ? colon + 1 : NULL;
+    }
+    return 0;
+}
+
+/* exit status of `gnuplot -e CMD` run quietly, or -1 */
+static int gnuplot_status(const char *cmd)
+{
+    pid_t pid = fork();
+    if (pid < 0) return -1;
+    if (pid == 0) {
+        int null = open("/dev/null", O_WRONLY);
+        if (null >= 0) dup2(null, 1), dup2(null, 2);
+        execlp("gnuplot", "gnuplot", "-e", cmd, (char *)NULL);
+        _exit(127);
+    }
+    int st;
+    if (waitpid(pid, &st, 0) < 0 || !WIFEXITED(st)) return -1;
+    return WEXITSTATUS(st);
+}
+
+const char *cc_gp_terminal(void)
+{
+    static int probed;
+    static const char *term;
+    if (probed) return term;
+    probed = 1;
+    if (!on_path("gnuplot")) return term = NULL;
+    if (gnuplot_status("set terminal pngcairo") == 0) return term = "pngcairo";
+    if (gnuplot_status("set terminal png") == 0) return term = "png";
+    return term = NULL;
+}
+
+int cc_gp_data_open(cc_outfile *o, const char *dir, const char *name, char *err, size_t errlen)
+{
+    char path[CC_PATH_MAX];
+    if (!cc_gp_name_ok(name) || cc_path_join(path, dir, name, ".dat") < 0)
+        return snprintf(err, errlen, "bad plot name '%s'", name), -1;
+    if (cc_outfile_open(o, path, err, errlen) < 0) return -1;
+    fchmod(fileno(o->f), 0644);
+    return 0;
+}
+
+int cc_gp_script_open(cc_outfile *o, const char *dir, const char *name, int w, int h,
+                      char *err, size_t errlen)
+{
+    char path[CC_PATH_MAX];
+    if (!cc_gp_name_ok(name) || cc_path_join(path, dir, name, ".gp") < 0)
+        return snprintf(err, errlen, "bad plot name '%s'", name), -1;
+    if (cc_outfile_open(o, path, err, errlen) < 0) return -1;
+    fchmod(fileno(o->f), 0644);   /* a script to share, not a private temporary */
+    fprintf(o->f,
+            "# %s.gp: plots %s.dat into %s.png. Re-make by hand: cd <this directory> && gnuplot %s.gp\n"
+            "reset\n"
+            "if (strstrt(GPVAL_TERMINALS, \"pngcairo\") > 0) {\n"
+            "    set terminal pngcairo size %d,%d font \",9\"\n"
+            "} else {\n"
+            "    set terminal png size %d,%d\n"
+            "}\n"
+            "if (!exists(\"cc_output\")) cc_output = \"%s.png\"\n"
+            "set output cc_output\n",
+            name, name, name, name, w, h, w, h, name);
+    return 0;
+}
+
+int cc_gp_script_close(cc_outfile *o, char *err, size_t errlen)
+{
+    fputs("unset output\nundefine cc_output\n", o->f);
+    return cc_outfile_commit(o, err, errlen);
+}
+
+/* the temporary PNG of script i */
+static void part_name(char *buf, size_t n, const char *name, long pid)
+{
+    snprintf(buf, n, "%s.png.part%ld", name, pid);
+}
+
+int cc_gp_run(const char *dir, const char *const *names, int n)
+{
+    if (n <= 0) return 0;
+    if (!cc_gp_terminal()) return -1;
+    for (int i = 0; i < n; i++)
+        if (!cc_gp_name_ok(names[i]) || strlen(names[i]) > 180) return errno = EINVAL, -1;
+    long me = (long)getpid();
+    char **argv = calloc((size_t)(3 * n + 2), sizeof *argv);
+    char *buf = malloc((size_t)n * 512);
+    if (!argv || !buf) {
+        free(argv), free(buf);
+        return -1;
+    }
+    argv[0] = "gnuplot";
+    for (int i = 0; i < n; i++) {
+        char part[232], *e = buf + i * 512, *g = e + 256;
+        part_name(part, sizeof part, names[i], me);
+        snprintf(e, 256, "cc_output='%s'", part);
+        snprintf(g, 256, "%s.gp", names[i]);
+        argv[1 + 3 * i] = "-e", argv[2 + 3 * i] = e, argv[3 + 3 * i] = g;
+    }
+    pid_t pid = fork();
+    if (pid == 0) {
+        int null = open("/dev/null", O_WRONLY);
+        if (null >= 0) dup2(null, 1);
+        if (dir && *dir && chdir(dir) != 0) _exit(127);
+        execvp("gnuplot", argv);
+        _exit(127);
+    }
+    int st = 0;
+    if (pid > 0) waitpid(pid, &st, 0);
+    free(argv), free(buf);
+    int made = 0;
+    for (int i = 0; i < n; i++) {
+        char part[232], pp[CC_PATH_MAX], png[CC_PATH_MAX];
+        struct stat sb;
+        part_name(part, sizeof part, names[i], me);
+        if (cc_path_join(pp, dir, part, NULL) < 0 || cc_path_join(png, dir, names[i], ".png") < 0) continue;
+        if (pid > 0 && WIFEXITED(st) && WEXITSTATUS(st) == 0 && stat(pp, &sb) == 0 && sb.st_size > 0 &&
+            rename(pp, png) == 0)
+            made++;
+        else
+            remove(pp);
+    }
+    return made;
+}
