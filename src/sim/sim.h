@@ -121,7 +121,10 @@ int cc_sim_add_table(cc_sim *s, double cx, double cy, double top_z, double floor
                      char *err);
 
 /* One step of p.h with the chosen integrator. 0, or -1 with cc_sim_error set; on failure
- * the state is that before the step. */
+ * the state is that before the step. A backward Euler solve that meets negative curvature
+ * (the C d2C terms can make A indefinite) is done again with each element's stiffness
+ * projected to PSD (counted in cc_sim_stats.psd_retries); one that only reaches the
+ * iteration cap is accepted, as Baraff & Witkin do (last_cg_converged = 0). */
 int cc_sim_step(cc_sim *s);
 /* Advance by time T with adaptive steps (at most p.h): a step is rejected and halved when a
  * stretch condition changes by more than p.stretch_limit, MPCG does not converge or the
@@ -140,6 +143,8 @@ typedef struct cc_sim_stats {
     double h;                /* current adaptive step */
     double assembly_s;       /* wall time in force and matrix assembly, seconds */
     double solve_s;          /* wall time in MPCG, seconds */
+    long psd_retries;        /* steps solved again with PSD-projected element stiffness after
+                                MPCG met negative curvature (A indefinite) */
 } cc_sim_stats;
 void cc_sim_get_stats(const cc_sim *s, cc_sim_stats *st);
 

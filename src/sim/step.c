@@ -145,21 +145,30 @@ static int step_backward(cc_sim *s, double h, cc_mpcg_stats *cg)
     double *x = s->x, *v = s->v, *dx = s->tmp;
     if (setup_constraints(s, v) < 0) return -1;
     for (int k = 0; k < n3; k++) dx[k] = h * v[k] + s->y[k];
-    double t0 = now();
-    if (cc_sim_assemble(s, x, v, 1, 1.0, -h * h, -h, dx, s->f, s->jdx) < 0) return -1;
-    for (int k = 0; k < n3; k++) s->b[k] = h * (s->f[k] + s->jdx[k]);
-    double t1 = now();
-    if (!s->p.cg_warm_start) memset(s->dv, 0, (size_t)n3 * sizeof *s->dv);
-    int rc = cc_mpcg_solve(s->A, s->b, s->F, s->z, s->p.cg_warm_start, s->p.precond, s->p.cg_tol,
+    /* a solve that meets negative curvature (c^T A c <= 0: the C d2C terms made A
+     * indefinite) is repeated once with every element stiffness projected to PSD */
+    int keep_psd = s->p.psd_project, rc = 0;
+    for (int attempt = 0; attempt < 2; attempt++) {
+        double t0 = now();
+        rc = cc_sim_assemble(s, x, v, 1, 1.0, -h * h, -h, dx, s->f, s->jdx);
+        if (rc < 0) break;
+        for (int k = 0; k < n3; k++) s->b[k] = h * (s->f[k] + s->jdx[k]);
+        double t1 = now();
+        if (!s->p.cg_warm_start || attempt) memset(s->dv, 0, (size_t)n3 * sizeof *s->dv);
+        rc = cc_mpcg_solve(s->A, s->b, s->F, s->z, s->p.cg_warm_start, s->p.precond, s->p.cg_tol,
                            s->p.cg_max_iter, s->W, s->dv, cg);
-    double t2 = now();
-    s->st.assembly_s += t1 - t0;
-    s->st.solve_s += t2 - t1;
-    if (rc < 0) {
+        s->st.assembly_s += t1 - t0;
+        s->st.solve_s += now() - t1;
+        if (rc < 0 || !cg->indefinite || s->p.psd_project) break;
+        s->p.psd_project = 1;
+        s->st.psd_retries++;
+    }
+    s->p.psd_project = keep_psd;
+    if (rc < 0 && !s->fault) {
         snprintf(s->err, CC_ERRLEN, "step %ld: the system matrix has a singular or non-positive diagonal block", s->st.steps + 1);
         s->fault = 1;
-        return -1;
     }
+    if (rc < 0) return -1;
     /* residual rows of the constrained vertices give their reactions */
     cc_bsr_mul_rows(s->A, s->crow, s->ncrow, s->dv, dx);
     for (int c = 0; c < s->ncrow; c++)
