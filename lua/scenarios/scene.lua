@@ -1,0 +1,363 @@
+-- scene.lua: what every scenario in lua/scenarios/ shares, so no scenario repeats it.
+--
+--   local scene = require "scene"
+--   local o = scene.options("hanging", arg, {n = 20, T = 2}, {quick = {n = 8, T = 0.3}})
+--        parses --quick, --out DIR, --frames K, --picture [N] and --NAME VALUE for every
+--        default given; o.dir is the output directory (out/NAME unless --out), created
+--   local mesh, nu = scene.cloth(n, side, z)        a square grid of n x n patches
+--   local run = scene.run(sim, mesh, nu, {label=, T=, frames=, picture=})
+--        steps to time T; records energies, MPCG iterations and ms per step, writes
+--        o.dir/LABEL/energies.csv, OBJ frames and (with picture) the R/G/B energy picture;
+--        a failed step (blow-up, NaN) ends the run and is recorded in run.ok, run.msg
+--   scene.plot_runs(o.dir, name, title, runs)       energies over time, one series per run
+--   scene.surface(dir, name, sim, nu, title)        the cloth as a shaded surface (pm3d)
+--   scene.summary(title, lines)                     the scenario's findings on stdout
+--
+-- Run a scenario with `clothcheck run lua/scenarios/NAME.lua [--quick] [options]`; each
+-- returns a table of its measured numbers, which tests/lua_scenarios.lua checks.
+local cc = require "clothcheck"
+
+local scene = {}
+
+-- Options ------------------------------------------------------------------------------
+
+-- "1e-3" -> 1e-3, "true" -> true, anything else stays text
+local function convert(text, like)
+  if type(like) == "number" then
+    local v = tonumber(text)
+    if not v then error("option expects a number, got '" .. tostring(text) .. "'", 0) end
+    return v
+  end
+  if type(like) == "boolean" then return text ~= "false" and text ~= "0" end
+  return text
+end
+
+-- Parse argv (the script's arg table) against defaults. modes holds named option sets
+-- (quick, full) that a flag --quick or --full switches on; options given explicitly win.
+function scene.options(name, argv, defaults, modes)
+  modes = modes or {}
+  local o = {name = name, quick = false, full = false, out = "out/" .. name, frames = 0, picture = 0}
+  for k, v in pairs(defaults) do o[k] = v end
+  local given, i = {}, 1
+  argv = argv or {}
+  while argv[i] do
+    local a = argv[i]
+    local key, val = a:match("^%-%-([%w_]+)=(.*)$")
+    if not key then key = a:match("^%-%-([%w_]+)$") end
+    if not key then error(name .. ": unexpected argument '" .. a .. "' (options start with --)", 0) end
+    if key == "help" then
+      local names = {}
+      for k in pairs(o) do if k ~= "name" then names[#names + 1] = "--" .. k end end
+      table.sort(names)
+      print("usage: clothcheck run lua/scenarios/" .. name .. ".lua [" .. table.concat(names, "] [") .. "]")
+      os.exit(0)
+    elseif o[key] == nil then
+      error(name .. ": unknown option --" .. key .. " (see --help)", 0)
+    elseif type(o[key]) == "boolean" and val == nil then
+      given[key] = true
+    elseif key == "picture" and val == nil and not (argv[i + 1] and tonumber(argv[i + 1])) then
+      given[key] = 8                     -- --picture alone: 8 frames over the run
+    else
+      if val == nil then i = i + 1; val = argv[i] end
+      if val == nil then error(name .. ": option --" .. key .. " needs a value", 0) end
+      given[key] = convert(val, o[key])
+    end
+    i = i + 1
+  end
+  for mode, set in pairs(modes) do
+    if given[mode] then for k, v in pairs(set) do o[k] = v end end
+  end
+  for k, v in pairs(given) do o[k] = v end
+  o.dir = o.out
+  assert(cc.mkdir(o.dir))
+  return o
+end
+
+-- Geometry ------------------------------------------------------------------------------
+
+-- A square cloth of n x n patches ((n+1)^2 vertices, regular split), side `side` metres,
+-- centred on the z axis, flat at height z; rest (u,v) = its (x,y) before centring.
+-- Vertex k = i + nu*j + 1 for column i, row j (0-based), the order plot_surface expects.
+function scene.cloth(n, side, z)
+  local mesh = cc.grid(n + 1, n + 1, side, side)
+  for k = 1, mesh.nv do
+    local x, y = mesh:position(k)
+    mesh:set_position(k, x - side / 2, y - side / 2, z or 0)
+  end
+  return mesh, n + 1
+end
+
+-- vertex number of column i, row j (0-based) in a grid with nu vertices per row
+function scene.vertex(nu, i, j) return i + nu * j + 1 end
+
+-- 003's tablecloth: a square cloth of side 1.6 m held 2 cm above a round table of radius
+-- 0.5 m (top at z = 0, floor at z = -1). The thesis gives no dimensions; these are ours.
+scene.table = {side = 1.6, radius = 0.5, top = 0, floor = -1, lift = 0.02}
+
+function scene.tablecloth(n, params)
+  local t = scene.table
+  local mesh, nu = scene.cloth(n, t.side, t.top + t.lift)
+  local sim = cc.sim(mesh, params)
+  sim:add_table(0, 0, t.top, t.floor, t.radius)
+  return sim, mesh, nu
+end
+
+-- 001's hanging cloth: 1 m square, flat at z = 0, pinned at the two corners of the edge
+-- y = -0.5; it falls and swings down. Returns sim, mesh, nu.
+function scene.hanging(n, params)
+  local mesh, nu = scene.cloth(n, 1.0, 0)
+  local sim = cc.sim(mesh, params)
+  sim:pin(scene.vertex(nu, 0, 0))
+  sim:pin(scene.vertex(nu, nu - 1, 0))
+  return sim, mesh, nu
+end
+
+-- Stepping -------------------------------------------------------------------------------
+
+local TERMS = {"stretch", "shear", "bend", "kinetic", "gravity", "total"}
+scene.terms = TERMS
+
+local function finite(x) return x == x and x > -math.huge and x < math.huge end
+scene.finite = finite
+
+-- Step sim to time spec.T with sim:step(). Records after every step: t, the energies,
+-- MPCG iterations and wall ms of the step. spec: label (subdirectory and name), dir (the
+-- scenario's directory), T, frames (write an OBJ every k-th step; 0 none), picture (number
+-- of energy-picture frames over the run; 0 none), progress (label shown; default label),
+-- quiet (no CSV). Returns run = {label, ok, msg, fail_time, steps, t={}, stretch={}, ...,
+-- cg={}, ms={}, ms_per_step, cg_per_step, wall, final = energies, dir}.
+function scene.run(sim, mesh, nu, spec)
+  local label = spec.label or "run"
+  local dir = spec.dir .. "/" .. label
+  assert(cc.mkdir(dir))
+  local h = sim:params().h
+  local nsteps = math.max(1, math.floor(spec.T / h + 0.5))
+  local run = {label = label, dir = dir, ok = true, steps = 0, h = h, t = {}, cg = {}, ms = {}}
+  for _, k in ipairs(TERMS) do run[k] = {} end
+  local rows = {}
+  local frames = spec.frames or 0
+  local picture = spec.picture or 0
+  local pic_every = picture > 0 and math.max(1, nsteps // picture) or 0
+  local pic = picture > 0 and scene.picture_recorder(mesh, nu) or nil
+  local nframe = 0
+
+  local function record(ms, cg)
+    local e = sim:energies()
+    local i = #run.t + 1
+    run.t[i] = sim.time
+    for _, k in ipairs(TERMS) do run[k][i] = e[k] end
+    run.cg[i], run.ms[i] = cg, ms
+    rows[i] = {sim.time, e.stretch, e.shear, e.bend, e.kinetic, e.gravity, e.total, cg, ms}
+    return e
+  end
+  local function frame()
+    if frames > 0 and run.steps % frames == 0 then
+      assert(sim:write_obj(string.format("%s/frame_%04d.obj", dir, nframe)))
+      nframe = nframe + 1
+    end
+  end
+
+  record(0, 0)
+  frame()
+  if pic then pic:add(sim) end
+  local t0 = cc.wall_time()
+  for s = 1, nsteps do
+    local ts = cc.wall_time()
+    local ok, msg = sim:step()
+    local ms = 1000 * (cc.wall_time() - ts)
+    if not ok then
+      run.ok, run.msg, run.fail_time = false, msg, sim.time
+      break
+    end
+    run.steps = s
+    local e = record(ms, sim:stats().last_cg_iterations)
+    if not finite(e.total) then
+      run.ok, run.msg, run.fail_time = false, "energy is not finite after the step", sim.time
+      break
+    end
+    frame()
+    if pic and (s % pic_every == 0 or s == nsteps) then pic:add(sim) end
+    cc.progress(spec.progress or label, s, nsteps)
+  end
+  run.wall = cc.wall_time() - t0
+  run.frames = nframe
+  local msum, cgsum = 0, 0
+  for i = 2, #run.ms do msum, cgsum = msum + run.ms[i], cgsum + run.cg[i] end
+  run.ms_per_step = run.steps > 0 and msum / run.steps or 0
+  run.cg_per_step = run.steps > 0 and cgsum / run.steps or 0
+  run.final = {}
+  for _, k in ipairs(TERMS) do run.final[k] = run[k][#run.t] end
+  run.positions = sim:positions()
+  if not spec.quiet then
+    assert(cc.write_csv(dir .. "/energies.csv",
+      {"t", "stretch", "shear", "bend", "kinetic", "gravity", "total", "cg_iterations", "ms"}, rows))
+  end
+  if pic then
+    run.picture = pic:write(dir, label)
+    scene.surface(dir, "surface", sim, nu, label .. " at t = " .. scene.fmt(sim.time) .. " s", pic.last_total)
+  end
+  return run
+end
+
+-- The energy picture (003 Fig 3.1) -----------------------------------------------------------
+
+-- Per-vertex energy densities: a triangle's stretch and shear energy goes a third to each
+-- corner, a hinge's bend energy half to each end of its shared edge (x1, x2); each vertex's
+-- sum is divided by its lumped rest area (a third of each triangle's). The picture maps
+-- log10 of stretch, shear and bend density to red, green and blue, each channel normalised
+-- over the whole run: the largest value seen anywhere at any time is 1, and `decades`
+-- decades below it is 0.
+function scene.picture_recorder(mesh, nu, decades)
+  local tri, hin, area = {}, {}, {}
+  for v = 1, mesh.nv do area[v] = 0 end
+  for t = 1, mesh.nt do
+    local a, b, c = mesh:triangle(t)
+    tri[t] = {a, b, c}
+    local ua, va = mesh:uv(a)
+    local ub, vb = mesh:uv(b)
+    local uc, vc = mesh:uv(c)
+    local at = math.abs((ub - ua) * (vc - va) - (uc - ua) * (vb - va)) / 2
+    for _, v in ipairs(tri[t]) do area[v] = area[v] + at / 3 end
+  end
+  for h = 1, mesh.nh do
+    local _, x1, x2 = mesh:hinge(h)
+    hin[h] = {x1, x2}
+  end
+  local rec = {frames = {}, times = {}, nu = nu, nv = mesh.nv // nu, decades = decades or 6}
+
+  local function density(values, elems, share)
+    local d = {}
+    for v = 1, mesh.nv do d[v] = 0 end
+    for e, vs in ipairs(elems) do
+      for _, v in ipairs(vs) do d[v] = d[v] + share * values[e] end
+    end
+    for v = 1, mesh.nv do d[v] = d[v] / area[v] end
+    return d
+  end
+
+  function rec:add(sim)
+    local f = {
+      density(sim:element_energies("stretch"), tri, 1 / 3),
+      density(sim:element_energies("shear"), tri, 1 / 3),
+      density(sim:element_energies("bend"), hin, 1 / 2),
+    }
+    self.frames[#self.frames + 1] = f
+    self.times[#self.times + 1] = sim.time
+    local total = {}
+    for v = 1, mesh.nv do
+      local s = f[1][v] + f[2][v] + f[3][v]
+      total[v] = s > 0 and math.log(s, 10) or -30
+    end
+    self.last_total = total
+  end
+
+  -- write picture_NNNN.png per frame; returns {files, hi = {r,g,b}, lo = {r,g,b}}
+  function rec:write(dir, label)
+    local hi, lo = {-math.huge, -math.huge, -math.huge}, {}
+    for _, f in ipairs(self.frames) do
+      for c = 1, 3 do
+        for _, d in ipairs(f[c]) do
+          if d > 0 and math.log(d, 10) > hi[c] then hi[c] = math.log(d, 10) end
+        end
+      end
+    end
+    for c = 1, 3 do
+      if hi[c] == -math.huge then hi[c] = 0 end
+      lo[c] = hi[c] - self.decades
+    end
+    local files = {}
+    for k, f in ipairs(self.frames) do
+      local ch = {}
+      for c = 1, 3 do
+        ch[c] = {}
+        for v, d in ipairs(f[c]) do
+          ch[c][v] = d > 0 and (math.log(d, 10) - lo[c]) / (hi[c] - lo[c]) or 0
+        end
+      end
+      local name = string.format("picture_%04d", k - 1)
+      cc.plot_image{dir = dir, name = name, nu = self.nu, nv = self.nv, r = ch[1], g = ch[2], b = ch[3],
+        title = string.format("%s: log energy R stretch, G shear, B bend, t = %.3f s", label, self.times[k])}
+      files[#files + 1] = dir .. "/" .. name .. ".png"
+    end
+    return {files = files, hi = hi, lo = lo}
+  end
+  return rec
+end
+
+-- Plots ---------------------------------------------------------------------------------------
+
+-- the cloth at the sim's current positions as a pm3d surface, coloured by height or by color
+function scene.surface(dir, name, sim, nu, title, color)
+  return cc.plot_surface{dir = dir, name = name, nu = nu, nv = sim.nv // nu, x = sim:positions(),
+    color = color, title = title}
+end
+
+-- positive (t, y) pairs of a run's series for a log axis
+local function positive(run, key)
+  local x, y = {}, {}
+  for i, v in ipairs(run[key]) do
+    if v > 0 and finite(v) then x[#x + 1], y[#y + 1] = run.t[i], v end
+  end
+  return x, y
+end
+
+-- Energies over time in four panels (stretch, shear, bend on log axes; total linear), one
+-- series per run, titled by run.title or run.label. Returns the PNG path (or nil, why).
+function scene.plot_runs(dir, name, title, runs, terms)
+  terms = terms or {"stretch", "shear", "bend", "total"}
+  local panels = {}
+  for _, term in ipairs(terms) do
+    local logy = term ~= "total" and term ~= "gravity"
+    local series = {}
+    for _, r in ipairs(runs) do
+      local x, y
+      if logy then x, y = positive(r, term) else x, y = r.t, r[term] end
+      if #x > 0 then series[#series + 1] = {title = r.title or r.label, x = x, y = y} end
+    end
+    if #series == 0 then series = {{title = "(none positive)", x = {0}, y = {1}}} end
+    panels[#panels + 1] = {title = term .. " energy", xlabel = "t (s)", ylabel = "J", logy = logy,
+      key = "bottom right", series = series}
+  end
+  local rows = #panels > 2 and 2 or 1
+  local ok, msg = cc.plot{dir = dir, name = name, title = title, width = 1200, height = 900,
+    layout = {rows, (#panels + rows - 1) // rows}, panels = panels}
+  if ok == nil then error(msg, 0) end
+  return ok and (dir .. "/" .. name .. ".png") or nil, msg
+end
+
+-- Summary -------------------------------------------------------------------------------------
+
+function scene.fmt(x)
+  if type(x) ~= "number" then return tostring(x) end
+  if x ~= x then return "nan" end
+  if math.abs(x) >= 1e4 or (x ~= 0 and math.abs(x) < 1e-3) then return string.format("%.3e", x) end
+  return string.format("%.4g", x)
+end
+
+-- one line per run: how it ended, final energies, cost
+function scene.run_line(r)
+  local head = string.format("%-22s", r.title or r.label)
+  if not r.ok then
+    return string.format("%s FAILED at t = %s s after %d steps: %s", head, scene.fmt(r.fail_time), r.steps, r.msg)
+  end
+  local f = r.final
+  return string.format("%s t=%s  stretch %s  shear %s  bend %s  total %s  | %.2f ms/step, %.1f CG it/step",
+    head, scene.fmt(r.t[#r.t]), scene.fmt(f.stretch), scene.fmt(f.shear), scene.fmt(f.bend),
+    scene.fmt(f.total), r.ms_per_step, r.cg_per_step)
+end
+
+function scene.summary(title, lines)
+  print("== " .. title)
+  for _, l in ipairs(lines) do print("  " .. l) end
+end
+
+-- the lowest z and the vertex holding it
+function scene.lowest(positions)
+  local zmin, at = math.huge, 0
+  for k = 3, #positions, 3 do
+    if positions[k] < zmin then zmin, at = positions[k], k // 3 end
+  end
+  return zmin, at
+end
+
+return scene
