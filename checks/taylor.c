@@ -5,6 +5,7 @@
 #include "checks/taylor.h"
 
 #define ORDER_SLACK 0.3   /* an order may fall this far short of its expectation */
+#define FIT_POINTS 4      /* steps in the fit of an order */
 
 /* p = a random unit direction in R^n for (seed, id) */
 static void direction(uint64_t seed, int id, int n, double *p)
@@ -16,12 +17,14 @@ static void direction(uint64_t seed, int id, int n, double *p)
     for (int i = 0; i < n; i++) p[i] /= len;
 }
 
-/* slope of log rem against log eps over the points above round-off; NaN if fewer than 3 */
+/* slope of log rem against log eps over the FIT_POINTS smallest steps whose remainder is above
+ * round-off (the asymptotic end: at large steps the next term can cancel the leading one);
+ * NaN if fewer than 3 such steps */
 static double fit(const double *eps, const double *rem, const double *noise)
 {
     double sx = 0, sy = 0, sxx = 0, sxy = 0;
     int m = 0;
-    for (int j = 0; j < CC_TAYLOR_STEPS; j++) {
+    for (int j = CC_TAYLOR_STEPS - 1; j >= 0 && m < FIT_POINTS; j--) {
         if (!(rem[j] > noise[j])) continue;
         double lx = log(eps[j]), ly = log(rem[j]);
         sx += lx, sy += ly, sxx += lx * lx, sxy += lx * ly, m++;
