@@ -121,6 +121,31 @@ local smooth = rel(exact:eval(hinge_at(math.rad(44.99)), {}).gradient[1],
                    exact:eval(hinge_at(math.rad(45.01)), {}).gradient[1])
 assert(jump > 0.1 and smooth < 1e-3, "Macri jumps at 45 deg, the true gradient does not")
 
+-- Why: the frozen dcos, dsin carry the dropped n^ d ln|n| parts of lesson 302, so
+--   -dcos/sin = d theta - cot theta (d ln|nA| + d ln|nB|)
+--    dsin/cos = d theta + tan theta (d ln|nA| + d ln|nB| + d ln|e|)
+-- Check both at 30 degrees with central differences of the logarithms of the lengths.
+local x30 = hinge_at(math.rad(30))
+local f1, f2 = macri_formulas(x30)
+local g30 = exact:eval(x30, {}).gradient[1]
+local function log_lengths(y)
+  local x0, x1, x2, x3 = vec(y, 0), vec(y, 1), vec(y, 2), vec(y, 3)
+  return math.log(len(cross(sub(x2, x0), sub(x1, x0)))) + math.log(len(cross(sub(x1, x3), sub(x2, x3)))),
+         math.log(len(sub(x1, x2)))
+end
+local pred1, pred2, t30 = {}, {}, math.rad(30)
+for i = 1, 12 do
+  local xp, xm = {table.unpack(x30)}, {table.unpack(x30)}
+  xp[i], xm[i] = xp[i] + 1e-6, xm[i] - 1e-6
+  local np, ep = log_lengths(xp)
+  local nm, em = log_lengths(xm)
+  local dn, de = (np - nm) / 2e-6, (ep - em) / 2e-6
+  pred1[i] = g30[i] - dn / math.tan(t30)
+  pred2[i] = g30[i] + math.tan(t30) * (dn + de)
+end
+local err1, err2 = rel(f1, pred1), rel(f2, pred2)
+assert(err1 < 1e-7 and err2 < 1e-7, "each formula is off by exactly its tan or cot term")
+
 -- Hessians: Macri's is not symmetric; (57) is, to round-off (001 5.1 worries that its
 -- second derivative is not symmetric; as printed, (57) is).
 local function asym(H)
@@ -134,6 +159,8 @@ local x60 = hinge_at(math.rad(60))
 local asym_m, asym_p = asym(macri:eval(x60, {}).hessian[1]), asym(pritchard:eval(x60, {}).hessian[1])
 assert(asym_m > 1e-2 and asym_p < 1e-14, "Macri's Hessian is asymmetric, (57) is symmetric")
 
+print(string.format("  at 30 deg: -dcos/sin vs d theta - cot(d ln|nA||nB|): %.1e; dsin/cos vs d theta + tan(d ln|nA||nB||e|): %.1e",
+                    err1, err2))
 print(string.format("  closest the two formulas come over the sweep: %.2e (relative)", closest))
 print(string.format("  gradient change from 44.99 to 45.01 deg: Macri %.2e, true %.2e", jump, smooth))
 print(string.format("  Hessian asymmetry max|H - H^T|/max|H| at 60 deg: Macri %.2e, (57) %.2e", asym_m, asym_p))
