@@ -199,6 +199,51 @@ function scene.run(sim, mesh, nu, spec)
   return run
 end
 
+-- Run with step h; when a step blows up, record the failure and start again with h/2, down
+-- to h_min. make(h) returns sim, mesh, nu. Returns the list of runs (each with .h) and the
+-- last one with its sim, mesh, nu.
+function scene.run_halving(make, h, h_min, spec)
+  local runs = {}
+  while true do
+    local sim, mesh, nu = make(h)
+    local s = {}
+    for k, v in pairs(spec) do s[k] = v end
+    s.label = (spec.label or "run") .. "-h" .. scene.fmt(h)
+    local r = scene.run(sim, mesh, nu, s)
+    r.title = "h = " .. scene.fmt(h)
+    runs[#runs + 1] = r
+    if r.ok or h / 2 < h_min then return runs, r, sim, mesh, nu end
+    h = h / 2
+  end
+end
+
+-- One of 003's parameter sweeps (Figs 3.3-3.9): the tablecloth of o.n patches run to time T
+-- once per value of one parameter, everything else from base (a cc.sim parameter table).
+-- Writes o.dir/PARAM-VALUE/ per run, energies_PARAM.png (energies over time, a series per
+-- value) and shape_PARAM-VALUE.png (final surface). Returns the runs (run.value, run.lowest)
+-- and summary lines.
+function scene.sweep(o, param, values, T, base)
+  local runs, lines = {}, {}
+  for _, value in ipairs(values) do
+    local params = {}
+    for k, v in pairs(base) do params[k] = v end
+    params[param] = value
+    local sim, mesh, nu = scene.tablecloth(o.n, params)
+    local label = param .. "-" .. scene.fmt(value)
+    local r = scene.run(sim, mesh, nu, {dir = o.dir, label = label, T = T, frames = o.frames,
+      picture = o.picture, progress = label})
+    r.title, r.value, r.lowest = param .. " = " .. scene.fmt(value), value, scene.lowest(r.positions)
+    scene.surface(o.dir, "shape_" .. label, sim, nu,
+      string.format("%s, t = %.2f s%s", r.title:gsub("_", "-"), sim.time, r.ok and "" or " (blew up)"))
+    runs[#runs + 1] = r
+    lines[#lines + 1] = scene.run_line(r) .. (r.ok and ("  lowest z " .. scene.fmt(r.lowest)) or "")
+  end
+  scene.plot_runs(o.dir, "energies_" .. param,
+    string.format("tablecloth %dx%d: %s sweep (others Table 3.1), h = %s", o.n, o.n, param:gsub("_", "-"),
+      scene.fmt(base.h or 0.005)), runs)
+  return runs, lines
+end
+
 -- The energy picture (003 Fig 3.1) -----------------------------------------------------------
 
 -- Per-vertex energy densities: a triangle's stretch and shear energy goes a third to each
@@ -276,7 +321,7 @@ function scene.picture_recorder(mesh, nu, decades)
       end
       local name = string.format("picture_%04d", k - 1)
       cc.plot_image{dir = dir, name = name, nu = self.nu, nv = self.nv, r = ch[1], g = ch[2], b = ch[3],
-        title = string.format("%s: log energy R stretch, G shear, B bend, t = %.3f s", label, self.times[k])}
+        title = string.format("%s: log energy R stretch, G shear, B bend, t = %.3f s", (label:gsub("_", "-")), self.times[k])}
       files[#files + 1] = dir .. "/" .. name .. ".png"
     end
     return {files = files, hi = hi, lo = lo}
@@ -301,23 +346,31 @@ local function positive(run, key)
   return x, y
 end
 
+local PANEL = {cg = {"MPCG iterations per step", "iterations"}, ms = {"wall time per step", "ms"}}
+
 -- Energies over time in four panels (stretch, shear, bend on log axes; total linear), one
--- series per run, titled by run.title or run.label. Returns the PNG path (or nil, why).
-function scene.plot_runs(dir, name, title, runs, terms)
+-- series per run, titled by run.title or run.label; terms may also name "cg" (MPCG
+-- iterations per step) and "ms" (wall ms per step), and extra holds further panels
+-- ({title=, xlabel=, ylabel=, series=}) appended as they are. Returns the PNG path (or nil, why).
+function scene.plot_runs(dir, name, title, runs, terms, extra)
   terms = terms or {"stretch", "shear", "bend", "total"}
   local panels = {}
   for _, term in ipairs(terms) do
-    local logy = term ~= "total" and term ~= "gravity"
+    local logy = term ~= "total" and term ~= "gravity" and term ~= "cg" and term ~= "ms"
     local series = {}
     for _, r in ipairs(runs) do
       local x, y
-      if logy then x, y = positive(r, term) else x, y = r.t, r[term] end
+      if logy then x, y = positive(r, term)
+      elseif PANEL[term] then x, y = table.move(r.t, 2, #r.t, 1, {}), table.move(r[term], 2, #r.t, 1, {})
+      else x, y = r.t, r[term] end
       if #x > 0 then series[#series + 1] = {title = r.title or r.label, x = x, y = y} end
     end
     if #series == 0 then series = {{title = "(none positive)", x = {0}, y = {1}}} end
-    panels[#panels + 1] = {title = term .. " energy", xlabel = "t (s)", ylabel = "J", logy = logy,
+    local what = PANEL[term] or {term .. " energy", "J"}
+    panels[#panels + 1] = {title = what[1], xlabel = "t (s)", ylabel = what[2], logy = logy,
       key = "bottom right", series = series}
   end
+  for _, p in ipairs(extra or {}) do panels[#panels + 1] = p end
   local rows = #panels > 2 and 2 or 1
   local ok, msg = cc.plot{dir = dir, name = name, title = title, width = 1200, height = 900,
     layout = {rows, (#panels + rows - 1) // rows}, panels = panels}
