@@ -472,10 +472,10 @@ static void test_cli(void)
     CU_ASSERT_PTR_NOT_NULL(strstr(out, "\"claim\": \"none\""));
     /* bad input: one line on stderr, exit 2, and no output file */
     static const char *const bad[] = {
-        "audit nosuch", "audit bend --variant nosuch", "audit --variant macri",
+        "audit nosuch", "audit bend --variant nosuch", "audit --variant nosuch", "audit spring --variant macri",
         "audit spring --samples 0", "audit spring --samples x", "audit spring --reference nosuch",
         "audit spring --seed -1", "audit spring --case e99", "audit spring --bogus", "audit spring extra",
-        "audit --case 3",
+        "audit --case e6", "audit spring --plots /dev/null", "audit spring --samples 100001",
     };
     for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
         snprintf(args, sizeof args, "%s --json %s/bad.json", bad[i], dir);

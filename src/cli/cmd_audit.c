@@ -17,7 +17,7 @@ static void audit_usage(FILE *f)
           "cases (flat, folded and theta near +-pi hinges, near-degenerate triangles, ...).\n"
           "With no CONDITION: every registered condition and variant (the full matrix).\n"
           "\n"
-          "  --variant V      one variant of CONDITION (default: all of them)\n"
+          "  --variant V      only variant V (of CONDITION, or of every condition that has one)\n"
           "  --reference R    fd-true       finite differences of C\n"
           "                   fd-frozen     finite differences of C with the magnitudes of\n"
           "                                 normalised vectors frozen (Pritchard 001 Section 4)\n"
@@ -25,7 +25,7 @@ static void audit_usage(FILE *f)
           "                   exact-frozen  hyper-dual derivatives of the frozen-magnitude C\n"
           "                   all           all four, plus structure checks (symmetry, translation,\n"
           "                                 rotation, rigid modes) and the Taylor test (default)\n"
-          "  --samples N      random elements per variant (default 1000)\n"
+          "  --samples N      random elements per variant, 1..100000 (default 1000)\n"
           "  --seed S         random stream (default 1); a case replays from (seed, case id)\n"
           "  --case ID        audit only case ID as printed in reports: 17, #17 or e3 (edge case 3)\n"
           "  --area-power P   alpha = a^P for random stretch/shear triangles (default 1)\n"
@@ -37,7 +37,12 @@ static void audit_usage(FILE *f)
           "are reported only. Steps are relative to each element's scale, max|dC|/max|d2C|\n"
           "clamped between its smallest and largest length.\n"
           "\n"
-          "Exit status: 0 every claim holds, 1 a variant fails its claim, 2 bad input.\n", f);
+          "Exit status: 0 every claim holds, 1 a variant fails its claim, 2 bad input.\n"
+          "\nConditions and variants (and what their derivatives claim):\n", f);
+    for (int i = 0; i < cc_condition_count(); i++) {
+        const cc_condition *c = cc_condition_at(i);
+        fprintf(f, "  %-8s %-16s %-17s %s\n", c->condition, c->variant, cc_claim_name(c->claim), c->source);
+    }
 }
 
 /* Parsed command line. */
@@ -86,8 +91,8 @@ static int take_option(audit_args *a, const cc_opt *o)
             return cc_cli_error("audit", "unknown reference '%s' (fd-true, fd-frozen, exact, exact-frozen, all)", o->value);
         a->refs = r < 0 ? CC_REFS_ALL : 1u << r;
     } else if (!strcmp(o->name, "samples")) {
-        if (parse_count(o->value, 1, 1000000, &u) < 0)
-            return cc_cli_error("audit", "--samples must be a whole number from 1 to 1000000 (got '%s')", o->value);
+        if (parse_count(o->value, 1, 100000, &u) < 0)
+            return cc_cli_error("audit", "--samples must be a whole number from 1 to 100000 (got '%s')", o->value);
         a->opts.samples = (int)u;
     } else if (!strcmp(o->name, "seed")) {
         if (parse_count(o->value, 0, UINT64_MAX, &u) < 0)
@@ -107,6 +112,14 @@ static int take_option(audit_args *a, const cc_opt *o)
     return 0;
 }
 
+/* 1 if some condition has a variant of this name */
+static int variant_known(const char *v)
+{
+    for (int i = 0; i < cc_condition_count(); i++)
+        if (!strcmp(cc_condition_at(i)->variant, v)) return 1;
+    return 0;
+}
+
 static int parse_args(int argc, char **argv, audit_args *a)
 {
     cc_optparser p = {argc, argv, 1, specs, "audit"};
@@ -121,11 +134,10 @@ static int parse_args(int argc, char **argv, audit_args *a)
     a->opts.refs = a->refs;
     if (a->condition && !cc_condition_known(a->condition))
         return cc_cli_error("audit", "unknown condition '%s' (see clothcheck audit --help)", a->condition);
-    if (a->variant && !a->condition) return cc_cli_error("audit", "--variant needs a CONDITION");
-    if (a->variant && !cc_condition_find(a->condition, a->variant))
+    if (a->variant && a->condition && !cc_condition_find(a->condition, a->variant))
         return cc_cli_error("audit", "unknown variant '%s' of %s", a->variant, a->condition);
-    if (a->case_label && !a->condition)
-        return cc_cli_error("audit", "--case needs a CONDITION (case ids depend on the element type)");
+    if (a->variant && !a->condition && !variant_known(a->variant))
+        return cc_cli_error("audit", "unknown variant '%s' (see clothcheck audit --help)", a->variant);
     if (a->json && !*a->json) return cc_cli_error("audit", "--json needs a file name");
     if (a->plots && !*a->plots) return cc_cli_error("audit", "--plots needs a directory");
     return 0;
