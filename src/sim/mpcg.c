@@ -23,6 +23,12 @@ cc_filter *cc_filter_new(int n)
     cc_filter *F = calloc(1, sizeof *F);
     if (!F) return NULL;
     F->n = n;
+    F->pos = malloc(((size_t)n + 1) * sizeof *F->pos);
+    if (!F->pos) {
+        free(F);
+        return NULL;
+    }
+    for (int v = 0; v < n; v++) F->pos[v] = -1;
     return F;
 }
 
@@ -31,19 +37,23 @@ void cc_filter_free(cc_filter *F)
     if (!F) return;
     free(F->idx);
     free(F->S);
+    free(F->pos);
     free(F);
 }
 
-void cc_filter_clear(cc_filter *F) { F->nc = 0; }
+void cc_filter_clear(cc_filter *F)
+{
+    for (int c = 0; c < F->nc; c++) F->pos[F->idx[c]] = -1;
+    F->nc = 0;
+}
 
 int cc_filter_set(cc_filter *F, int v, const double S[9])
 {
     if (!F || v < 0 || v >= F->n) return -1;
-    for (int c = 0; c < F->nc; c++)
-        if (F->idx[c] == v) {
-            memcpy(F->S + 9 * c, S, 9 * sizeof *S);
-            return 0;
-        }
+    if (F->pos[v] >= 0) {
+        memcpy(F->S + 9 * F->pos[v], S, 9 * sizeof *S);
+        return 0;
+    }
     if (F->nc == F->cap) {
         int cap = F->cap ? 2 * F->cap : 16;
         int *idx = realloc(F->idx, (size_t)cap * sizeof *idx);
@@ -55,6 +65,7 @@ int cc_filter_set(cc_filter *F, int v, const double S[9])
         F->cap = cap;
     }
     F->idx[F->nc] = v;
+    F->pos[v] = F->nc;
     memcpy(F->S + 9 * F->nc, S, 9 * sizeof *S);
     F->nc++;
     return 0;
@@ -63,9 +74,8 @@ int cc_filter_set(cc_filter *F, int v, const double S[9])
 void cc_filter_get(const cc_filter *F, int v, double S[9])
 {
     static const double I[9] = {1, 0, 0, 0, 1, 0, 0, 0, 1};
-    memcpy(S, I, sizeof I);
-    for (int c = 0; c < F->nc; c++)
-        if (F->idx[c] == v) memcpy(S, F->S + 9 * c, 9 * sizeof *S);
+    if (v >= 0 && v < F->n && F->pos[v] >= 0) memcpy(S, F->S + 9 * F->pos[v], 9 * sizeof *S);
+    else memcpy(S, I, sizeof I);
 }
 
 /* y = M x for a row-major 3x3 M (y may alias x) */

@@ -28,6 +28,7 @@ typedef struct cc_filter {
     int cap;      /* capacity of idx and S, in vertices */
     int *idx;     /* nc: the constrained vertices, each once */
     double *S;    /* 9*nc: S_i of idx[c], row-major 3x3 */
+    int *pos;     /* n: c with idx[c] = v, or -1 for a free vertex */
 } cc_filter;
 
 /* Work space for n vertices, allocated once and reused by every solve. */
