@@ -6,7 +6,7 @@
 --             damping forces drag on rigid translations and rotations and do not sum to zero,
 --             so they push the cloth as a whole. The summed form does neither.
 -- Equations:  Pritchard 001 Section 5.2 and (58); 003 Section 3.1 (the corrected C-dot);
---             damping force d = -k_d dC/dx C-dot (Baraff & Witkin (11), as in 001).
+--             damping force d = -k_d dC/dx C-dot (Baraff & Witkin's (11), as 003 quotes it).
 -- Difficulty: 2 of 3
 -- Run:        clothcheck lesson 501
 
