@@ -240,12 +240,12 @@ static int write_vcurve(const char *dir, const cc_audit *a, char *name, char *er
         for (int c = 0; c < m; c++) dat_number(df.f, logy(a->sweeps[idx[c]].err[k]));
         fputc('\n', df.f);
     }
-    if (cc_outfile_commit(&df, err, CC_ERRLEN) < 0 || cc_gp_script_open(&gf, dir, name, 900, 480, err, CC_ERRLEN) < 0)
+    if (cc_outfile_commit(&df, err, CC_ERRLEN) < 0 || cc_gp_script_open(&gf, dir, name, 760, 560, err, CC_ERRLEN) < 0)
         return -1;
     fprintf(gf.f, "set title \"%s %s (claims %s): error against finite differences\"\n"
                   "set logscale xy\nset format xy \"10^{%%L}\"\nset xrange [1e-12:0.1]\n"
                   "set yrange [1e-17:10]\nset xlabel \"relative step h\"\n"
-                  "set ylabel \"normwise relative error\"\nset key outside right top font \",8\"\nset grid\nplot \\\n",
+                  "set ylabel \"normwise relative error\"\nset key below maxrows 3 font \",8\"\nset grid\nplot \\\n",
             a->target.condition, a->target.variant, cc_claim_name(a->target.claim));
     for (int c = 0; c < m; c++)
         fprintf(gf.f, "  \"%s.dat\" using 1:%d with linespoints pt %d ps 0.6 title \"%s\"%s\n", name, c + 2,
