@@ -122,17 +122,23 @@ static void reactions(cc_sim *s, const double *r, double h)
     }
 }
 
-/* after an explicit step: vertices inside an obstacle go back onto it, inward velocity removed */
+/* after a step: free vertices that ended inside an obstacle go back onto its surface with
+ * their inward velocity removed, and are in contact (constrained) from the next step on.
+ * Correcting at once, rather than by y in the next step, keeps every accepted state free of
+ * penetration, so a rejected adaptive step never carries a correction that halving h cannot
+ * shrink. */
 static void project_obstacles(cc_sim *s, double *x, double *v)
 {
     for (int i = 0; i < s->nv && s->nobs; i++) {
         double phi = 0, n[3];
-        if (s->con[i] != CON_FREE || nearest_obstacle(s, x + 3 * i, &phi, n) < 0 || !(phi < 0)) continue;
+        int o;
+        if (s->con[i] != CON_FREE || (o = nearest_obstacle(s, x + 3 * i, &phi, n)) < 0 || !(phi < 0)) continue;
         double vn = dot3(v + 3 * i, n);
         for (int k = 0; k < 3; k++) {
             x[3 * i + k] -= phi * n[k];
             if (vn < 0) v[3 * i + k] -= vn * n[k];
         }
+        s->contact[i] = o + 1;
     }
 }
 
@@ -178,6 +184,7 @@ static int step_backward(cc_sim *s, double h, cc_mpcg_stats *cg)
     if (s->p.strain_mode == CC_STRAIN_BRIDSON) cc_strain_velocity(s, x, h, v);
     for (int k = 0; k < n3; k++) x[k] += h * v[k] + s->y[k];
     if (s->p.strain_mode == CC_STRAIN_PROVOT) cc_strain_position(s, h, x, v);
+    project_obstacles(s, x, v);
     return 0;
 }
 
