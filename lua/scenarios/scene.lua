@@ -103,9 +103,17 @@ function scene.tablecloth(n, params)
 end
 
 -- 001's hanging cloth: 1 m square, flat at z = 0, pinned at the two corners of the edge
--- y = -0.5; it falls and swings down. Returns sim, mesh, nu.
-function scene.hanging(n, params)
+-- y = -0.5; it falls and swings down. With vertical = true it starts hanging straight down
+-- in the plane y = 0 instead (pinned edge at z = 0, the rest of the cloth below it, (u,v)
+-- unchanged), so only the stretch under its weight moves it. Returns sim, mesh, nu.
+function scene.hanging(n, params, vertical)
   local mesh, nu = scene.cloth(n, 1.0, 0)
+  if vertical then
+    for k = 1, mesh.nv do
+      local x, y = mesh:position(k)
+      mesh:set_position(k, x, 0, -(y + 0.5))
+    end
+  end
   local sim = cc.sim(mesh, params)
   sim:pin(scene.vertex(nu, 0, 0))
   sim:pin(scene.vertex(nu, nu - 1, 0))
@@ -124,7 +132,7 @@ scene.finite = finite
 -- MPCG iterations and wall ms of the step. spec: label (subdirectory and name), dir (the
 -- scenario's directory), T, frames (write an OBJ every k-th step; 0 none), picture (number
 -- of energy-picture frames over the run; 0 none), progress (label shown; default label),
--- quiet (no CSV). Returns run = {label, ok, msg, fail_time, steps, t={}, stretch={}, ...,
+-- quiet (no CSV), on_step (function(sim, step, nsteps) called after every step). Returns run = {label, ok, msg, fail_time, steps, t={}, stretch={}, ...,
 -- cg={}, ms={}, ms_per_step, cg_per_step, wall, final = energies, dir}.
 function scene.run(sim, mesh, nu, spec)
   local label = spec.label or "run"
@@ -177,6 +185,7 @@ function scene.run(sim, mesh, nu, spec)
     end
     frame()
     if pic and (s % pic_every == 0 or s == nsteps) then pic:add(sim) end
+    if spec.on_step then spec.on_step(sim, s, nsteps) end
     cc.progress(spec.progress or label, s, nsteps)
   end
   run.wall = cc.wall_time() - t0
