@@ -12,6 +12,7 @@ static const char *const quantity_names[] = {"gradient", "hessian", "hessian-vs-
 const char *cc_ref_name(cc_ref r) { return r >= 0 && r < CC_REF_COUNT ? ref_names[r] : "?"; }
 const char *cc_quantity_name(cc_quantity q) { return q >= 0 && q < CC_Q_COUNT ? quantity_names[q] : "?"; }
 
+/* the cc_ref named s, or -1 */
 int cc_ref_parse(const char *s)
 {
     for (int r = 0; r < CC_REF_COUNT; r++)
@@ -19,6 +20,7 @@ int cc_ref_parse(const char *s)
     return -1;
 }
 
+/* 1000 samples, seed 1, edge cases, every reference, 3 sweep and 16 Taylor elements */
 cc_audit_opts cc_audit_defaults(void)
 {
     cc_audit_opts o = {0};
@@ -48,6 +50,7 @@ static const char *unavailable(const cc_target *t, cc_ref r)
     return NULL;
 }
 
+/* a new row (ref, q) with tolerance tol; gating only if available and claimed */
 static cc_audit_row *add_row(cc_audit *a, cc_ref ref, cc_quantity q, double tol, int gates)
 {
     cc_audit_row *w = &a->rows[a->nrows++];
@@ -77,6 +80,7 @@ static cc_ref structure_baseline(const cc_target *t)
     return fr ? CC_REF_FD_FROZEN : CC_REF_FD_TRUE;
 }
 
+/* the rows of a: per selected reference gradient and Hessian; structure and Taylor for all */
 static void plan_rows(cc_audit *a)
 {
     const cc_target *t = &a->target;
@@ -128,6 +132,7 @@ typedef struct refs_at {
     double ell;                 /* step scale of the element (cc_target_step_scale) */
 } refs_at;
 
+/* d = reference r at element c (central4 steps scaled by ell); 0 or -1 */
 static int compute_ref(const cc_target *t, const cc_case *c, cc_ref r, double ell, cc_deriv *d)
 {
     static cc_deriv hess;
@@ -142,12 +147,14 @@ static int compute_ref(const cc_target *t, const cc_case *c, cc_ref r, double el
     return 0;
 }
 
+/* reference r at c, computed at most once per element; NULL if undefined */
 static const cc_deriv *get_ref(const cc_target *t, const cc_case *c, refs_at *ra, cc_ref r)
 {
     if (!ra->state[r]) ra->state[r] = compute_ref(t, c, r, ra->ell, &ra->d[r]) < 0 ? -1 : 1;
     return ra->state[r] > 0 ? &ra->d[r] : NULL;
 }
 
+/* central4 differences of the analytic gradient at c, once per element */
 static const cc_deriv *get_hess_grad(const cc_target *t, const cc_case *c, refs_at *ra)
 {
     if (!ra->hg_state) {
@@ -198,6 +205,7 @@ static void audit_row_at(const cc_target *t, const cc_case *c, cc_eval *e, refs_
     }
 }
 
+/* every comparison row over the n elements, then pass = max_rel <= tol */
 static void run_batch(cc_audit *a, const cc_case *cases, int n)
 {
     static cc_eval e;
@@ -254,6 +262,7 @@ static int match_sweep(const cc_audit *a, const cc_audit_row *w)
     return -1;
 }
 
+/* the Taylor rows over the first n elements */
 static void run_taylor(cc_audit *a, const cc_case *cases, int n)
 {
     for (int i = 0; i < a->nrows; i++) {
@@ -270,6 +279,7 @@ static void run_taylor(cc_audit *a, const cc_case *cases, int n)
     }
 }
 
+/* a = rows, sweeps and Taylor orders of target t over the batch of o */
 int cc_audit_run(const cc_target *t, const cc_audit_opts *o, cc_audit *a)
 {
     cc_case *cases = NULL;
@@ -297,6 +307,7 @@ int cc_audit_run(const cc_target *t, const cc_audit_opts *o, cc_audit *a)
     return 0;
 }
 
+/* 1 if some gating row failed */
 int cc_audit_failed(const cc_audit *a)
 {
     for (int i = 0; i < a->nrows; i++)
@@ -304,6 +315,7 @@ int cc_audit_failed(const cc_audit *a)
     return 0;
 }
 
+/* the row (ref, q) of a, or NULL */
 const cc_audit_row *cc_audit_find(const cc_audit *a, cc_ref ref, cc_quantity q)
 {
     for (int i = 0; i < a->nrows; i++)

@@ -99,9 +99,9 @@ typedef struct cc_audit {
     cc_target target;                        /* what was audited */
     cc_audit_opts opts;                      /* how */
     cc_audit_row rows[CC_AUDIT_MAX_ROWS];    /* one per (reference, quantity) */
-    int nrows;
+    int nrows;                               /* rows in use */
     cc_sweep sweeps[CC_AUDIT_MAX_SWEEPS];    /* step sweeps, see sweep.h */
-    int nsweeps;
+    int nsweeps;                             /* sweeps in use */
     int ncases;                              /* elements in the batch */
 } cc_audit;
 

@@ -34,11 +34,13 @@ static const char *const springs[] = {"short", "long", "zero-rest"};
 
 #define COUNT(a) ((int)(sizeof a / sizeof a[0]))
 
+/* number of edge cases for elements of nv vertices */
 int cc_edge_count(int nv)
 {
     return nv == 4 ? COUNT(hinges) : nv == 3 ? COUNT(triangles) : nv == 2 ? COUNT(springs) : 0;
 }
 
+/* label of edge case j */
 const char *cc_edge_name(int nv, int j)
 {
     if (j < 0 || j >= cc_edge_count(nv)) return NULL;
@@ -87,6 +89,7 @@ static int edge_spring(int j, cc_case *c)
     return cc_rest_spring(&c->r, rest[j], err);
 }
 
+/* c = element id: random (id >= 0) or edge case -id - 1 */
 int cc_case_make(int nv, uint64_t seed, int id, const cc_sample_opts *o, cc_case *c)
 {
     char err[CC_ERRLEN];
@@ -102,12 +105,14 @@ int cc_case_make(int nv, uint64_t seed, int id, const cc_sample_opts *o, cc_case
     return nv == 3 ? edge_triangle(j, o, c) : edge_spring(j, c);
 }
 
+/* "#id" or "eJ:name" */
 void cc_case_label(int nv, int id, char *buf, int n)
 {
     if (id >= 0) snprintf(buf, (size_t)n, "#%d", id);
     else snprintf(buf, (size_t)n, "e%d:%s", -id - 1, cc_edge_name(nv, -id - 1) ? cc_edge_name(nv, -id - 1) : "?");
 }
 
+/* id from "17", "#17", "e3" or "e3:name" */
 int cc_case_parse(int nv, const char *s, int *id)
 {
     char *end;

@@ -14,12 +14,14 @@ const char *cc_scheme_name(cc_scheme s)
     return s >= 0 && s < CC_FD_NSCHEMES ? names[s] : "?";
 }
 
+/* p in error O(h^p) of scheme s */
 int cc_scheme_order(cc_scheme s)
 {
     static const int orders[] = {1, 2, 4, 0};
     return s >= 0 && s < CC_FD_NSCHEMES ? orders[s] : 0;
 }
 
+/* report name of quantity q */
 const char *cc_fdq_name(cc_fdq q)
 {
     static const char *const names[] = {"gradient", "hessian", "hessian-vs-gradient"};
@@ -116,6 +118,7 @@ static int hess_grad_basic(const cc_target *t, const double *x, const cc_rest *r
     return 0;
 }
 
+/* d = forward or central estimate of quantity q at step h */
 static int basic(const cc_target *t, const double *x, const double *xf, const cc_rest *r,
                  cc_fdq q, int central, double h, cc_deriv *d)
 {
@@ -180,6 +183,7 @@ static int ridders(const cc_target *t, const double *x, const double *xf, const 
     return 0;
 }
 
+/* d = estimate of quantity q by scheme s at step h; 0 or -1 */
 int cc_fd_estimate(const cc_target *t, const double *x, const double *xf, const cc_rest *r,
                    cc_fdq q, cc_scheme s, double h, cc_deriv *d)
 {
@@ -205,6 +209,7 @@ static void value_hd_seeded(const cc_target *t, const double *x, const double *x
     t->value_hd(t->ctx, hx, xf, r, C);
 }
 
+/* d.g[k][i] = e1 part of C(x + e1 e_i); d.H[k][i][j] = e1e2 part of C(x + e1 e_i + e2 e_j) */
 int cc_exact_derivs(const cc_target *t, const double *x, const double *xf, const cc_rest *r,
                     int want_hess, cc_deriv *d)
 {

@@ -18,6 +18,7 @@ static int two_index(const cc_audit_row *w)
     return w->q == CC_Q_HESSIAN || w->q == CC_Q_HESS_GRADIENT || w->q == CC_Q_SYMMETRY;
 }
 
+/* "k m s [n t]" of the row's worst entry */
 void cc_report_where(const cc_audit_row *w, char *buf, int len)
 {
     const cc_diff *d = &w->worst;
@@ -38,6 +39,7 @@ static const char *result(const cc_audit_row *w)
     return w->pass ? "(agrees)" : "(differs)";
 }
 
+/* one table line of row w */
 static void print_row(FILE *f, const cc_audit *a, const cc_audit_row *w)
 {
     char where[64], label[48], err[16];
@@ -63,6 +65,7 @@ static void print_row(FILE *f, const cc_audit *a, const cc_audit_row *w)
             label, result(w));
 }
 
+/* the sweep lines of a: best step, min error, slope, floor, verdict */
 static void print_sweeps(FILE *f, const cc_audit *a)
 {
     if (!a->nsweeps) return;
@@ -81,6 +84,7 @@ static void print_sweeps(FILE *f, const cc_audit *a)
     }
 }
 
+/* the table of n audits on f */
 void cc_report_table(FILE *f, const cc_audit *a, int n)
 {
     for (int i = 0; i < n; i++) {
@@ -97,18 +101,21 @@ void cc_report_table(FILE *f, const cc_audit *a, int n)
     }
 }
 
+/* , "key": "v" */
 static void json_kv_string(FILE *f, const char *key, const char *v)
 {
     fprintf(f, ", \"%s\": ", key);
     cc_json_string(f, v);
 }
 
+/* , "key": v (null if not finite) */
 static void json_kv_number(FILE *f, const char *key, double v)
 {
     fprintf(f, ", \"%s\": ", key);
     cc_json_number(f, v);
 }
 
+/* , "worst": {k, m, s[, n, t], analytic, reference} */
 static void json_worst(FILE *f, const cc_audit_row *w)
 {
     const cc_diff *d = &w->worst;
@@ -124,6 +131,7 @@ static void json_worst(FILE *f, const cc_audit_row *w)
     fputc('}', f);
 }
 
+/* , "sweep": {scheme, best_step, min_error, slope, floor, verdict, steps, errors} */
 static void json_sweep(FILE *f, const cc_sweep *s)
 {
     fputs(", \"sweep\": {\"scheme\": ", f);
@@ -140,6 +148,7 @@ static void json_sweep(FILE *f, const cc_sweep *s)
     fputc('}', f);
 }
 
+/* one JSON row object */
 static void json_row(FILE *f, const cc_audit *a, const cc_audit_row *w)
 {
     char label[48];
@@ -170,6 +179,7 @@ static void json_row(FILE *f, const cc_audit *a, const cc_audit_row *w)
     fputc('}', f);
 }
 
+/* [row, row, ...] of every row of n audits */
 void cc_report_json(FILE *f, const cc_audit *a, int n)
 {
     int first = 1;
@@ -188,7 +198,12 @@ void cc_report_json(FILE *f, const cc_audit *a, int n)
 /* the sweeps drawn in a V-curve, with their titles */
 static int vcurve_pick(const cc_audit *a, int *idx, const char **title)
 {
-    static const struct { cc_fdq q; cc_scheme s; int other; const char *title; } want[] = {
+    static const struct {
+        cc_fdq q;            /* quantity */
+        cc_scheme s;         /* scheme */
+        int other;           /* 1: against the function the variant does not claim */
+        const char *title;   /* legend */
+    } want[] = {
         {CC_FDQ_GRADIENT, CC_FD_FORWARD, 0, "gradient, forward"},
         {CC_FDQ_GRADIENT, CC_FD_CENTRAL, 0, "gradient, central"},
         {CC_FDQ_GRADIENT, CC_FD_CENTRAL4, 0, "gradient, central4"},
@@ -216,12 +231,14 @@ static int vcurve_pick(const cc_audit *a, int *idx, const char **title)
 /* y for a log axis: the error, floored; NaN stays NaN (gnuplot skips it) */
 static double logy(double e) { return isnan(e) ? NAN : fmax(e, LOG_FLOOR); }
 
+/* " v", or " NaN" (a gap for gnuplot) */
 static void dat_number(FILE *f, double v)
 {
     if (isfinite(v)) fprintf(f, " %.6e", v);
     else fputs(" NaN", f);
 }
 
+/* vcurve_<condition>_<variant>.dat and .gp in dir; name gets the stem; 0 or -1 */
 static int write_vcurve(const char *dir, const cc_audit *a, char *name, char *err)
 {
     int idx[8];
@@ -271,6 +288,7 @@ static void angle_point(const cc_target *t, double theta, double *out)
     if (got & CC_WANT_HESS) out[2] = logy(cc_compare_hessian(e.d2C, d.H, t->ncomp, 12).rel);
 }
 
+/* bend_angle.dat and .gp over the 4-vertex targets: 1 written, 0 none, -1 error */
 static int write_angle(const char *dir, const cc_audit *a, int n, char *err)
 {
     const char *name = "bend_angle";
@@ -314,6 +332,7 @@ static int write_angle(const char *dir, const cc_audit *a, int n, char *err)
     return cc_gp_script_close(&gf, err, CC_ERRLEN) < 0 ? -1 : 1;
 }
 
+/* every plot of n audits into dir; PNGs made, -1 without gnuplot, -2 on error */
 int cc_report_plots(const char *dir, const cc_audit *a, int n, char *err)
 {
     char (*names)[96] = malloc(sizeof *names * (size_t)(n + 1));

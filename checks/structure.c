@@ -115,6 +115,7 @@ static cc_diff rigid(const double *x, int nv, int ncomp, double g[CC_MAX_COMP][C
     return finish(d, hmax * n * fmax(1.0, armmax) + gmax);
 }
 
+/* residual of identity c at (x, g, H) */
 cc_diff cc_structure(cc_structure_check c, const double *x, int nv, int ncomp,
                      double g[CC_MAX_COMP][CC_MAX_DOF],
                      double H[CC_MAX_COMP][CC_MAX_DOF][CC_MAX_DOF])

@@ -25,6 +25,7 @@ static double quantity_error(const cc_target *t, cc_fdq q, cc_eval *e, cc_deriv 
     return cc_compare_hessian(e->d2C, d->H, t->ncomp, n).rel;
 }
 
+/* s.err[k] = max over elements of rel |analytic - estimate(h_k)| */
 void cc_sweep_run(const cc_target *t, const cc_case *cases, int n, cc_fdq q, cc_scheme scheme,
                   int frozen, cc_sweep *s)
 {
@@ -89,6 +90,7 @@ static double find_plateau(const cc_sweep *s, int d)
     return level;
 }
 
+/* best = argmin err, slope on the truncation side, verdict from floor and plateau */
 void cc_sweep_analyse(cc_sweep *s)
 {
     int p = s->scheme == CC_FD_RIDDERS ? 4 : cc_scheme_order(s->scheme), d = diff_order(s->q);

@@ -4,6 +4,7 @@
 #include "checks/target.h"
 #include "math/cc_vec.h"
 
+/* out = the variant's analytic derivatives at x */
 static int cond_eval(void *ctx, const double *x, const cc_rest *r, int want, cc_eval *out)
 {
     const cc_condition *c = ctx;
@@ -20,12 +21,14 @@ static int cond_value(void *ctx, const double *x, const double *xf, const cc_res
     return 0;
 }
 
+/* C = the variant's value_hd at hyper-dual x */
 static void cond_value_hd(void *ctx, const cc_hd *x, const double *xf, const cc_rest *r, cc_hd *C)
 {
     const cc_condition *c = ctx;
     c->value_hd(x, xf, r, C);
 }
 
+/* t = the target of registered variant c */
 cc_target cc_target_from_condition(const cc_condition *c)
 {
     cc_target t = {
@@ -45,6 +48,7 @@ cc_target cc_target_from_condition(const cc_condition *c)
     return t;
 }
 
+/* C = value at x (frozen at xf when given); 0 or -1 */
 int cc_target_value(const cc_target *t, const double *x, const double *xf, const cc_rest *r,
                     double *C)
 {
@@ -52,6 +56,7 @@ int cc_target_value(const cc_target *t, const double *x, const double *xf, const
     return t->value(t->ctx, x, xf, r, C);
 }
 
+/* a - b, wrapped into (-p/2, p/2] for a periodic C of period p */
 double cc_target_diff(const cc_target *t, double a, double b)
 {
     double d = a - b, p = t->period;
@@ -60,6 +65,7 @@ double cc_target_diff(const cc_target *t, double a, double b)
     return d <= -p / 2 ? d + p : d;
 }
 
+/* ell = min(|x_m - x_n|, heights of the element's triangles) */
 double cc_target_length_scale(const cc_target *t, const double *x)
 {
     double ell = INFINITY;
@@ -80,6 +86,7 @@ double cc_target_length_scale(const cc_target *t, const double *x)
     return isfinite(ell) && ell > 0 ? ell : 1.0;
 }
 
+/* ell_f = clamp(max(|g|/|H|, sqrt(|C|/|H|)), ell, L) */
 double cc_target_step_scale(const cc_target *t, const double *x, const cc_eval *e)
 {
     double ell = cc_target_length_scale(t, x), big = 0, cmax = 0, gmax = 0, hmax = 0;

@@ -68,6 +68,7 @@ static int one_case(const cc_target *t, const cc_case *c, uint64_t seed, int fro
     return 0;
 }
 
+/* out.order[q] = lowest observed order of r_q over the elements */
 void cc_taylor_run(const cc_target *t, const cc_case *cases, int n, uint64_t seed, int frozen,
                    cc_taylor *out)
 {
@@ -84,6 +85,7 @@ void cc_taylor_run(const cc_target *t, const cc_case *cases, int n, uint64_t see
     }
 }
 
+/* 1 if order[q] >= q + 1 - slack wherever r_q was fitted */
 int cc_taylor_pass(const cc_taylor *t)
 {
     if (!t->defined) return 0;

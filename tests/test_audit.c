@@ -373,7 +373,9 @@ static void test_target_without_hyper_duals(void)
 {
     static cc_audit a;
     const cc_condition *c = need("spring", "linear");
-    cc_target t = {"spring", "plain", "", 2, 1, CC_CLAIM_EXACT, 0, 0, (void *)c, plain_eval, plain_value, NULL};
+    cc_target t = {.condition = "spring", .variant = "plain", .source = "", .nv = 2, .ncomp = 1,
+                   .claim = CC_CLAIM_EXACT, .frozen = 0, .ctx = (void *)c, .eval = plain_eval,
+                   .value = plain_value, .value_hd = NULL};
     cc_audit_opts o = small_opts(50);
     CU_ASSERT_EQUAL_FATAL(cc_audit_run(&t, &o, &a), 0);
     CU_ASSERT_FALSE(cc_audit_failed(&a));
@@ -476,6 +478,7 @@ static void test_cli(void)
         "audit spring --samples 0", "audit spring --samples x", "audit spring --reference nosuch",
         "audit spring --seed -1", "audit spring --case e99", "audit spring --bogus", "audit spring extra",
         "audit --case e6", "audit spring --plots /dev/null", "audit spring --samples 100001",
+        "audit stretch --area-power 1e300",
     };
     for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
         snprintf(args, sizeof args, "%s --json %s/bad.json", bad[i], dir);

@@ -7,6 +7,7 @@
 #include "cli/cli.h"
 #include "io/gnuplot.h"
 
+/* the --help text, with the registered variants and their claims */
 static void audit_usage(FILE *f)
 {
     fputs("usage: clothcheck audit [CONDITION] [--variant V] [--reference R] [--samples N]\n"
@@ -101,8 +102,8 @@ static int take_option(audit_args *a, const cc_opt *o)
     } else if (!strcmp(o->name, "case")) {
         a->case_label = o->value;
     } else if (!strcmp(o->name, "area-power")) {
-        if (cc_parse_double(o->value, &d) < 0 || !(d > 0))
-            return cc_cli_error("audit", "--area-power must be a positive number (got '%s')", o->value);
+        if (cc_parse_double(o->value, &d) < 0 || !(d > 0 && d <= 4))
+            return cc_cli_error("audit", "--area-power must be a number in (0, 4] (got '%s')", o->value);
         a->opts.sample.area_power = d;
     } else if (!strcmp(o->name, "json")) {
         a->json = o->value;
@@ -120,6 +121,7 @@ static int variant_known(const char *v)
     return 0;
 }
 
+/* a = the parsed command line; 0, 1 for --help, or CC_EXIT_USAGE */
 static int parse_args(int argc, char **argv, audit_args *a)
 {
     cc_optparser p = {argc, argv, 1, specs, "audit"};
@@ -164,6 +166,7 @@ static int plots_dir(const char *dir)
     return 0;
 }
 
+/* out[i] = audit of list[i]; 0 or CC_EXIT_USAGE (a bad --case) */
 static int run_audits(const audit_args *a, const cc_condition **list, int n, cc_audit *out)
 {
     for (int i = 0; i < n; i++) {
@@ -181,6 +184,7 @@ static int run_audits(const audit_args *a, const cc_condition **list, int n, cc_
     return 0;
 }
 
+/* the table (or JSON on stdout), the JSON file, the plots; 0 or CC_EXIT_USAGE */
 static int write_outputs(const audit_args *a, cc_audit *au, int n, cc_outfile *jf)
 {
     char err[CC_ERRLEN];
@@ -200,6 +204,7 @@ static int write_outputs(const audit_args *a, cc_audit *au, int n, cc_outfile *j
     return 0;
 }
 
+/* clothcheck audit: 0 every claim holds, 1 a claim fails, 2 bad input */
 int cc_cmd_audit(int argc, char **argv)
 {
     audit_args a;

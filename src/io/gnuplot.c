@@ -9,6 +9,7 @@
 #include <unistd.h>
 #include "io/gnuplot.h"
 
+/* buf = dir/name.ext */
 int cc_path_join(char *buf, const char *dir, const char *name, const char *ext)
 {
     int n = snprintf(buf, CC_PATH_MAX, "%s%s%s%s", dir && *dir ? dir : "", dir && *dir ? "/" : "",
@@ -16,6 +17,7 @@ int cc_path_join(char *buf, const char *dir, const char *name, const char *ext)
     return n < 0 || n >= CC_PATH_MAX ? -1 : 0;
 }
 
+/* 1 if name matches [A-Za-z0-9._-]+ */
 int cc_gp_name_ok(const char *name)
 {
     if (!*name) return 0;
@@ -60,6 +62,7 @@ static int gnuplot_status(const char *cmd)
     return WEXITSTATUS(st);
 }
 
+/* pngcairo or png if `gnuplot -e "set terminal T"` succeeds; probed once */
 const char *cc_gp_terminal(void)
 {
     static int probed;
@@ -72,6 +75,7 @@ const char *cc_gp_terminal(void)
     return term = NULL;
 }
 
+/* open dir/name.dat atomically, mode 0644 */
 int cc_gp_data_open(cc_outfile *o, const char *dir, const char *name, char *err, size_t errlen)
 {
     char path[CC_PATH_MAX];
@@ -82,6 +86,7 @@ int cc_gp_data_open(cc_outfile *o, const char *dir, const char *name, char *err,
     return 0;
 }
 
+/* open dir/name.gp atomically and write the terminal and output preamble */
 int cc_gp_script_open(cc_outfile *o, const char *dir, const char *name, int w, int h,
                       char *err, size_t errlen)
 {
@@ -104,6 +109,7 @@ int cc_gp_script_open(cc_outfile *o, const char *dir, const char *name, int w, i
     return 0;
 }
 
+/* close the output in the script and commit it */
 int cc_gp_script_close(cc_outfile *o, char *err, size_t errlen)
 {
     fputs("unset output\nundefine cc_output\n", o->f);
@@ -116,6 +122,7 @@ static void part_name(char *buf, size_t n, const char *name, long pid)
     snprintf(buf, n, "%s.png.part%ld", name, pid);
 }
 
+/* gnuplot in dir over names[i].gp; names[i].png renamed into place on success */
 int cc_gp_run(const char *dir, const char *const *names, int n)
 {
     if (n <= 0) return 0;
