@@ -145,7 +145,8 @@ function scene.run(sim, mesh, nu, spec)
   local rows = {}
   local frames = spec.frames or 0
   local picture = spec.picture or 0
-  local pic_every = picture > 0 and math.max(1, nsteps // picture) or 0
+  local pic_at = {}                       -- the steps that get a picture: N evenly spaced
+  for k = 1, picture do pic_at[math.max(1, (k * nsteps + picture // 2) // picture)] = true end
   local pic = picture > 0 and scene.picture_recorder(mesh, nu) or nil
   local nframe = 0
 
@@ -184,7 +185,7 @@ function scene.run(sim, mesh, nu, spec)
       break
     end
     frame()
-    if pic and (s % pic_every == 0 or s == nsteps) then pic:add(sim) end
+    if pic and pic_at[s] then pic:add(sim) end
     if spec.on_step then spec.on_step(sim, s, nsteps) end
     cc.progress(spec.progress or label, s, nsteps)
   end

@@ -1,0 +1,152 @@
+-- Lua-level test: every scenario in lua/scenarios/ runs in its --quick mode into a temporary
+-- directory; the files it promises exist and the numbers it returns make sense.
+local cc = require "clothcheck"
+
+-- the repository from this script's own path (ctest runs it from the build directory)
+local root = arg[0]:match("^(.*)/tests/[^/]*$") or "."
+local scenarios = root .. "/lua/scenarios/"
+package.path = scenarios .. "?.lua;" .. package.path
+
+-- outputs go under out/ of the current directory (the build directory under ctest; out/
+-- is ignored by git), replaced on every run
+local tmp = "out/test_scenarios"
+assert(cc.mkdir(tmp))
+
+-- does this machine make PNGs? (without gnuplot the .dat and .gp are still written)
+local png = cc.plot{dir = tmp, name = "probe", series = {{x = {0, 1}, y = {0, 1}}}} == true
+
+local function exists(path)
+  local f = io.open(path)
+  if f then f:close() end
+  return f ~= nil
+end
+local function plot_made(dir, name)
+  assert(exists(dir .. "/" .. name .. ".dat"), dir .. "/" .. name .. ".dat missing")
+  assert(exists(dir .. "/" .. name .. ".gp"), dir .. "/" .. name .. ".gp missing")
+  if png then assert(exists(dir .. "/" .. name .. ".png"), dir .. "/" .. name .. ".png missing") end
+end
+local function finite(x) return type(x) == "number" and x == x and x > -math.huge and x < math.huge end
+local function finite_energies(e)
+  for _, k in ipairs{"stretch", "shear", "bend", "kinetic", "gravity", "total"} do
+    assert(finite(e[k]), k .. " energy is not finite")
+  end
+  assert(e.stretch >= 0 and e.shear >= 0 and e.bend >= 0 and e.kinetic >= 0)
+end
+-- a run that either finished with finite energies or recorded its failure with a message
+local function sane(r)
+  if r.ok then finite_energies(r.final) else assert(type(r.msg) == "string" and #r.msg > 0 and r.fail_time) end
+  assert(exists(r.dir .. "/energies.csv"), r.dir .. "/energies.csv missing")
+end
+
+local function run(name, ...)
+  local dir = tmp .. "/" .. name
+  arg = {[0] = scenarios .. name .. ".lua", "--quick", "--out", dir, ...}
+  local chunk = assert(loadfile(arg[0]))
+  local t0 = cc.wall_time()
+  local result = chunk()
+  io.stderr:write(string.format("lua_scenarios: %s --quick in %.2f s\n", name, cc.wall_time() - t0))
+  return result, dir
+end
+
+-- hanging, with the energy picture
+local r, dir = run("hanging", "--picture", "3")
+local ok_run = r.runs[#r.runs]
+assert(r.ok and ok_run.ok, "the quick hanging cloth survives at its last step size")
+finite_energies(r.final)
+assert(r.sag > 0.1 and r.sag < 1.5, "the free edge falls but the cloth holds")
+assert(r.frames >= 2 and exists(ok_run.dir .. "/frame_0000.obj") and exists(ok_run.dir .. "/frame_0001.obj"))
+assert(#ok_run.picture.files == 4, "3 picture frames plus the start")
+for k = 0, 3 do plot_made(ok_run.dir, string.format("picture_%04d", k)) end
+plot_made(ok_run.dir, "surface")
+plot_made(dir, "energies")
+plot_made(dir, "final")
+local f = assert(io.open(ok_run.dir .. "/energies.csv"))
+assert(f:read("l") == "t,stretch,shear,bend,kinetic,gravity,total,cg_iterations,ms")
+f:close()
+
+-- drape
+r, dir = run("drape")
+assert(r.ok)
+finite_energies(r.final)
+assert(r.on_table > 0 and r.drop > 0, "part of the cloth rests on the table, part hangs over")
+assert(r.cg_per_step > 0 and r.ms_per_step > 0)
+plot_made(dir, "energies")
+
+-- bend_compare: the exact formulations agree; bridson-force runs or is reported as rejected
+r, dir = run("bend_compare")
+for _, v in ipairs{"pritchard", "pritchard-exact", "macri", "bridson"} do
+  assert(r.by[v] and not r.by[v].rejected, v .. " must be accepted by the simulator")
+  sane(r.by[v])
+  plot_made(dir, "shape_" .. v)
+end
+for _, v in ipairs{"pritchard", "pritchard-exact", "bridson"} do assert(r.by[v].ok, v .. " is stable") end
+local a, b = r.by["pritchard-exact"].final, r.by.bridson.final
+assert(math.abs(a.bend - b.bend) <= 1e-3 * math.abs(a.bend), "two exact gradients, one drape")
+local bf = assert(r.by["bridson-force"], "the bridson-force entry is in the list")
+if bf.rejected then assert(#bf.rejected > 0) else sane(bf) end
+plot_made(dir, "compare")
+
+-- scale_invariance: on the coarsest grid every power is the same simulation
+r, dir = run("scale_invariance")
+assert(#r.results == 3)
+for _, res in ipairs(r.results) do
+  for i = 1, #res.n do assert(res.ok[i] and finite(res.sag[i]) and finite(res.total[i])) end
+  assert(math.abs(res.sag[1] - r.results[1].sag[1]) < 1e-9, "stiffness matched on the coarsest grid")
+end
+plot_made(dir, "scale_invariance")
+assert(exists(dir .. "/scale_invariance.csv"))
+
+-- the sweeps
+r, dir = run("timestep")
+assert(#r.runs == 2)
+for _, x in ipairs(r.runs) do sane(x) end
+assert(r.runs[1].ok, "h = 5 ms survives the first 60 ms")
+plot_made(dir, "energies_h")
+r, dir = run("stiffness")
+for _, p in ipairs{"k_stretch", "k_shear", "k_bend"} do
+  assert(#r.sweeps[p] == 2)
+  for _, x in ipairs(r.sweeps[p]) do sane(x) end
+  plot_made(dir, "energies_" .. p)
+end
+r, dir = run("damping")
+for _, p in ipairs{"d_stretch", "d_shear", "d_bend"} do
+  assert(#r.sweeps[p] == 2)
+  for _, x in ipairs(r.sweeps[p]) do sane(x) end
+  plot_made(dir, "energies_" .. p)
+end
+
+-- damping_chain_rule: the summed Cdot lets a free cloth fall exactly as backward Euler does
+r, dir = run("damping_chain_rule")
+local s, p = r.fall.summed, r.fall["per-particle"]
+assert(s.ok and math.abs(s.drop / s.exact - 1) < 1e-6, "summed Cdot: no damping of a rigid fall")
+assert(p.drop < s.drop * 0.999, "per-particle Cdot damps the fall itself")
+assert(#r.hanging == 4)
+plot_made(dir, "free_fall")
+
+-- explicit_vs_implicit
+r, dir = run("explicit_vs_implicit")
+local be, ee = r["backward-euler"].largest, r["explicit-euler"].largest
+assert(be and be >= 0.01, "backward Euler survives Table 1's step sizes")
+assert(not ee or ee < be, "explicit Euler needs smaller steps")
+plot_made(dir, "survival")
+
+-- strain_limit
+r, dir = run("strain_limit")
+for _, m in ipairs{"none", "provot", "bridson"} do
+  assert(r[m] and finite(r[m].worst) and r[m].worst > 0)
+  assert(exists(dir .. "/" .. m .. "/strain.csv"))
+end
+assert(r.none.ok)
+plot_made(dir, "compare")
+
+-- macri_error: the exact variants agree everywhere, Macri's does not
+r, dir = run("macri_error")
+assert(r.sign_ok, "theta = +t for the hinge of the scenario")
+assert(r.variants["pritchard-exact"].worst_gradient == 0)
+assert(r.variants.bridson.worst_gradient < 1e-12)
+assert(r.variants.macri.worst_gradient > 0.5 and r.variants.macri.worst_value > 3)
+for _, j in ipairs(r.jumps) do assert(j > 1, "Macri's gradient jumps where it switches formula") end
+plot_made(dir, "macri_error")
+assert(exists(dir .. "/sweep.csv"))
+
+print("lua_scenarios: all assertions passed (outputs in " .. tmp .. ")")
