@@ -347,11 +347,15 @@ function scene.surface(dir, name, sim, nu, title, color)
     color = color, title = title}
 end
 
--- positive (t, y) pairs of a run's series for a log axis
+-- the (t, y) pairs of a run's series for a log axis: values within 8 decades of the
+-- series' largest (the first steps' round-off-sized energies would squash the rest)
 local function positive(run, key)
-  local x, y = {}, {}
+  local x, y, top = {}, {}, 0
+  for _, v in ipairs(run[key]) do
+    if finite(v) and v > top then top = v end
+  end
   for i, v in ipairs(run[key]) do
-    if v > 0 and finite(v) then x[#x + 1], y[#y + 1] = run.t[i], v end
+    if finite(v) and v > 1e-8 * top then x[#x + 1], y[#y + 1] = run.t[i], v end
   end
   return x, y
 end
