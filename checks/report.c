@@ -60,9 +60,11 @@ static void print_row(FILE *f, const cc_audit *a, const cc_audit_row *w)
         return;
     }
     snprintf(err, sizeof err, isnan(w->max_rel) ? "NaN" : "%.2e", w->max_rel);
-    fprintf(f, "  %-12s %-19s %-10s %9s  %-18s %11.4e %11.4e  %-16s %s\n", cc_ref_name(w->ref),
+    fprintf(f, "  %-12s %-19s %-10s %9s  %-18s %11.4e %11.4e  %-16s %s", cc_ref_name(w->ref),
             cc_quantity_name(w->q), w->scheme, err, where, w->worst.analytic, w->worst.reference,
             label, result(w));
+    if (w->undefined) fprintf(f, " [undefined at %d elements]", w->undefined);
+    fputc('\n', f);
 }
 
 /* the sweep lines of a: best step, min error, slope, floor, verdict */
@@ -87,6 +89,9 @@ static void print_sweeps(FILE *f, const cc_audit *a)
 /* the table of n audits on f */
 void cc_report_table(FILE *f, const cc_audit *a, int n)
 {
+    fputs("max rel: largest over the elements of max|analytic - reference| / max(|analytic|, |reference|);\n"
+          "worst: component k, vertex m, axis s (, vertex n, axis t) of that entry, and its element.\n"
+          "PASS/FAIL judge what the variant claims; (agrees)/(differs) are reported only.\n\n", f);
     for (int i = 0; i < n; i++) {
         const cc_target *t = &a[i].target;
         fprintf(f, "%s %s  [claims %s]  %s  (%d elements, seed %llu)\n", t->condition, t->variant,

@@ -1,4 +1,4 @@
-/* Taylor remainder test: along a random unit direction p and steps eps,
+/* Taylor remainder test: along random unit directions p and steps eps,
  *
  *   r0(eps) = |C(x + eps p) - C(x)|                                   O(eps)
  *   r1(eps) = |C(x + eps p) - C(x) - eps g.p|                         O(eps^2)
@@ -7,8 +7,13 @@
  * with g, H the target's analytic derivatives. The observed order of rj is the log-log
  * slope of rj against eps; a wrong gradient drops r1 to order 1, a wrong Hessian r2 to
  * order 2 (unless its error is skew: p^T E p = 0 for every p, which only the entrywise
- * comparisons see). Steps are eps = ell 2^-(4+j), j < CC_TAYLOR_STEPS, ell the element's
- * length; remainders within round-off of the values are left out of the fit.
+ * comparisons see). Each remainder is split into its odd and even parts in eps (from +-eps),
+ * each with a single leading power, and its order is the lower of theirs; per element the
+ * best of 3 directions counts, per batch the worst element. Steps are eps = ell 2^-(4+j),
+ * j < CC_TAYLOR_STEPS, ell the element's step scale (cc_target_step_scale); an order is
+ * fitted over the four smallest steps whose remainder is 1000 times above its round-off,
+ * 64 eps (|C| + sum_i |g_i x_i| + the terms subtracted); a remainder never that far above
+ * round-off (r2 of a quadratic C) is reported as round-off, its order moot.
  */
 #ifndef CC_TAYLOR_H
 #define CC_TAYLOR_H
