@@ -249,8 +249,8 @@ function scene.sweep(o, param, values, T, base)
     lines[#lines + 1] = scene.run_line(r) .. (r.ok and ("  lowest z " .. scene.fmt(r.lowest)) or "")
   end
   scene.plot_runs(o.dir, "energies_" .. param,
-    string.format("tablecloth %dx%d: %s sweep (others Table 3.1), h = %s", o.n, o.n, param:gsub("_", "-"),
-      scene.fmt(base.h or 0.005)), runs)
+    string.format("tablecloth %dx%d: %s sweep (others Table 3.1)%s", o.n, o.n, (param:gsub("_", "-")),
+      param == "h" and "" or (", h = " .. scene.fmt(base.h or 0.005))), runs)
   return runs, lines
 end
 
@@ -369,6 +369,22 @@ local PANEL = {cg = {"MPCG iterations per step", "iterations"}, ms = {"wall time
 function scene.plot_runs(dir, name, title, runs, terms, extra)
   terms = terms or {"stretch", "shear", "bend", "total"}
   local panels = {}
+  -- a run that blew up is drawn only while its values stay within 10x of the largest
+  -- |value| of the runs that survived, so the blow-up does not flatten the others
+  local function clip(r, term, x, y)
+    if r.ok then return x, y end
+    local top = 0
+    for _, o in ipairs(runs) do
+      if o.ok then for _, v in ipairs(o[term]) do if finite(v) then top = math.max(top, math.abs(v)) end end end
+    end
+    if top == 0 then return x, y end
+    local cx, cy = {}, {}
+    for i = 1, #x do
+      if math.abs(y[i]) > 10 * top then break end
+      cx[i], cy[i] = x[i], y[i]
+    end
+    return cx, cy
+  end
   for _, term in ipairs(terms) do
     local logy = term ~= "total" and term ~= "gravity" and term ~= "cg" and term ~= "ms"
     local series = {}
@@ -377,7 +393,10 @@ function scene.plot_runs(dir, name, title, runs, terms, extra)
       if logy then x, y = positive(r, term)
       elseif PANEL[term] then x, y = table.move(r.t, 2, #r.t, 1, {}), table.move(r[term], 2, #r.t, 1, {})
       else x, y = r.t, r[term] end
-      if #x > 0 then series[#series + 1] = {title = r.title or r.label, x = x, y = y} end
+      x, y = clip(r, term, x, y)
+      if #x > 0 then
+        series[#series + 1] = {title = (r.title or r.label) .. (r.ok and "" or " (blew up)"), x = x, y = y}
+      end
     end
     if #series == 0 then series = {{title = "(none positive)", x = {0}, y = {1}}} end
     local what = PANEL[term] or {term .. " energy", "J"}
