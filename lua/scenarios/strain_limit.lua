@@ -69,22 +69,40 @@ for _, mode in ipairs{"none", "provot", "bridson"} do
   assert(cc.write_csv(o.dir .. "/" .. mode .. "/strain.csv", {"t", "max_strain", "mean_strain"}, rows))
   joined.strain_t, joined.strain_max, joined.strain_mean = t_s, s_max, s_mean
   runs[#runs + 1] = joined
+  local over
+  for i, t in ipairs(t_s) do
+    if s_max[i] > o.strain_max * 1.01 then over = t; break end
+  end
   local lowest = scene.lowest(sim:positions())
-  result[mode] = {ok = joined.ok, worst = worst, final_max = s_max[#s_max], final_mean = s_mean[#s_mean], lowest = lowest}
+  result[mode] = {ok = joined.ok, worst = worst, first_over = over, final_max = s_max[#s_max], final_mean = s_mean[#s_mean], lowest = lowest}
   lines[#lines + 1] = scene.run_line(joined)
   lines[#lines + 1] = string.format("%-22s largest edge strain over the run %.2f %%, at the end %.2f %% (mean %.2f %%), lowest z %s",
     "", 100 * worst, 100 * s_max[#s_max], 100 * s_mean[#s_mean], scene.fmt(lowest))
+    .. (over and string.format("; first sample above the limit at t = %s s", scene.fmt(over)) or "; never above the limit")
   scene.surface(o.dir, "shape_" .. mode, sim, nu, string.format("strain limiting %s, t = %.2f s", mode, sim.time))
 end
 
+-- strain samples up to the first one above 100 % (a run that blows up reaches thousands)
+local function upto(r, key)
+  local x, y = {}, {}
+  for i, t in ipairs(r.strain_t) do
+    if r.strain_max[i] > 1 then break end
+    x[i], y[i] = t, r[key][i]
+  end
+  return x, y
+end
 local smax_series, smean_series = {}, {}
 for _, r in ipairs(runs) do
-  smax_series[#smax_series + 1] = {title = r.label, x = r.strain_t, y = r.strain_max, with = "linespoints"}
-  smean_series[#smean_series + 1] = {title = r.label, x = r.strain_t, y = r.strain_mean, with = "linespoints"}
+  local t = r.label .. (r.ok and "" or " (blew up)")
+  local x, y = upto(r, "strain_max")
+  smax_series[#smax_series + 1] = {title = t, x = x, y = y, with = "linespoints"}
+  x, y = upto(r, "strain_mean")
+  smean_series[#smean_series + 1] = {title = t, x = x, y = y, with = "linespoints"}
 end
-scene.plot_runs(o.dir, "compare", string.format("soft hanging cloth (k_st = %s): strain limiting", o.k_stretch), runs,
+scene.plot_runs(o.dir, "compare", string.format("soft hanging cloth (k-stretch = %s): strain limiting, limit %s",
+  o.k_stretch, o.strain_max), runs,
   {"stretch", "kinetic"},
-  {{title = "largest edge strain", xlabel = "t (s)", ylabel = "strain", key = "bottom right", series = smax_series},
+  {{title = "largest edge strain (drawn up to 100 %)", xlabel = "t (s)", ylabel = "strain", key = "bottom right", series = smax_series},
    {title = "mean edge strain", xlabel = "t (s)", ylabel = "strain", key = "bottom right", series = smean_series}})
 scene.summary(string.format("strain_limit: %dx%d patches, k_stretch = %s, strain_max = %s", o.n, o.n, o.k_stretch,
   o.strain_max), lines)
