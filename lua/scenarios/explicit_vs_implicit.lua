@@ -8,7 +8,7 @@
 -- Level: beginner; shows why Baraff & Witkin's large steps need the implicit method.
 --
 --   clothcheck run lua/scenarios/explicit_vs_implicit.lua [--quick] [--n 10] [--T 0.1]
---                  [--h 0.02,0.01,...] [--undamped] [--frames 0] [--out DIR]
+--                  [--h 0.02,0.01,...] [--undamped] [--frames 0] [--picture [N]] [--out DIR]
 -- --undamped sets Table 1's damping (0.2 x each stiffness) to zero, to see which of
 -- stiffness and damping limits the explicit step.
 local cc = require "clothcheck"
@@ -30,7 +30,7 @@ for _, integ in ipairs(integrators) do
     if o.undamped then params.d_stretch, params.d_shear, params.d_bend = 0, 0, 0 end
     local sim, mesh, nu = scene.hanging(o.n, params)
     local r = scene.run(sim, mesh, nu, {dir = o.dir, label = integ .. "-h" .. hs, T = o.T, frames = o.frames,
-      progress = integ .. " h=" .. hs})
+      picture = o.picture, progress = integ .. " h=" .. hs})
     local emax = -math.huge
     for _, e in ipairs(r.total) do if e > emax then emax = e end end
     local gain = emax - r.total[1]
