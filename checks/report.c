@@ -60,7 +60,7 @@ static void print_row(FILE *f, const cc_audit *a, const cc_audit_row *w)
         return;
     }
     snprintf(err, sizeof err, isnan(w->max_rel) ? "NaN" : "%.2e", w->max_rel);
-    fprintf(f, "  %-12s %-19s %-10s %9s  %-18s %11.4e %11.4e  %-16s %s", cc_ref_name(w->ref),
+    fprintf(f, "  %-12s %-19s %-10s %9s  %-18s %11.4e %11.4e  %-19s %s", cc_ref_name(w->ref),
             cc_quantity_name(w->q), w->scheme, err, where, w->worst.analytic, w->worst.reference,
             label, result(w));
     if (w->undefined) fprintf(f, " [undefined at %d elements]", w->undefined);
@@ -343,6 +343,7 @@ int cc_report_plots(const char *dir, const cc_audit *a, int n, char *err)
     char (*names)[96] = malloc(sizeof *names * (size_t)(n + 1));
     const char **list = malloc(sizeof *list * (size_t)(n + 1));
     int m = 0, rc = 0;
+    err[0] = '\0';
     if (!names || !list) {
         free(names), free(list);
         return snprintf(err, CC_ERRLEN, "out of memory"), -2;
@@ -358,6 +359,7 @@ int cc_report_plots(const char *dir, const cc_audit *a, int n, char *err)
         else if (w > 0) strcpy(names[m], "bend_angle"), list[m] = names[m], m++;
     }
     if (rc == 0) rc = cc_gp_run(dir, list, m);
+    if (rc >= 0 && rc < m) snprintf(err, CC_ERRLEN, "gnuplot drew %d of %d plots (see its messages above)", rc, m);
     free(names), free(list);
     return rc;
 }

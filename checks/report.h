@@ -24,8 +24,9 @@ void cc_report_where(const cc_audit_row *w, char *buf, int len);
 
 /* Plots into dir (which must exist): vcurve_<condition>_<variant>.{dat,gp,png} per audit
  * with sweeps, and bend_angle.{dat,gp,png} over every 4-vertex target. Returns the number of
- * PNGs made, -1 if gnuplot is unavailable (data and scripts are written all the same), or
- * -2 if a file could not be written (message in err, CC_ERRLEN bytes). */
+ * PNGs made (with a message in err, CC_ERRLEN bytes, if gnuplot drew fewer than asked), -1 if
+ * gnuplot is unavailable (data and scripts are written all the same), or -2 if a file could
+ * not be written (message in err). */
 int cc_report_plots(const char *dir, const cc_audit *a, int n, char *err);
 
 #endif

@@ -200,6 +200,8 @@ static int write_outputs(const audit_args *a, cc_audit *au, int n, cc_outfile *j
         if (made == -1)
             fprintf(stderr, "clothcheck audit: gnuplot with a png terminal not found: wrote the .dat and .gp "
                             "files to %s, no PNGs\n", a->plots);
+        else if (err[0])
+            fprintf(stderr, "clothcheck audit: %s\n", err);
     }
     return 0;
 }
