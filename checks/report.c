@@ -97,7 +97,7 @@ void cc_report_table(FILE *f, const cc_audit *a, int n)
         fprintf(f, "%s %s  [claims %s]  %s  (%d elements, seed %llu)\n", t->condition, t->variant,
                 cc_claim_name(t->claim), t->source ? t->source : "", a[i].ncases,
                 (unsigned long long)a[i].opts.seed);
-        fprintf(f, "  %-12s %-19s %-10s %9s  %-18s %11s %11s  %-16s %s\n", "reference", "quantity",
+        fprintf(f, "  %-12s %-19s %-10s %9s  %-18s %11s %11s  %-19s %s\n", "reference", "quantity",
                 "scheme", "max rel", "worst (k m s n t)", "analytic", "reference", "case", "result");
         for (int r = 0; r < a[i].nrows; r++) print_row(f, &a[i], &a[i].rows[r]);
         print_sweeps(f, &a[i]);
