@@ -30,7 +30,7 @@ static const char *const bench_help =
     "  --steps S       number of steps, 1..1000000 (default 100)\n"
     "  --h H           time step in seconds, > 0 (default 0.02)\n"
     "  --bend VARIANT  bend variant from the registry (default pritchard)\n"
-    "  --precond P     jacobi, block-jacobi or ascher-boxerman (default ascher-boxerman)\n"
+    "  --precond P     jacobi, block-jacobi, ascher-boxerman (default) or block-ic0\n"
     "  --psd-project   project each element stiffness to positive semi-definite\n"
     "  --json          one JSON object on stdout (keys: grid, vertices, steps, ms_per_step,\n"
     "                  cg_iterations_per_step, assembly_ms, solve_ms, finite, ...)";

@@ -10,6 +10,7 @@ void cc_bsr_free(cc_bsr *A)
     free(A->col);
     free(A->diag);
     free(A->val);
+    free(A->tslot);
     free(A);
 }
 
@@ -89,6 +90,10 @@ cc_bsr *cc_bsr_pattern(int n, int nlists, const int *const *elems, const int *ne
     memcpy(A->col, cand, (size_t)nnzb * sizeof *A->col);
     free(cand);
     for (int i = 0; i < n; i++) A->diag[i] = cc_bsr_slot(A, i, i);
+    A->tslot = malloc(((size_t)nnzb + 1) * sizeof *A->tslot);
+    if (!A->tslot) goto fail;
+    for (int i = 0; i < n; i++)
+        for (int q = A->rowptr[i]; q < A->rowptr[i + 1]; q++) A->tslot[q] = cc_bsr_slot(A, A->col[q], i);
     free(cnt);
     free(start);
     return A;

@@ -15,6 +15,7 @@ typedef struct cc_bsr {
     int *col;       /* nnzb: block column of each stored block, ascending within a row */
     int *diag;      /* n: slot of the diagonal block of row i */
     double *val;    /* 9*nnzb: block b is val[9b .. 9b+8], row-major 3x3 */
+    int *tslot;     /* nnzb: slot of the transposed position (j,i) of slot (i,j) */
 } cc_bsr;
 
 /* Pattern from nel elements of k vertices each (elem: nel by k vertex indices): block (i,j)

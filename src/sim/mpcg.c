@@ -119,7 +119,15 @@ void cc_mpcg_work_free(cc_mpcg_work *w)
     free(w->q);
     free(w->s);
     free(w->P);
+    free(w->LW);
     free(w);
+}
+
+static double dot(const double *a, const double *b, int n)
+{
+    double d = 0;
+    for (int i = 0; i < n; i++) d += a[i] * b[i];
+    return d;
 }
 
 /* Minv = M^-1 for a row-major 3x3 M by the adjugate; -1 if M is singular or not finite */
@@ -161,8 +169,9 @@ static int ab_block(const double *Aii, const double *S, double *Pinv)
     return 0;
 }
 
-/* w->P = inverse preconditioner blocks for A under filter F; -1 if a block is singular */
-static int precond_setup(const cc_bsr *A, const cc_filter *F, cc_precond pc, cc_mpcg_work *w)
+/* w->P = inverse preconditioner blocks for A under filter F (block Jacobi kinds); -1 if a
+ * block is singular */
+static int block_setup(const cc_bsr *A, const cc_filter *F, cc_precond pc, cc_mpcg_work *w)
 {
     for (int i = 0; i < A->n; i++) {
         const double *Aii = A->val + 9 * A->diag[i];
@@ -177,7 +186,7 @@ static int precond_setup(const cc_bsr *A, const cc_filter *F, cc_precond pc, cc_
             return -1;
         }
     }
-    if (pc == CC_PRECOND_AB)
+    if (pc != CC_PRECOND_JACOBI && pc != CC_PRECOND_BLOCK)
         for (int c = 0; c < F->nc; c++) {
             int i = F->idx[c];
             if (ab_block(A->val + 9 * A->diag[i], F->S + 9 * c, w->P + 9 * i) < 0) return -1;
@@ -185,9 +194,130 @@ static int precond_setup(const cc_bsr *A, const cc_filter *F, cc_precond pc, cc_
     return 0;
 }
 
-/* s = P r blockwise; returns r . s */
-static double precond_apply(const cc_mpcg_work *w, const double *r, double *s)
+/* T = block (i,k) of the filtered system: S_i A_ik S_k, plus I - S_i on the diagonal */
+static void filtered_block(const cc_bsr *A, const cc_filter *F, int i, int k, int slot, double *T)
 {
+    double U[9];
+    int pi = F->pos[i], pk = F->pos[k];
+    memcpy(T, A->val + 9 * slot, 9 * sizeof *T);
+    if (pi >= 0) {
+        m3m(F->S + 9 * pi, T, U);
+        memcpy(T, U, sizeof U);
+    }
+    if (pk >= 0) {
+        m3m(T, F->S + 9 * pk, U);
+        memcpy(T, U, sizeof U);
+    }
+    if (i == k && pi >= 0)
+        for (int q = 0; q < 9; q++) T[q] += (q % 4 == 0 ? 1.0 : 0.0) - F->S[9 * pi + q];
+}
+
+#define CC_IC0_SHIFT 0.1   /* relative diagonal shift of the IC(0) factorisation */
+
+/* T -= X Y^T (3x3 row-major) */
+static void m3_sub_abt(double *T, const double *X, const double *Y)
+{
+    for (int a = 0; a < 3; a++)
+        for (int b = 0; b < 3; b++) T[3 * a + b] -= X[3 * a] * Y[3 * b] + X[3 * a + 1] * Y[3 * b + 1] + X[3 * a + 2] * Y[3 * b + 2];
+}
+
+/* 1 if the symmetric 3x3 D is positive definite (leading minors, Sylvester) */
+static int spd3(const double *D)
+{
+    double m2 = D[0] * D[4] - D[1] * D[3];
+    double det = D[0] * (D[4] * D[8] - D[5] * D[7]) - D[1] * (D[3] * D[8] - D[5] * D[6]) + D[2] * (D[3] * D[7] - D[4] * D[6]);
+    return D[0] > 0 && m2 > 0 && det > 0 && isfinite(det);
+}
+
+/* Block incomplete LDL^T with the pattern of A (IC(0)) of the filtered system At, with the
+ * diagonal blocks scaled by 1 + CC_IC0_SHIFT (Manteuffel's shift: unshifted IC(0) of the
+ * cloth matrix breaks down or grows without bound from about 40 x 40 on). For each row i and
+ * k < i in its pattern, T_ik = L_ik D_k = At_ik - sum_{m<k} (L_im D_m) L_km^T over the m in
+ * both patterns, and D_i = (1 + shift) At_ii - sum_k T_ik L_ik^T. L_ik is kept at slot (i,k)
+ * of LW and L_ik^T at slot (k,i) (so both sweeps read rows contiguously), T_ik at slot (i,k)
+ * of the second half of LW, D_i^-1 in w->P. A pivot with D_i - 0.01 At_ii not SPD is
+ * replaced by At_ii, so L D L^T stays SPD. -1 if even At_ii is not SPD, or no memory. */
+static int ic0_setup(const cc_bsr *A, const cc_filter *F, cc_mpcg_work *w)
+{
+    if (w->cap < A->nnzb) {
+        double *LW = realloc(w->LW, ((size_t)A->nnzb * 18 + 1) * sizeof *LW);
+        if (!LW) return -1;
+        w->LW = LW;
+        w->cap = A->nnzb;
+    }
+    double *L = w->LW, *W = w->LW + 9 * (size_t)A->nnzb, *Dinv = w->P;
+    for (int i = 0; i < A->n; i++) {
+        double D[9], T[9], Dii[9], E[9];
+        filtered_block(A, F, i, i, A->diag[i], Dii);
+        for (int q = 0; q < 9; q++) D[q] = (1 + CC_IC0_SHIFT) * Dii[q];
+        for (int p = A->rowptr[i]; p < A->diag[i]; p++) {
+            int k = A->col[p], q1 = A->rowptr[i], q2 = A->rowptr[k];
+            filtered_block(A, F, i, k, p, T);
+            while (q1 < p && q2 < A->diag[k]) {   /* m < k in rows i and k */
+                int m1 = A->col[q1], m2 = A->col[q2];
+                if (m1 == m2) m3_sub_abt(T, W + 9 * q1++, L + 9 * q2++);
+                else if (m1 < m2) q1++;
+                else q2++;
+            }
+            memcpy(W + 9 * p, T, sizeof T);
+            double *Lik = L + 9 * p, *Lt = L + 9 * A->tslot[p];
+            m3m(T, Dinv + 9 * k, Lik);
+            for (int a = 0; a < 3; a++)
+                for (int b = 0; b < 3; b++) Lt[3 * a + b] = Lik[3 * b + a];
+            m3_sub_abt(D, T, Lik);
+        }
+        for (int q = 0; q < 9; q++) E[q] = D[q] - 1e-2 * Dii[q];
+        if (!spd3(E)) memcpy(D, Dii, sizeof D);   /* (near) breakdown: keep At_ii */
+        if (!spd3(D) || m3_inverse(D, Dinv + 9 * i) < 0) return -1;
+    }
+    return 0;
+}
+
+/* the preconditioner for this solve; -1 if no usable one can be built */
+static int precond_setup(const cc_bsr *A, const cc_filter *F, cc_precond pc, cc_mpcg_work *w)
+{
+    w->ic_ok = 0;
+    if (pc == CC_PRECOND_IC0) {
+        if (ic0_setup(A, F, w) == 0) return w->ic_ok = 1, 0;
+        pc = CC_PRECOND_AB;
+    }
+    return block_setup(A, F, pc, w);
+}
+
+/* s = L^-T D^-1 L^-1 r (IC(0)), then filtered; returns r . s */
+static double ic0_apply(const cc_bsr *A, const cc_filter *F, const cc_mpcg_work *w, const double *r, double *s)
+{
+    const double *LW = w->LW;
+    for (int i = 0; i < A->n; i++) {   /* forward: u_i = r_i - sum_{k<i} L_ik u_k */
+        double t[3] = {r[3 * i], r[3 * i + 1], r[3 * i + 2]};
+        for (int p = A->rowptr[i]; p < A->diag[i]; p++) {
+            const double *L = LW + 9 * p, *u = s + 3 * A->col[p];
+            for (int a = 0; a < 3; a++) t[a] -= L[3 * a] * u[0] + L[3 * a + 1] * u[1] + L[3 * a + 2] * u[2];
+        }
+        for (int a = 0; a < 3; a++) s[3 * i + a] = fabs(t[a]) > 1e-150 ? t[a] : 0.0;   /* no subnormals */
+    }
+    for (int i = 0; i < A->n; i++) m3v(w->P + 9 * i, s + 3 * i);   /* D^-1 */
+    for (int i = A->n - 1; i >= 0; i--) {   /* backward: s_i -= sum_{j>i} L_ji^T s_j */
+        double t0 = s[3 * i], t1 = s[3 * i + 1], t2 = s[3 * i + 2];
+        for (int p = A->diag[i] + 1; p < A->rowptr[i + 1]; p++) {
+            const double *Lt = LW + 9 * p, *sj = s + 3 * A->col[p];   /* L_ji^T at slot (i,j) */
+            double a = sj[0], b = sj[1], c = sj[2];
+            t0 -= Lt[0] * a + Lt[1] * b + Lt[2] * c;
+            t1 -= Lt[3] * a + Lt[4] * b + Lt[5] * c;
+            t2 -= Lt[6] * a + Lt[7] * b + Lt[8] * c;
+        }
+        s[3 * i] = t0;
+        s[3 * i + 1] = t1;
+        s[3 * i + 2] = t2;
+    }
+    cc_filter_apply(F, s);
+    return dot(r, s, 3 * A->n);
+}
+
+/* s = P r (IC(0) when set up, else blockwise); returns r . s */
+static double precond_apply(const cc_bsr *A, const cc_filter *F, const cc_mpcg_work *w, const double *r, double *s)
+{
+    if (w->ic_ok) return ic0_apply(A, F, w, r, s);
     double d = 0;
     for (int i = 0; i < w->n; i++) {
         const double *P = w->P + 9 * i, *ri = r + 3 * i;
@@ -197,13 +327,6 @@ static double precond_apply(const cc_mpcg_work *w, const double *r, double *s)
         si[2] = P[6] * ri[0] + P[7] * ri[1] + P[8] * ri[2];
         d += ri[0] * si[0] + ri[1] * si[1] + ri[2] * si[2];
     }
-    return d;
-}
-
-static double dot(const double *a, const double *b, int n)
-{
-    double d = 0;
-    for (int i = 0; i < n; i++) d += a[i] * b[i];
     return d;
 }
 
@@ -246,6 +369,7 @@ int cc_mpcg_solve(const cc_bsr *A, const double *b, const cc_filter *F, const do
     double *r = w->r, *c = w->c, *q = w->q, *s = w->s;
     memset(st, 0, sizeof *st);
     if (precond_setup(A, F, pc, w) < 0) return -1;
+    st->ic_fallback = pc == CC_PRECOND_IC0 && !w->ic_ok;
     /* delta0 on the reduced right-hand side S (b - A z) */
     int zero_z = 1;
     if (z)
@@ -256,7 +380,7 @@ int cc_mpcg_solve(const cc_bsr *A, const double *b, const cc_filter *F, const do
     } else {
         residual(A, b, F, z, q, r, n3);
     }
-    double delta0 = precond_apply(w, r, s);
+    double delta0 = precond_apply(A, F, w, r, s);
     if (!warm) {
         if (zero_z) memset(dv, 0, (size_t)n3 * sizeof *dv);
         else memcpy(dv, z, (size_t)n3 * sizeof *dv);
@@ -264,7 +388,7 @@ int cc_mpcg_solve(const cc_bsr *A, const double *b, const cc_filter *F, const do
         impose(F, zero_z ? NULL : z, dv);
         residual(A, b, F, dv, q, r, n3);
     }
-    double delta = precond_apply(w, r, s);
+    double delta = precond_apply(A, F, w, r, s);
     if (!(delta0 > 0)) {   /* S (b - A z) = 0: dv = z solves it */
         if (warm) {
             if (zero_z) memset(dv, 0, (size_t)n3 * sizeof *dv);
@@ -292,7 +416,7 @@ int cc_mpcg_solve(const cc_bsr *A, const double *b, const cc_filter *F, const do
             r[k] -= alpha * q[k];
         }
         double dold = delta;
-        delta = precond_apply(w, r, s);
+        delta = precond_apply(A, F, w, r, s);
         double beta = delta / dold;
         for (int k = 0; k < n3; k++) c[k] = s[k] + beta * c[k];
         cc_filter_apply(F, c);

@@ -18,7 +18,9 @@
 typedef enum cc_precond {
     CC_PRECOND_JACOBI,  /* P = diag(A), Baraff & Witkin's choice */
     CC_PRECOND_BLOCK,   /* P = the 3x3 diagonal blocks of A (block Jacobi), filtered afterwards */
-    CC_PRECOND_AB       /* Ascher & Boxerman: blocks of the filtered system, S_i A_ii S_i + (I - S_i) */
+    CC_PRECOND_AB,      /* Ascher & Boxerman: blocks of the filtered system, S_i A_ii S_i + (I - S_i) */
+    CC_PRECOND_IC0      /* block incomplete LDL^T (no fill) of the whole filtered system
+                           S A S + (I - S); falls back to CC_PRECOND_AB on a non-SPD pivot */
 } cc_precond;
 
 /* The constraint filter S, stored for the constrained vertices only. */
@@ -39,6 +41,9 @@ typedef struct cc_mpcg_work {
     double *q;    /* 3n: A c */
     double *s;    /* 3n: preconditioned residual */
     double *P;    /* 9n: inverse preconditioner blocks P_i^-1, row-major */
+    double *LW;   /* 9*cap: IC(0) factor, L_ik at the slot of (i,k), k < i, and L_ik D_k at (k,i) */
+    int cap;      /* blocks LW has room for (grown at the first solve of a pattern only) */
+    int ic_ok;    /* 1 if the last IC(0) factorisation succeeded */
 } cc_mpcg_work;
 
 /* What one solve did. */
@@ -46,6 +51,7 @@ typedef struct cc_mpcg_stats {
     int iterations;      /* products with A inside the loop */
     int converged;       /* 1 if delta <= tol^2 delta0 */
     int indefinite;      /* 1 if c^T A c <= 0 was met (A not positive definite on the free space) */
+    int ic_fallback;     /* 1 if IC(0) broke down and block Jacobi (Ascher & Boxerman) was used */
     double rel_residual; /* sqrt(delta / delta0), the preconditioned relative residual */
 } cc_mpcg_stats;
 
