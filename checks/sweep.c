@@ -95,9 +95,12 @@ void cc_sweep_analyse(cc_sweep *s)
 {
     int p = s->scheme == CC_FD_RIDDERS ? 4 : cc_scheme_order(s->scheme), d = diff_order(s->q);
     s->floor = 1000 * pow(DBL_EPSILON, (double)p / (p + d));
-    s->best = -1;
-    for (int k = 0; k < CC_SWEEP_STEPS; k++)
-        if (isfinite(s->err[k]) && (s->best < 0 || s->err[k] < s->err[s->best])) s->best = k;
+    s->best = -1;   /* among steps where round-off cannot saturate the error (then any) */
+    for (int pass = 0; pass < 2 && s->best < 0; pass++)
+        for (int k = 0; k < CC_SWEEP_STEPS; k++)
+            if (isfinite(s->err[k]) && (pass || DBL_EPSILON / pow(s->h[k], d) <= ROUNDOFF_LIMIT) &&
+                (s->best < 0 || s->err[k] < s->err[s->best]))
+                s->best = k;
     s->slope = NAN;
     s->plateau = 0;
     if (s->best < 0) {

@@ -39,7 +39,8 @@ typedef struct cc_sweep {
     int frozen;                     /* 1: the frozen-magnitude function (xf = x), 0: C itself */
     double h[CC_SWEEP_STEPS];       /* relative steps, decreasing */
     double err[CC_SWEEP_STEPS];     /* max over elements of the normwise relative error (NaN: undefined) */
-    int best;                       /* index of the smallest finite error, -1 if none */
+    int best;                       /* index of the smallest finite error where eps/h^d <= 1e-4
+                                       (round-off cannot saturate it), -1 if none */
     double slope;                   /* fitted log-log slope on the truncation side (NaN: too few points) */
     double floor;                   /* the scheme's round-off floor, 1000 eps^(p/(p+d)) */
     double plateau;                 /* level of the widest flat stretch above the floor (0: none) */
