@@ -120,6 +120,7 @@ void cc_mpcg_work_free(cc_mpcg_work *w)
     free(w->s);
     free(w->P);
     free(w->LW);
+    free(w->cidx);
     free(w);
 }
 
@@ -233,19 +234,26 @@ static int spd3(const double *D)
  * diagonal blocks scaled by 1 + CC_IC0_SHIFT (Manteuffel's shift: unshifted IC(0) of the
  * cloth matrix breaks down or grows without bound from about 40 x 40 on). For each row i and
  * k < i in its pattern, T_ik = L_ik D_k = At_ik - sum_{m<k} (L_im D_m) L_km^T over the m in
- * both patterns, and D_i = (1 + shift) At_ii - sum_k T_ik L_ik^T. L_ik is kept at slot (i,k)
- * of LW and L_ik^T at slot (k,i) (so both sweeps read rows contiguously), T_ik at slot (i,k)
- * of the second half of LW, D_i^-1 in w->P. A pivot with D_i - 0.01 At_ii not SPD is
+ * both patterns, and D_i = (1 + shift) At_ii - sum_k T_ik L_ik^T. L_ik, L_ik^T (stored at
+ * the position of (k,i)) and T_ik go to three compact parts of LW, so the forward and the
+ * backward sweep each stream one part in order; D_i^-1 goes to w->P. A pivot with D_i - 0.01 At_ii not SPD is
  * replaced by At_ii, so L D L^T stays SPD. -1 if even At_ii is not SPD, or no memory. */
 static int ic0_setup(const cc_bsr *A, const cc_filter *F, cc_mpcg_work *w)
 {
+    size_t half = ((size_t)A->nnzb - (size_t)A->n) / 2;
     if (w->cap < A->nnzb) {
-        double *LW = realloc(w->LW, ((size_t)A->nnzb * 18 + 1) * sizeof *LW);
-        if (!LW) return -1;
-        w->LW = LW;
+        double *LW = realloc(w->LW, (27 * half + 1) * sizeof *LW);
+        if (LW) w->LW = LW;
+        int *cidx = realloc(w->cidx, ((size_t)A->nnzb + 1) * sizeof *cidx);
+        if (cidx) w->cidx = cidx;
+        if (!LW || !cidx) return -1;
         w->cap = A->nnzb;
     }
-    double *L = w->LW, *W = w->LW + 9 * (size_t)A->nnzb, *Dinv = w->P;
+    int nlo = 0, nup = 0, *cidx = w->cidx;
+    for (int i = 0; i < A->n; i++)
+        for (int p = A->rowptr[i]; p < A->rowptr[i + 1]; p++) cidx[p] = p < A->diag[i] ? nlo++ : p > A->diag[i] ? nup++ : -1;
+    if ((size_t)nlo != half || (size_t)nup != half) return -1;   /* pattern not symmetric */
+    double *L = w->LW, *Lt = w->LW + 9 * half, *W = w->LW + 18 * half, *Dinv = w->P;
     for (int i = 0; i < A->n; i++) {
         double D[9], T[9], Dii[9], E[9];
         filtered_block(A, F, i, i, A->diag[i], Dii);
@@ -255,15 +263,15 @@ static int ic0_setup(const cc_bsr *A, const cc_filter *F, cc_mpcg_work *w)
             filtered_block(A, F, i, k, p, T);
             while (q1 < p && q2 < A->diag[k]) {   /* m < k in rows i and k */
                 int m1 = A->col[q1], m2 = A->col[q2];
-                if (m1 == m2) m3_sub_abt(T, W + 9 * q1++, L + 9 * q2++);
+                if (m1 == m2) m3_sub_abt(T, W + 9 * cidx[q1++], L + 9 * cidx[q2++]);
                 else if (m1 < m2) q1++;
                 else q2++;
             }
-            memcpy(W + 9 * p, T, sizeof T);
-            double *Lik = L + 9 * p, *Lt = L + 9 * A->tslot[p];
+            memcpy(W + 9 * cidx[p], T, sizeof T);
+            double *Lik = L + 9 * cidx[p], *Lki = Lt + 9 * cidx[A->tslot[p]];
             m3m(T, Dinv + 9 * k, Lik);
             for (int a = 0; a < 3; a++)
-                for (int b = 0; b < 3; b++) Lt[3 * a + b] = Lik[3 * b + a];
+                for (int b = 0; b < 3; b++) Lki[3 * a + b] = Lik[3 * b + a];
             m3_sub_abt(D, T, Lik);
         }
         for (int q = 0; q < 9; q++) E[q] = D[q] - 1e-2 * Dii[q];
@@ -287,24 +295,25 @@ static int precond_setup(const cc_bsr *A, const cc_filter *F, cc_precond pc, cc_
 /* s = L^-T D^-1 L^-1 r (IC(0)), then filtered; returns r . s */
 static double ic0_apply(const cc_bsr *A, const cc_filter *F, const cc_mpcg_work *w, const double *r, double *s)
 {
-    const double *LW = w->LW;
-    for (int i = 0; i < A->n; i++) {   /* forward: u_i = r_i - sum_{k<i} L_ik u_k */
+    size_t half = ((size_t)A->nnzb - (size_t)A->n) / 2;
+    const double *L = w->LW, *Lt = w->LW + 9 * half;
+    for (int i = 0; i < A->n; i++) {   /* forward: u_i = r_i - sum_{k<i} L_ik u_k, then D^-1 */
         double t[3] = {r[3 * i], r[3 * i + 1], r[3 * i + 2]};
         for (int p = A->rowptr[i]; p < A->diag[i]; p++) {
-            const double *L = LW + 9 * p, *u = s + 3 * A->col[p];
-            for (int a = 0; a < 3; a++) t[a] -= L[3 * a] * u[0] + L[3 * a + 1] * u[1] + L[3 * a + 2] * u[2];
+            const double *l = L + 9 * w->cidx[p], *u = s + 3 * A->col[p];
+            for (int a = 0; a < 3; a++) t[a] -= l[3 * a] * u[0] + l[3 * a + 1] * u[1] + l[3 * a + 2] * u[2];
         }
-        for (int a = 0; a < 3; a++) s[3 * i + a] = fabs(t[a]) > 1e-150 ? t[a] : 0.0;   /* no subnormals */
+        for (int a = 0; a < 3; a++) s[3 * i + a] = t[a];
     }
-    for (int i = 0; i < A->n; i++) m3v(w->P + 9 * i, s + 3 * i);   /* D^-1 */
+    for (int i = 0; i < A->n; i++) m3v(w->P + 9 * i, s + 3 * i);
     for (int i = A->n - 1; i >= 0; i--) {   /* backward: s_i -= sum_{j>i} L_ji^T s_j */
         double t0 = s[3 * i], t1 = s[3 * i + 1], t2 = s[3 * i + 2];
         for (int p = A->diag[i] + 1; p < A->rowptr[i + 1]; p++) {
-            const double *Lt = LW + 9 * p, *sj = s + 3 * A->col[p];   /* L_ji^T at slot (i,j) */
+            const double *l = Lt + 9 * w->cidx[p], *sj = s + 3 * A->col[p];
             double a = sj[0], b = sj[1], c = sj[2];
-            t0 -= Lt[0] * a + Lt[1] * b + Lt[2] * c;
-            t1 -= Lt[3] * a + Lt[4] * b + Lt[5] * c;
-            t2 -= Lt[6] * a + Lt[7] * b + Lt[8] * c;
+            t0 -= l[0] * a + l[1] * b + l[2] * c;
+            t1 -= l[3] * a + l[4] * b + l[5] * c;
+            t2 -= l[6] * a + l[7] * b + l[8] * c;
         }
         s[3 * i] = t0;
         s[3 * i + 1] = t1;

@@ -41,8 +41,10 @@ typedef struct cc_mpcg_work {
     double *q;    /* 3n: A c */
     double *s;    /* 3n: preconditioned residual */
     double *P;    /* 9n: inverse preconditioner blocks P_i^-1, row-major */
-    double *LW;   /* 9*cap: IC(0) factor, L_ik at the slot of (i,k), k < i, and L_ik D_k at (k,i) */
-    int cap;      /* blocks LW has room for (grown at the first solve of a pattern only) */
+    double *LW;   /* IC(0) factor, 27*(cap/2) doubles: L_ik (k < i) by rows, then L_ik^T by rows
+                     of the upper pattern, then L_ik D_k; each part (nnzb - n)/2 blocks */
+    int *cidx;    /* cap: index of a slot within its (lower or upper) part of LW */
+    int cap;      /* blocks LW and cidx have room for (grown at the first solve of a pattern only) */
     int ic_ok;    /* 1 if the last IC(0) factorisation succeeded */
 } cc_mpcg_work;
 
