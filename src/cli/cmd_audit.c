@@ -3,6 +3,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include "checks/report.h"
 #include "cli/cli.h"
 #include "io/gnuplot.h"
@@ -223,6 +224,7 @@ int cc_cmd_audit(int argc, char **argv)
     char err[CC_ERRLEN];
     if (a.json && strcmp(a.json, "-") && cc_outfile_open(&jf, a.json, err, sizeof err) < 0)
         return cc_cli_error("audit", "%s", err);
+    if (jf.f) fchmod(fileno(jf.f), 0644);   /* a report to share, not mkstemp's private 0600 */
     cc_audit *au = calloc((size_t)(n > 0 ? n : 1), sizeof *au);
     if (!au) {
         if (jf.f) cc_outfile_abort(&jf);
