@@ -35,6 +35,8 @@ void cc_lua_open_condition(lua_State *L);
 void cc_lua_open_mesh(lua_State *L);
 void cc_lua_open_sim(lua_State *L);
 void cc_lua_open_io(lua_State *L);
+void cc_lua_open_plot(lua_State *L);
+void cc_lua_open_audit(lua_State *L);
 
 cc_lcondition *cc_lua_checkcondition(lua_State *L, int arg);
 cc_mesh *cc_lua_checkmesh(lua_State *L, int arg);

@@ -10,5 +10,7 @@ int luaopen_clothcheck(lua_State *L)
     cc_lua_open_mesh(L);
     cc_lua_open_sim(L);
     cc_lua_open_io(L);
+    cc_lua_open_plot(L);
+    cc_lua_open_audit(L);
     return 1;
 }

@@ -1,0 +1,194 @@
+/* clothcheck Lua: the audit engine, for registered conditions and ones written in Lua.
+ *
+ *   clothcheck.audit(cond [, opts]) -> audit
+ *       opts: samples (default 1000; 200 for Lua-defined conditions), seed (1),
+ *             reference ("all", "fd-true", "fd-frozen", "exact", "exact-frozen"),
+ *             edges (true: add the edge cases), case (replay one case id), area_power
+ *   audit:failed()      -> true when a row that the condition's claim gates failed
+ *   audit:rows()        -> {{reference=, quantity=, available=, note=, scheme=, step=,
+ *                            max_rel_error=, pass=, gates=, tol=, samples=, undefined=,
+ *                            worst={k=, m=, s=, n=, t=, analytic=, reference=, case=}}, ...}
+ *                          (k, m, s, n, t count from 0, as Pritchard labels x0..x3;
+ *                          rigid-modes rows give the mode number instead of n, t)
+ *   audit:table()       -> the readable table, as `clothcheck audit` prints it
+ *   audit:json()        -> the JSON rows, as `clothcheck audit --json` writes them
+ *   audit:plots(dir)    -> number of PNGs | false, message (no gnuplot) | nil, message
+ *   tostring(audit)     -> the table
+ * A condition written in Lua has no hyper-dual value code and cannot freeze magnitudes, so its
+ * exact and frozen references are reported unavailable; the finite-difference references, the
+ * structure checks and the Taylor test apply as to any other. An error raised inside its
+ * functions stops the audit with that error (file:line of the student's code).
+ */
+#include <stdlib.h>
+#include <string.h>
+#include "checks/audit.h"
+#include "checks/report.h"
+#include "io/files.h"
+#include "lua/lcc.h"
+
+#define CC_LUA_AUDIT "clothcheck.audit"
+
+static int lua_target_eval(void *ctx, const double *x, const cc_rest *r, int want, cc_eval *out)
+{
+    cc_lcondition *lc = ctx;
+    return lc->err[0] ? -1 : cc_lua_condition_eval(lc, x, r, want, out);
+}
+
+/* C of a Lua condition; it has no frozen-magnitude form */
+static int lua_target_value(void *ctx, const double *x, const double *xf, const cc_rest *r, double *C)
+{
+    cc_lcondition *lc = ctx;
+    if (xf || lc->err[0]) return -1;
+    return cc_lua_condition_value(lc, x, r, C);
+}
+
+/* the audit target for a condition userdata */
+static cc_target target_of(cc_lcondition *lc)
+{
+    if (lc->c) return cc_target_from_condition(lc->c);
+    cc_target t = {0};
+    t.condition = lc->name;
+    t.variant = lc->variant;
+    t.source = "defined in Lua";
+    t.nv = lc->nv;
+    t.ncomp = lc->ncomp;
+    t.claim = lc->claim;
+    t.ctx = lc;
+    t.eval = lua_target_eval;
+    t.value = lua_target_value;
+    return t;
+}
+
+static int l_audit(lua_State *L)
+{
+    cc_lcondition *lc = cc_lua_checkcondition(L, 1);
+    cc_audit_opts o = cc_audit_defaults();
+    if (!lc->c) o.samples = 200;
+    if (!lua_isnoneornil(L, 2)) {
+        luaL_checktype(L, 2, LUA_TTABLE);
+        if (lua_getfield(L, 2, "samples") != LUA_TNIL) o.samples = (int)luaL_checkinteger(L, -1);
+        if (lua_getfield(L, 2, "seed") != LUA_TNIL) o.seed = (uint64_t)luaL_checkinteger(L, -1);
+        if (lua_getfield(L, 2, "edges") != LUA_TNIL) o.edges = lua_toboolean(L, -1);
+        if (lua_getfield(L, 2, "area_power") != LUA_TNIL) o.sample.area_power = luaL_checknumber(L, -1);
+        if (lua_getfield(L, 2, "case") != LUA_TNIL) o.only_case = 1, o.case_id = (int)luaL_checkinteger(L, -1);
+        if (lua_getfield(L, 2, "reference") != LUA_TNIL) {
+            const char *ref = luaL_checkstring(L, -1);
+            int r = cc_ref_parse(ref);
+            luaL_argcheck(L, r >= 0 || !strcmp(ref, "all"), 2,
+                          lua_pushfstring(L, "unknown reference '%s' (fd-true, fd-frozen, exact, exact-frozen, all)", ref));
+            o.refs = r >= 0 ? 1u << r : CC_REFS_ALL;
+        }
+        lua_pop(L, 6);
+    }
+    luaL_argcheck(L, o.samples >= 0 && o.samples <= 1000000, 2, "samples must be 0..1000000");
+    luaL_argcheck(L, o.sample.area_power >= 0, 2, "area_power must be positive");
+    cc_audit *a = lua_newuserdatauv(L, sizeof *a, 1);
+    memset(a, 0, sizeof *a);
+    luaL_setmetatable(L, CC_LUA_AUDIT);
+    lua_pushvalue(L, 1);                /* keep the condition alive with the audit */
+    lua_setiuservalue(L, -2, 1);
+    cc_target t = target_of(lc);
+    lc->L = L;
+    lc->err[0] = '\0';
+    int rc = cc_audit_run(&t, &o, a);
+    if (lc->err[0]) return luaL_error(L, "%s", lc->err);
+    if (rc < 0) return luaL_error(L, "audit of %s/%s: no element could be built", t.condition, t.variant);
+    return 1;
+}
+
+static cc_audit *checkaudit(lua_State *L) { return luaL_checkudata(L, 1, CC_LUA_AUDIT); }
+
+static int l_failed(lua_State *L)
+{
+    lua_pushboolean(L, cc_audit_failed(checkaudit(L)));
+    return 1;
+}
+
+static void setnum(lua_State *L, const char *k, double v) { lua_pushnumber(L, v), lua_setfield(L, -2, k); }
+static void setint(lua_State *L, const char *k, int v) { lua_pushinteger(L, v), lua_setfield(L, -2, k); }
+
+static int l_rows(lua_State *L)
+{
+    const cc_audit *a = checkaudit(L);
+    lua_createtable(L, a->nrows, 0);
+    for (int i = 0; i < a->nrows; i++) {
+        const cc_audit_row *w = &a->rows[i];
+        lua_createtable(L, 0, 14);
+        lua_pushstring(L, cc_ref_name(w->ref)), lua_setfield(L, -2, "reference");
+        lua_pushstring(L, cc_quantity_name(w->q)), lua_setfield(L, -2, "quantity");
+        lua_pushboolean(L, w->available), lua_setfield(L, -2, "available");
+        lua_pushstring(L, w->note), lua_setfield(L, -2, "note");
+        lua_pushstring(L, w->scheme), lua_setfield(L, -2, "scheme");
+        setnum(L, "step", w->step), setnum(L, "max_rel_error", w->max_rel), setnum(L, "tol", w->tol);
+        lua_pushboolean(L, w->pass), lua_setfield(L, -2, "pass");
+        lua_pushboolean(L, w->gates), lua_setfield(L, -2, "gates");
+        setint(L, "samples", w->samples), setint(L, "undefined", w->undefined);
+        lua_createtable(L, 0, 8);
+        if (w->worst.k >= 0) {
+            setint(L, "k", w->worst.k), setint(L, "m", w->worst.i / 3), setint(L, "s", w->worst.i % 3);
+            if (w->q == CC_Q_RIGID) setint(L, "mode", w->worst.j);   /* which rigid mode */
+            else if (w->worst.j >= 0) setint(L, "n", w->worst.j / 3), setint(L, "t", w->worst.j % 3);
+            setnum(L, "analytic", w->worst.analytic), setnum(L, "reference", w->worst.reference);
+            setint(L, "case", w->worst_case);
+        }
+        lua_setfield(L, -2, "worst");
+        lua_rawseti(L, -2, i + 1);
+    }
+    return 1;
+}
+
+/* push what fn prints about the audit, captured in memory */
+static int capture(lua_State *L, void (*fn)(FILE *, const cc_audit *, int))
+{
+    const cc_audit *a = checkaudit(L);
+    char *buf = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&buf, &len);
+    if (!f) return luaL_error(L, "out of memory");
+    fn(f, a, 1);
+    fclose(f);
+    lua_pushlstring(L, buf, len);
+    free(buf);
+    return 1;
+}
+
+static int l_table(lua_State *L) { return capture(L, cc_report_table); }
+static int l_json(lua_State *L) { return capture(L, cc_report_json); }
+
+static int l_plots(lua_State *L)
+{
+    const cc_audit *a = checkaudit(L);
+    const char *dir = luaL_checkstring(L, 2);
+    char err[CC_ERRLEN];
+    if (cc_mkdir_p(dir, err, sizeof err) < 0) {
+        luaL_pushfail(L), lua_pushstring(L, err);
+        return 2;
+    }
+    int n = cc_report_plots(dir, a, 1, err);
+    if (n == -2) {
+        luaL_pushfail(L), lua_pushstring(L, err);
+        return 2;
+    }
+    if (n < 0) {
+        lua_pushboolean(L, 0), lua_pushfstring(L, "gnuplot not found: wrote data and scripts to %s", dir);
+        return 2;
+    }
+    lua_pushinteger(L, n);
+    return 1;
+}
+
+static const luaL_Reg audit_methods[] = {
+    {"failed", l_failed}, {"rows", l_rows}, {"table", l_table}, {"json", l_json},
+    {"plots", l_plots}, {NULL, NULL}};
+static const luaL_Reg audit_funcs[] = {{"audit", l_audit}, {NULL, NULL}};
+
+void cc_lua_open_audit(lua_State *L)
+{
+    luaL_newmetatable(L, CC_LUA_AUDIT);
+    luaL_newlib(L, audit_methods);
+    lua_setfield(L, -2, "__index");
+    lua_pushcfunction(L, l_table);
+    lua_setfield(L, -2, "__tostring");
+    lua_pop(L, 1);
+    luaL_setfuncs(L, audit_funcs, 0);
+}

@@ -1,0 +1,328 @@
+/* clothcheck Lua: plots through gnuplot. Every plot writes DIR/NAME.dat, DIR/NAME.gp and, when
+ * gnuplot is installed, DIR/NAME.png (see io/gnuplot.h); re-make one by hand with
+ * `cd DIR && gnuplot NAME.gp`.
+ *
+ *   clothcheck.plot{dir=, name=, title=, xlabel=, ylabel=, logx=, logy=, width=, height=, key=,
+ *                   series = {{title=, x={...}, y={...}, with="lines"}, ...}}
+ *   clothcheck.plot{dir=, name=, title=, layout={rows, cols}, panels = {{title=, xlabel=, ylabel=,
+ *                   logy=, series={...}}, ...}}            several panels in one figure
+ *   clothcheck.plot_surface{dir=, name=, nu=, nv=, x={x1,y1,z1,...}, color={...}, title=, view=}
+ *                                                          a grid cloth as a pm3d surface
+ *   clothcheck.plot_image{dir=, name=, nu=, nv=, r={...}, g={...}, b={...}, title=}
+ *                                                          per-vertex colours in [0,1] as an image
+ * Each returns true when the PNG was made, or false, message when gnuplot is missing (the data
+ * and script are still written); nil, message when a file cannot be written.
+ */
+#include <stdlib.h>
+#include <string.h>
+#include "io/gnuplot.h"
+#include "lua/lcc.h"
+
+/* the string field k of table t, or def */
+static const char *sfield(lua_State *L, int t, const char *k, const char *def)
+{
+    int ty = lua_getfield(L, t, k);
+    const char *s = ty == LUA_TNIL ? def : lua_tostring(L, -1);
+    if (ty != LUA_TNIL && !s) luaL_error(L, "plot field '%s' must be a string", k);
+    lua_pop(L, 1);   /* the string stays alive in the table */
+    return s;
+}
+
+static int bfield(lua_State *L, int t, const char *k)
+{
+    lua_getfield(L, t, k);
+    int b = lua_toboolean(L, -1);
+    lua_pop(L, 1);
+    return b;
+}
+
+static lua_Integer ifield(lua_State *L, int t, const char *k, lua_Integer def)
+{
+    lua_getfield(L, t, k);
+    lua_Integer v = lua_isnil(L, -1) ? def : luaL_checkinteger(L, -1);
+    lua_pop(L, 1);
+    return v;
+}
+
+/* the numbers of array field k of table t (caller frees); *n set; error if missing */
+static double *nfield(lua_State *L, int t, const char *k, int *n)
+{
+    if (lua_getfield(L, t, k) != LUA_TTABLE) luaL_error(L, "plot field '%s' must be a list of numbers", k);
+    *n = (int)luaL_len(L, -1);
+    double *v = malloc(sizeof(double) * (size_t)(*n + 1));
+    if (!v) luaL_error(L, "out of memory");
+    for (int i = 0; i < *n; i++) {
+        lua_geti(L, -1, i + 1);
+        int ok;
+        v[i] = lua_tonumberx(L, -1, &ok);
+        lua_pop(L, 1);
+        if (!ok) {
+            free(v);
+            luaL_error(L, "plot field '%s': entry %d is not a number", k, i + 1);
+        }
+    }
+    lua_pop(L, 1);
+    return v;
+}
+
+/* s as a gnuplot double-quoted string */
+static void gp_quote(FILE *f, const char *s)
+{
+    fputc('"', f);
+    for (; *s; s++) {
+        if (*s == '"' || *s == '\\') fputc('\\', f);
+        if (*s != '\n') fputc(*s, f);
+    }
+    fputc('"', f);
+}
+
+/* Open NAME.dat and NAME.gp in dir (the directory is created); dir and name from the spec. */
+typedef struct plotfiles {
+    const char *dir, *name;   /* from the spec table */
+    cc_outfile dat, gp;       /* the data file and the script */
+    char err[512];            /* why a file could not be written */
+} plotfiles;
+
+static int plot_open(lua_State *L, plotfiles *p, int w, int h)
+{
+    char path[CC_PATH_MAX];
+    p->dir = sfield(L, 1, "dir", ".");
+    p->name = sfield(L, 1, "name", NULL);
+    if (!p->name || !cc_gp_name_ok(p->name))
+        luaL_error(L, "plot needs a name of letters, digits, '.', '_' or '-'");
+    if (cc_mkdir_p(p->dir, p->err, sizeof p->err) < 0) return -1;
+    if (cc_path_join(path, p->dir, p->name, ".dat") < 0) return snprintf(p->err, sizeof p->err, "path too long"), -1;
+    if (cc_outfile_open(&p->dat, path, p->err, sizeof p->err) < 0) return -1;
+    if (cc_gp_script_open(&p->gp, p->dir, p->name, w, h, p->err, sizeof p->err) < 0) {
+        cc_outfile_abort(&p->dat);
+        return -1;
+    }
+    return 0;
+}
+
+/* commit both files, run gnuplot; push the Lua results */
+static int plot_finish(lua_State *L, plotfiles *p)
+{
+    if (cc_outfile_commit(&p->dat, p->err, sizeof p->err) < 0) {
+        cc_outfile_abort(&p->gp);
+        luaL_pushfail(L), lua_pushstring(L, p->err);
+        return 2;
+    }
+    if (cc_gp_script_close(&p->gp, p->err, sizeof p->err) < 0) {
+        luaL_pushfail(L), lua_pushstring(L, p->err);
+        return 2;
+    }
+    const char *names[1] = {p->name};
+    int made = cc_gp_run(p->dir, names, 1);
+    if (made == 1) {
+        lua_pushboolean(L, 1);
+        return 1;
+    }
+    lua_pushboolean(L, 0);
+    lua_pushfstring(L, made < 0 ? "gnuplot not found: wrote %s/%s.dat and .gp" : "gnuplot failed on %s/%s.gp",
+                    p->dir, p->name);
+    return 2;
+}
+
+/* Check the panel table at pt completely (strings, series, equal lengths) before any file
+ * is opened, so that writing cannot stop half-way on a Lua error. */
+static void check_panel(lua_State *L, int pt)
+{
+    static const char *const strs[] = {"title", "xlabel", "ylabel", "key"};
+    for (int i = 0; i < 4; i++) sfield(L, pt, strs[i], NULL);
+    if (lua_getfield(L, pt, "series") != LUA_TTABLE) luaL_error(L, "plot needs series = {{x=..., y=...}, ...}");
+    int st = lua_gettop(L), ns = (int)luaL_len(L, st);
+    if (ns == 0) luaL_error(L, "plot has no series");
+    for (int i = 0; i < ns; i++) {
+        if (lua_geti(L, st, i + 1) != LUA_TTABLE) luaL_error(L, "series %d must be a table", i + 1);
+        int se = lua_gettop(L), nx, ny;
+        sfield(L, se, "title", NULL), sfield(L, se, "with", NULL);
+        double *x = nfield(L, se, "x", &nx);
+        free(x);
+        x = nfield(L, se, "y", &ny);
+        free(x);
+        if (nx != ny) luaL_error(L, "series %d: x has %d values, y has %d", i + 1, nx, ny);
+        lua_pop(L, 1);
+    }
+    lua_pop(L, 1);
+}
+
+/* write the series of the panel table at index pt as data blocks from *block on, and the
+ * panel's plot command into the script */
+static void write_panel(lua_State *L, plotfiles *p, int pt, int *block)
+{
+    FILE *g = p->gp.f;
+    fputs("reset session\n", g);
+    const char *s;
+    if ((s = sfield(L, pt, "title", NULL))) fputs("set title ", g), gp_quote(g, s), fputc('\n', g);
+    if ((s = sfield(L, pt, "xlabel", NULL))) fputs("set xlabel ", g), gp_quote(g, s), fputc('\n', g);
+    if ((s = sfield(L, pt, "ylabel", NULL))) fputs("set ylabel ", g), gp_quote(g, s), fputc('\n', g);
+    if ((s = sfield(L, pt, "key", NULL))) fprintf(g, "set key %s\n", s);
+    else fputs("set key top right\n", g);
+    if (bfield(L, pt, "logx")) fputs("set logscale x\n", g);
+    if (bfield(L, pt, "logy")) fputs("set logscale y\n", g);
+    fputs("set grid\n", g);
+    if (lua_getfield(L, pt, "series") != LUA_TTABLE) luaL_error(L, "plot needs series = {{x=..., y=...}, ...}");
+    int st = lua_gettop(L), ns = (int)luaL_len(L, st);
+    if (ns == 0) luaL_error(L, "plot has no series");
+    fputs("plot ", g);
+    for (int i = 0; i < ns; i++) {
+        lua_geti(L, st, i + 1);
+        int se = lua_gettop(L), nx, ny;
+        luaL_checktype(L, se, LUA_TTABLE);
+        double *x = nfield(L, se, "x", &nx), *y = nfield(L, se, "y", &ny);
+        if (nx != ny) {
+            free(x), free(y);
+            luaL_error(L, "series %d: x has %d values, y has %d", i + 1, nx, ny);
+        }
+        fprintf(p->dat.f, "# block %d\n", *block);
+        for (int k = 0; k < nx; k++) fprintf(p->dat.f, "%.17g %.17g\n", x[k], y[k]);
+        fputs("\n\n", p->dat.f);
+        free(x), free(y);
+        fprintf(g, "%s'%s.dat' index %d with %s title ", i ? ", \\\n     " : "", p->name, *block,
+                sfield(L, se, "with", "lines"));
+        gp_quote(g, sfield(L, se, "title", ""));
+        (*block)++;
+        lua_pop(L, 1);
+    }
+    fputc('\n', g);
+    lua_pop(L, 1);
+}
+
+static int l_plot(lua_State *L)
+{
+    luaL_checktype(L, 1, LUA_TTABLE);
+    plotfiles p;
+    int w = (int)ifield(L, 1, "width", 900), h = (int)ifield(L, 1, "height", 600), block = 0;
+    luaL_argcheck(L, w >= 100 && w <= 8000 && h >= 100 && h <= 8000, 1, "width and height must be 100..8000");
+    int np = 0;
+    lua_Integer rows = 1, cols = 1;
+    if (lua_getfield(L, 1, "panels") == LUA_TTABLE) {
+        np = (int)luaL_len(L, -1);
+        cols = np;
+        for (int i = 0; i < np; i++) {
+            if (lua_geti(L, -1, i + 1) != LUA_TTABLE) luaL_error(L, "panel %d must be a table", i + 1);
+            check_panel(L, lua_gettop(L));
+            lua_pop(L, 1);
+        }
+        if (lua_getfield(L, 1, "layout") == LUA_TTABLE) {
+            lua_geti(L, -1, 1), rows = luaL_checkinteger(L, -1), lua_pop(L, 1);
+            lua_geti(L, -1, 2), cols = luaL_checkinteger(L, -1), lua_pop(L, 1);
+        }
+        lua_pop(L, 1);
+        if (np < 1 || rows < 1 || cols < 1 || rows * cols < np)
+            return luaL_error(L, "plot: layout {rows, cols} must hold all %d panels", np);
+    } else {
+        check_panel(L, 1);
+    }
+    lua_pop(L, 1);
+    sfield(L, 1, "title", NULL);
+    if (plot_open(L, &p, w, h) < 0) {
+        luaL_pushfail(L), lua_pushstring(L, p.err);
+        return 2;
+    }
+    if (np > 0) {
+        lua_getfield(L, 1, "panels");
+        int pt = lua_gettop(L);
+        fprintf(p.gp.f, "set multiplot layout %d,%d", (int)rows, (int)cols);
+        const char *t = sfield(L, 1, "title", NULL);
+        if (t) fputs(" title ", p.gp.f), gp_quote(p.gp.f, t);
+        fputc('\n', p.gp.f);
+        for (int i = 0; i < np; i++) {
+            lua_geti(L, pt, i + 1);
+            write_panel(L, &p, lua_gettop(L), &block);
+            lua_pop(L, 1);
+        }
+        fputs("unset multiplot\n", p.gp.f);
+        lua_pop(L, 1);
+    } else {
+        write_panel(L, &p, 1, &block);
+    }
+    return plot_finish(L, &p);
+}
+
+/* nu, nv from the spec, checked against the number of per-vertex values n */
+static void grid_dims(lua_State *L, int *nu, int *nv)
+{
+    *nu = (int)ifield(L, 1, "nu", 0), *nv = (int)ifield(L, 1, "nv", 0);
+    if (*nu < 2 || *nv < 2) luaL_error(L, "plot needs grid sizes nu, nv >= 2");
+}
+
+static int l_plot_surface(lua_State *L)
+{
+    luaL_checktype(L, 1, LUA_TTABLE);
+    int nu, nv, n, nc = 0;
+    grid_dims(L, &nu, &nv);
+    double *x = nfield(L, 1, "x", &n), *c = NULL;
+    if (n != 3 * nu * nv) free(x), luaL_error(L, "plot_surface: x needs 3*nu*nv = %d numbers, got %d", 3 * nu * nv, n);
+    lua_getfield(L, 1, "color");
+    int has_color = !lua_isnil(L, -1);
+    lua_pop(L, 1);
+    if (has_color) {
+        c = nfield(L, 1, "color", &nc);
+        if (nc != nu * nv) free(x), free(c), luaL_error(L, "plot_surface: color needs nu*nv = %d numbers", nu * nv);
+    }
+    const char *title = sfield(L, 1, "title", NULL), *view = sfield(L, 1, "view", "60,30");
+    int w = (int)ifield(L, 1, "width", 900), h = (int)ifield(L, 1, "height", 700);
+    plotfiles p;
+    if (plot_open(L, &p, w, h) < 0) {
+        free(x), free(c);
+        luaL_pushfail(L), lua_pushstring(L, p.err);
+        return 2;
+    }
+    for (int j = 0; j < nv; j++) {
+        for (int i = 0; i < nu; i++) {
+            int k = i + nu * j;
+            fprintf(p.dat.f, "%.9g %.9g %.9g %.9g\n", x[3 * k], x[3 * k + 1], x[3 * k + 2], c ? c[k] : x[3 * k + 2]);
+        }
+        fputc('\n', p.dat.f);
+    }
+    free(x), free(c);
+    FILE *g = p.gp.f;
+    if (title) fputs("set title ", g), gp_quote(g, title), fputc('\n', g);
+    fprintf(g, "set view %s\nset view equal xyz\nset pm3d depthorder border lc rgb \"#404040\" lw 0.3\n"
+               "set palette defined (0 \"#2b4c7e\", 1 \"#f4e8c1\", 2 \"#c0392b\")\nunset key\n"
+               "set xlabel \"x\"\nset ylabel \"y\"\nset zlabel \"z\"\n"
+               "splot '%s.dat' using 1:2:3:4 with pm3d\n",
+            view, p.name);
+    return plot_finish(L, &p);
+}
+
+static int l_plot_image(lua_State *L)
+{
+    luaL_checktype(L, 1, LUA_TTABLE);
+    int nu, nv, nr, ng, nb;
+    grid_dims(L, &nu, &nv);
+    double *r = nfield(L, 1, "r", &nr), *gg = nfield(L, 1, "g", &ng), *b = nfield(L, 1, "b", &nb);
+    if (nr != nu * nv || ng != nu * nv || nb != nu * nv) {
+        free(r), free(gg), free(b);
+        luaL_error(L, "plot_image: r, g and b need nu*nv = %d values each", nu * nv);
+    }
+    const char *title = sfield(L, 1, "title", NULL);
+    int w = (int)ifield(L, 1, "width", 700), h = (int)ifield(L, 1, "height", 700);
+    plotfiles p;
+    if (plot_open(L, &p, w, h) < 0) {
+        free(r), free(gg), free(b);
+        luaL_pushfail(L), lua_pushstring(L, p.err);
+        return 2;
+    }
+    for (int j = 0; j < nv; j++)
+        for (int i = 0; i < nu; i++) {
+            int k = i + nu * j;
+            double ch[3] = {r[k], gg[k], b[k]};
+            for (int c = 0; c < 3; c++) ch[c] = ch[c] < 0 ? 0 : ch[c] > 1 ? 1 : ch[c];
+            fprintf(p.dat.f, "%d %d %d %d %d\n", i, j, (int)(255 * ch[0] + 0.5), (int)(255 * ch[1] + 0.5),
+                    (int)(255 * ch[2] + 0.5));
+        }
+    free(r), free(gg), free(b);
+    FILE *g = p.gp.f;
+    if (title) fputs("set title ", g), gp_quote(g, title), fputc('\n', g);
+    fprintf(g, "set size ratio -1\nunset key\nset xlabel \"u (vertex)\"\nset ylabel \"v (vertex)\"\n"
+               "plot '%s.dat' using 1:2:3:4:5 with rgbimage\n", p.name);
+    return plot_finish(L, &p);
+}
+
+static const luaL_Reg plot_funcs[] = {
+    {"plot", l_plot}, {"plot_surface", l_plot_surface}, {"plot_image", l_plot_image}, {NULL, NULL}};
+
+void cc_lua_open_plot(lua_State *L) { luaL_setfuncs(L, plot_funcs, 0); }
