@@ -63,7 +63,8 @@ if #done > 0 then
     profile[#profile + 1] = {title = r.label .. (r.ok and "" or " (blew up)"), x = r.profile_x, y = r.profile_z}
   end
   scene.plot_runs(o.dir, "compare",
-    string.format("bend formulations, tablecloth %dx%d, h = %s, Table 3.1", o.n, o.n, scene.fmt(o.h)),
+    string.format("bend formulations, tablecloth %dx%d, h = %s, k-bend = %s (others Table 3.1)", o.n, o.n,
+      scene.fmt(o.h), scene.fmt(o.k_bend)),
     done, {"bend", "stretch", "kinetic", "cg", "ms"},
     {{title = "final shape, middle row (y = 0)", xlabel = "x (m)", ylabel = "z (m)", key = "bottom center",
       series = profile}})
