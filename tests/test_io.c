@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 #include "cc_test.h"
 #include "io/files.h"
@@ -52,6 +53,13 @@ static void test_outfile(void)
     read_all(path, buf, sizeof buf);
     CU_ASSERT_STRING_EQUAL(buf, "first\n");
     CU_ASSERT_EQUAL(entries(dir), 1);
+    struct stat st;   /* readable by others as any output file, not mkstemp's 0600 */
+    mode_t mask = umask(022);
+    CU_ASSERT_EQUAL_FATAL(cc_outfile_open(&o, path, err, sizeof err), 0);
+    CU_ASSERT_EQUAL(cc_outfile_commit(&o, err, sizeof err), 0);
+    umask(mask);
+    CU_ASSERT_EQUAL(stat(path, &st), 0);
+    CU_ASSERT_EQUAL(st.st_mode & 0777, 0644);
     remove(path);
     rmdir(dir);
 }

@@ -224,7 +224,6 @@ int cc_cmd_audit(int argc, char **argv)
     char err[CC_ERRLEN];
     if (a.json && strcmp(a.json, "-") && cc_outfile_open(&jf, a.json, err, sizeof err) < 0)
         return cc_cli_error("audit", "%s", err);
-    if (jf.f) fchmod(fileno(jf.f), 0644);   /* a report to share, not mkstemp's private 0600 */
     cc_audit *au = calloc((size_t)(n > 0 ? n : 1), sizeof *au);
     if (!au) {
         if (jf.f) cc_outfile_abort(&jf);

@@ -20,7 +20,12 @@ int cc_outfile_open(cc_outfile *o, const char *path, char *err, size_t errlen)
     memcpy(o->path, path, n + 1);
     snprintf(o->tmp, n + 12, "%s.tmpXXXXXX", path);
     int fd = mkstemp(o->tmp);
-    if (fd >= 0) o->f = fdopen(fd, "w");
+    if (fd >= 0) {
+        mode_t mask = umask(0);   /* mkstemp makes 0600; give the file the usual 0666 & ~umask */
+        umask(mask);
+        fchmod(fd, 0666 & ~mask);
+        o->f = fdopen(fd, "w");
+    }
     if (!o->f) {
         snprintf(err, errlen, "cannot write %s: %s", path, strerror(errno));
         if (fd >= 0) close(fd), remove(o->tmp);

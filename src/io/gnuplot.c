@@ -75,15 +75,13 @@ const char *cc_gp_terminal(void)
     return term = NULL;
 }
 
-/* open dir/name.dat atomically, mode 0644 */
+/* open dir/name.dat atomically */
 int cc_gp_data_open(cc_outfile *o, const char *dir, const char *name, char *err, size_t errlen)
 {
     char path[CC_PATH_MAX];
     if (!cc_gp_name_ok(name) || cc_path_join(path, dir, name, ".dat") < 0)
         return snprintf(err, errlen, "bad plot name '%s'", name), -1;
-    if (cc_outfile_open(o, path, err, errlen) < 0) return -1;
-    fchmod(fileno(o->f), 0644);
-    return 0;
+    return cc_outfile_open(o, path, err, errlen);
 }
 
 /* open dir/name.gp atomically and write the terminal and output preamble */
@@ -94,7 +92,6 @@ int cc_gp_script_open(cc_outfile *o, const char *dir, const char *name, int w, i
     if (!cc_gp_name_ok(name) || cc_path_join(path, dir, name, ".gp") < 0)
         return snprintf(err, errlen, "bad plot name '%s'", name), -1;
     if (cc_outfile_open(o, path, err, errlen) < 0) return -1;
-    fchmod(fileno(o->f), 0644);   /* a script to share, not a private temporary */
     fprintf(o->f,
             "# %s.gp: plots %s.dat into %s.png. Re-make by hand: cd <this directory> && gnuplot %s.gp\n"
             "reset\n"
