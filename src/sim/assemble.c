@@ -101,12 +101,13 @@ static void scatter_blocks(cc_bsr *A, const int *slot, int nv, const cc_elem_for
  * it adds f += sum_c w_c g_c, jdx += Jx dx and A += cx Jx + cv Jv in one pass, without
  * forming Jx and Jv (the same numbers as cc_elem_forces up to the order of additions).
  * Returns a sum of everything added, for one NaN/inf test. */
-static double fused_element(const cc_eval *ev, const int *vid, const int *slot, int nv, const double *ve,
-                            double k, double kd, double cx, double cv, const double *dx, double *f,
-                            double *jdx, double *val, double *energy)
+static inline double fused_nc(const cc_eval *ev, const int *vid, const int *slot, int nv, int nc,
+                              const double *ve, double k, double kd, double cx, double cv,
+                              const double *dx, double *f, double *jdx, double *val, double *energy)
 {
-    int n = 3 * nv, nc = ev->ncomp;
+    int n = 3 * nv;
     double w[CC_MAX_COMP], dxe[CC_MAX_DOF], fe[CC_MAX_DOF] = {0}, je[CC_MAX_DOF] = {0};
+    double E[CC_MAX_DOF][CC_MAX_DOF];   /* the element's block of A, symmetric */
     double check = 0, gg = -cx * k - cv * kd;
     *energy = 0;
     for (int a = 0; a < nv; a++)
@@ -125,25 +126,24 @@ static double fused_element(const cc_eval *ev, const int *vid, const int *slot, 
             je[a] -= k * g[a] * gd;
         }
     }
+    for (int A = 0; A < n; A++)   /* upper triangle, mirrored */
+        for (int B = A; B < n; B++) {
+            double jx = 0, add = 0;
+            for (int c = 0; c < nc; c++) {
+                jx += w[c] * 0.5 * (ev->d2C[c][A][B] + ev->d2C[c][B][A]);
+                add += gg * ev->dC[c][A] * ev->dC[c][B];
+            }
+            add += cx * jx;
+            E[A][B] = E[B][A] = add;
+            je[A] += jx * dxe[B];
+            if (B != A) je[B] += jx * dxe[A];
+            check += add;
+        }
     for (int a = 0; a < nv; a++)
         for (int b = 0; b < nv; b++) {
             double *blk = val + 9 * slot[a * nv + b];
-            for (int i = 0; i < 3; i++) {
-                int A = 3 * a + i;
-                for (int j = 0; j < 3; j++) {
-                    int B = 3 * b + j;
-                    double jx = 0, add = 0;
-                    for (int c = 0; c < nc; c++) {
-                        double hs = 0.5 * (ev->d2C[c][A][B] + ev->d2C[c][B][A]);
-                        jx += w[c] * hs;
-                        add += gg * ev->dC[c][A] * ev->dC[c][B];
-                    }
-                    je[A] += jx * dxe[B];
-                    add += cx * jx;
-                    blk[3 * i + j] += add;
-                    check += add;
-                }
-            }
+            for (int i = 0; i < 3; i++)
+                for (int j = 0; j < 3; j++) blk[3 * i + j] += E[3 * a + i][3 * b + j];
         }
     for (int a = 0; a < n; a++) {
         f[3 * vid[a / 3] + a % 3] += fe[a];
@@ -151,6 +151,15 @@ static double fused_element(const cc_eval *ev, const int *vid, const int *slot, 
         check += fe[a] + je[a];
     }
     return check;
+}
+
+/* the kernel with the component count fixed, so the compiler can unroll it */
+static double fused_element(const cc_eval *ev, const int *vid, const int *slot, int nv, const double *ve,
+                            double k, double kd, double cx, double cv, const double *dx, double *f,
+                            double *jdx, double *val, double *energy)
+{
+    if (ev->ncomp == 1) return fused_nc(ev, vid, slot, nv, 1, ve, k, kd, cx, cv, dx, f, jdx, val, energy);
+    return fused_nc(ev, vid, slot, nv, 2, ve, k, kd, cx, cv, dx, f, jdx, val, energy);
 }
 
 /* one term's elements: forces into f, blocks into A, df/dx dx into jdx */
