@@ -28,7 +28,7 @@ static const char *const bench_help =
     "Prints the vertex count, the median wall time per step, MPCG iterations per step, the\n"
     "split between assembly and solve, and whether the run stayed finite. A run that blows up\n"
     "stops at that step, says where, and exits 1.\n\n"
-    "  --grid N        vertices per side, 2..1000 (default 66)\n"
+    "  --grid N        vertices per side, 2..500 (default 66)\n"
     "  --steps S       number of steps, 1..1000000 (default 100)\n"
     "  --h H           time step in seconds, > 0 (default 0.02)\n"
     "  --bend VARIANT  bend variant from the registry (default pritchard)\n"
@@ -89,7 +89,7 @@ static int parse(int argc, char **argv, bench_opts *o)
     while ((r = cc_opt_next(&p, &opt)) > 0) {
         if (!opt.name) return cc_cli_error("bench", "unexpected argument '%s'", opt.value), -1;
         if (!strcmp(opt.name, "help")) return 1;
-        if (!strcmp(opt.name, "grid") && int_opt("grid", opt.value, 2, 1000, &o->grid) < 0) return -1;
+        if (!strcmp(opt.name, "grid") && int_opt("grid", opt.value, 2, 500, &o->grid) < 0) return -1;
         if (!strcmp(opt.name, "steps") && int_opt("steps", opt.value, 1, 1000000, &o->steps) < 0) return -1;
         if (!strcmp(opt.name, "h") && (cc_parse_double(opt.value, &o->h) < 0 || !(o->h > 0)))
             return cc_cli_error("bench", "--h needs a number > 0 (got '%s')", opt.value), -1;

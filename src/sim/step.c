@@ -142,9 +142,12 @@ static void project_obstacles(cc_sim *s, double *x, double *v)
     }
 }
 
-/* backward Euler: (M - h df/dv - h^2 df/dx) dv = h (f0 + df/dx (h v0 + y)), dv = z on the
- * constrained DOFs (001 5.2: our z is the velocity change itself, i.e. already h times
- * Baraff & Witkin's), x1 = x0 + h (v0 + dv) + y */
+/* backward Euler: (M - h df/dv - h^2 df/dx) dv = h (f0 + df/dx (h v0 + y)), (I - S) dv =
+ * (I - S) z on the constrained DOFs, x1 = x0 + h (v0 + dv) + y.
+ * 001 5.2 notes that the z term of Baraff & Witkin's system must be scaled by h; here z is
+ * defined as the prescribed velocity change itself (a pin moving at u: z = u - v0; a sliding
+ * or contact direction: minus the velocity along it), i.e. h times a prescribed
+ * acceleration, so that factor is inside z and dv = z holds exactly on those DOFs. */
 static int step_backward(cc_sim *s, double h, cc_mpcg_stats *cg)
 {
     int n3 = 3 * s->nv;
