@@ -29,6 +29,8 @@ void cc_sim_free(cc_sim *s)
     free(s->con);
     free(s->contact);
     free(s->crow);
+    free(s->C0);
+    free(s->saved_contact);
     free(s->edge);
     free(s->obs);
     cc_bsr_free(s->A);
@@ -200,9 +202,11 @@ static int alloc_work(cc_sim *s)
     s->con = alloc0((size_t)s->nv, sizeof(int));
     s->contact = alloc0((size_t)s->nv, sizeof(int));
     s->crow = alloc0((size_t)s->nv, sizeof(int));
+    s->C0 = alloc0((size_t)s->nt * CC_MAX_COMP, sizeof(double));
+    s->saved_contact = alloc0((size_t)s->nv, sizeof(int));
     s->F = cc_filter_new(s->nv);
     s->W = cc_mpcg_work_new(s->nv);
-    return (s->con && s->contact && s->crow && s->F && s->W) ? 0 : -1;
+    return (s->con && s->contact && s->crow && s->C0 && s->saved_contact && s->F && s->W) ? 0 : -1;
 }
 
 /* 0 if every triangle and hinge index is a vertex of the mesh */

@@ -69,6 +69,8 @@ struct cc_sim {
     double *react;       /* 3nv: reactions of the last step */
     double *sx, *sv;     /* 3nv: saved state for rejected steps */
     double *tmp;         /* 3nv: scratch */
+    double *C0;          /* CC_MAX_COMP nt: stretch C before an adaptive step */
+    int *saved_contact;  /* nv: contact state before an adaptive step */
     int ne;              /* edges (strain limiting) */
     int *edge;           /* 2ne */
     double *rest_len;    /* ne: rest lengths */

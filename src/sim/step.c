@@ -329,15 +329,8 @@ int cc_sim_advance(cc_sim *s, double T)
 {
     if (!(T > 0) || !isfinite(T)) return snprintf(s->err, CC_ERRLEN, "advance needs a time > 0"), -1;
     cc_term *st = stretch_term(s);
-    double *C0 = st ? malloc(((size_t)st->nel * st->ncomp + 1) * sizeof *C0) : NULL;
-    if (st && !C0) return snprintf(s->err, CC_ERRLEN, "out of memory"), -1;
-    double t = 0, end = T * (1 - 1e-12);
-    int ok_run = 0, rc = 0;
-    int *saved_contact = malloc(((size_t)s->nv + 1) * sizeof *saved_contact);
-    if (!saved_contact) {
-        free(C0);
-        return snprintf(s->err, CC_ERRLEN, "out of memory"), -1;
-    }
+    double *C0 = s->C0, t = 0, end = T * (1 - 1e-12);
+    int ok_run = 0, rc = 0, *saved_contact = s->saved_contact;
     while (t < end) {
         double h = fmin(s->st.h, T - t);
         char why[CC_ERRLEN] = "";
@@ -376,8 +369,6 @@ int cc_sim_advance(cc_sim *s, double T)
             break;
         }
     }
-    free(C0);
-    free(saved_contact);
     if (rc == 0) s->err[0] = '\0';
     return rc;
 }
