@@ -102,7 +102,7 @@ static void lesson_header(const char *path, char *title, size_t cap, char *diffi
             const char *colon = strchr(s, ':');
             if (!strncmp(s, "Lesson ", 7) && colon) s = colon + 1;
             while (*s == ' ') s++;
-            if (*s) snprintf(title, cap, "%s", s);
+            if (*s) snprintf(title, cap, "%.*s", (int)cap - 1, s);   /* long titles are cut */
         } else if (!strncmp(s, "Difficulty:", 11)) {
             s += 11;
             while (*s == ' ') s++;

@@ -103,7 +103,11 @@ static inline int cc_hinge_make(const double *x, cc_hinge *h)
     h->lA = cc_v3_norm(h->nA);
     h->lB = cc_v3_norm(h->nB);
     h->le = cc_v3_norm(h->e);
-    if (!(h->lA > 0 && h->lB > 0 && h->le > 0) || !isfinite(h->lA + h->lB + h->le)) return -1;
+    if (!(h->lA > 0 && h->lB > 0 && h->le > 0) || !isfinite(h->lA + h->lB + h->le)) {
+        h->nAh = h->nBh = h->eh = cc_v3_zero();   /* defined, though theta is not */
+        h->c = h->s = h->theta = 0;
+        return -1;
+    }
     h->nAh = cc_v3_scale(h->nA, 1.0 / h->lA);
     h->nBh = cc_v3_scale(h->nB, 1.0 / h->lB);
     h->eh = cc_v3_scale(h->e, 1.0 / h->le);
