@@ -8,15 +8,20 @@
 -- Level: intermediate; the run takes a minute or two at 66x66.
 --
 --   clothcheck run lua/scenarios/drape.lua [--quick] [--n 66] [--T 2.4] [--h 0.005]
---                  [--frames 40] [--picture [N]] [--out DIR]
+--                  [--lift 0.02] [--adaptive] [--frames 40] [--picture [N]] [--out DIR]
+-- --lift is the cloth's starting height above the table top; --adaptive steps with
+-- sim:advance (003's adaptive steps under the preset's stretch limit 5e-5) instead of
+-- fixed steps of h.
 local scene = require "scene"
 
-local o = scene.options("drape", arg, {n = 66, T = 2.4, h = 0.005, frames = 40, picture = 6},
+local o = scene.options("drape", arg, {n = 66, T = 2.4, h = 0.005, frames = 40, picture = 6, lift = 0.02,
+  adaptive = false},
   {quick = {n = 12, T = 0.2, frames = 10, picture = 2}})
 
 local runs, run, sim, mesh, nu = scene.run_halving(function(h)
-  return scene.tablecloth(o.n, {preset = "thesis-table3.1", h = h})
-end, o.h, 0.0005, {dir = o.dir, label = "drape", T = o.T, frames = o.frames, picture = o.picture})
+  return scene.tablecloth(o.n, {preset = "thesis-table3.1", h = h}, o.lift)
+end, o.h, 0.0005, {dir = o.dir, label = "drape", T = o.T, frames = o.frames, picture = o.picture,
+  adaptive = o.adaptive})
 
 scene.plot_runs(o.dir, "energies", string.format("tablecloth %dx%d, 003 Table 3.1", o.n, o.n), runs,
   {"stretch", "shear", "bend", "kinetic"})
@@ -36,7 +41,8 @@ lines[#lines + 1] = string.format("lowest point %s m below the table top; %d of 
   scene.fmt(scene.table.top - zmin), on_top, sim.nv)
 lines[#lines + 1] = string.format("run with h = %s: %d steps, %.1f s wall, %d OBJ frames, %d energy pictures in %s",
   scene.fmt(run.h), run.steps, run.wall, run.frames, run.picture and #run.picture.files or 0, run.dir)
-scene.summary(string.format("drape: %dx%d patches, T = %s s", o.n, o.n, o.T), lines)
+scene.summary(string.format("drape: %dx%d patches, T = %s s, lift %s m%s", o.n, o.n, o.T, scene.fmt(o.lift),
+  o.adaptive and ", adaptive steps" or ""), lines)
 
 return {runs = runs, ok = run.ok, h = run.h, steps = run.steps, drop = scene.table.top - zmin,
   on_table = on_top, final = run.final, ms_per_step = run.ms_per_step, cg_per_step = run.cg_per_step,

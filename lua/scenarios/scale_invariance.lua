@@ -61,7 +61,7 @@ assert(cc.write_csv(o.dir .. "/scale_invariance.csv",
 
 local sag_series, energy_series = {}, {}
 for _, res in ipairs(results) do
-  local t = "alpha = a^" .. scene.fmt(res.power)
+  local t = "alpha = a^{" .. scene.fmt(res.power) .. "}"
   sag_series[#sag_series + 1] = {title = t, x = res.n, y = res.sag, with = "linespoints"}
   energy_series[#energy_series + 1] = {title = t, x = res.n, y = res.total, with = "linespoints"}
 end

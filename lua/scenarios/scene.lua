@@ -94,9 +94,9 @@ function scene.vertex(nu, i, j) return i + nu * j + 1 end
 -- 0.5 m (top at z = 0, floor at z = -1). The thesis gives no dimensions; these are ours.
 scene.table = {side = 1.6, radius = 0.5, top = 0, floor = -1, lift = 0.02}
 
-function scene.tablecloth(n, params)
+function scene.tablecloth(n, params, lift)
   local t = scene.table
-  local mesh, nu = scene.cloth(n, t.side, t.top + t.lift)
+  local mesh, nu = scene.cloth(n, t.side, t.top + (lift or t.lift))
   local sim = cc.sim(mesh, params)
   sim:add_table(0, 0, t.top, t.floor, t.radius)
   return sim, mesh, nu
@@ -132,7 +132,8 @@ scene.finite = finite
 -- MPCG iterations and wall ms of the step. spec: label (subdirectory and name), dir (the
 -- scenario's directory), T, frames (write an OBJ every k-th step; 0 none), picture (number
 -- of energy-picture frames over the run; 0 none), progress (label shown; default label),
--- quiet (no CSV), on_step (function(sim, step, nsteps) called after every step). Returns run = {label, ok, msg, fail_time, steps, t={}, stretch={}, ...,
+-- quiet (no CSV), adaptive (each step is sim:advance(h): adaptive sub-steps with the
+-- stretch limit, 003), on_step (function(sim, step, nsteps) called after every step). Returns run = {label, ok, msg, fail_time, steps, t={}, stretch={}, ...,
 -- cg={}, ms={}, ms_per_step, cg_per_step, wall, final = energies, dir}.
 function scene.run(sim, mesh, nu, spec)
   local label = spec.label or "run"
@@ -172,7 +173,8 @@ function scene.run(sim, mesh, nu, spec)
   local t0 = cc.wall_time()
   for s = 1, nsteps do
     local ts = cc.wall_time()
-    local ok, msg = sim:step()
+    local ok, msg
+    if spec.adaptive then ok, msg = sim:advance(h) else ok, msg = sim:step() end
     local ms = 1000 * (cc.wall_time() - ts)
     if not ok then
       run.ok, run.msg, run.fail_time = false, msg, sim.time
