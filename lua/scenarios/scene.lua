@@ -5,10 +5,15 @@
 --        parses --quick, --out DIR, --frames K, --picture [N] and --NAME VALUE for every
 --        default given; o.dir is the output directory (out/NAME unless --out), created
 --   local mesh, nu = scene.cloth(n, side, z)        a square grid of n x n patches
---   local run = scene.run(sim, mesh, nu, {label=, T=, frames=, picture=})
+--   local sim, mesh, nu = scene.hanging(n, params)  001's cloth pinned at two corners
+--   local sim, mesh, nu = scene.tablecloth(n, params)  003's cloth over a round table
+--   local run = scene.run(sim, mesh, nu, {dir=, label=, T=, frames=, picture=})
 --        steps to time T; records energies, MPCG iterations and ms per step, writes
 --        o.dir/LABEL/energies.csv, OBJ frames and (with picture) the R/G/B energy picture;
 --        a failed step (blow-up, NaN) ends the run and is recorded in run.ok, run.msg
+--   scene.run_halving(make, h, h_min, spec)         run again with h/2 after a blow-up
+--   scene.sweep(o, param, values, T, base)          one of 003's parameter sweeps
+--   scene.picture_recorder(mesh, nu)                the energy picture (003 Fig 3.1)
 --   scene.plot_runs(o.dir, name, title, runs)       energies over time, one series per run
 --   scene.surface(dir, name, sim, nu, title)        the cloth as a shaded surface (pm3d)
 --   scene.summary(title, lines)                     the scenario's findings on stdout
@@ -133,8 +138,9 @@ scene.finite = finite
 -- scenario's directory), T, frames (write an OBJ every k-th step; 0 none), picture (number
 -- of energy-picture frames over the run; 0 none), progress (label shown; default label),
 -- quiet (no CSV), adaptive (each step is sim:advance(h): adaptive sub-steps with the
--- stretch limit, 003), on_step (function(sim, step, nsteps) called after every step). Returns run = {label, ok, msg, fail_time, steps, t={}, stretch={}, ...,
--- cg={}, ms={}, ms_per_step, cg_per_step, wall, final = energies, dir}.
+-- stretch limit, 003), on_step (function(sim, step, nsteps) called after every step).
+-- Returns run = {label, ok, msg, fail_time, steps, h, t={}, stretch={}, ..., cg={}, ms={},
+-- ms_per_step, cg_per_step, wall, frames, final = energies, positions, dir, picture}.
 function scene.run(sim, mesh, nu, spec)
   local label = spec.label or "run"
   local dir = spec.dir .. "/" .. label
