@@ -35,7 +35,8 @@ for _, mode in ipairs(modes) do
   local exact = 0.5 * 9.81 * h * h * n * (n + 1)
   result.fall[mode] = {drop = drop, exact = exact, ok = r.ok}
   fall_runs[#fall_runs + 1] = r
-  lines[#lines + 1] = string.format("free fall, %-12s: centre of mass fell %s m in %s s; undamped backward Euler: %s m (ratio %.4f)%s",
+  lines[#lines + 1] = string.format(
+    "free fall, %-12s: centre of mass fell %s m in %s s; undamped backward Euler: %s m (ratio %.4f)%s",
     mode, scene.fmt(drop), scene.fmt(r.t[#r.t]), scene.fmt(exact), drop / exact,
     r.ok and "" or ("; then FAILED: " .. r.msg))
 end

@@ -3,7 +3,8 @@
 -- backward Euler (Baraff & Witkin), explicit Euler and symplectic Euler (004), stepping h
 -- down from 20 ms. For each integrator the sweep stops after two surviving step sizes in a
 -- row (T is short because the explicit runs need up to 50000 steps; every blow-up seen
--- happens within the first few milliseconds). "Survives" means no blow-up AND the total energy never rises more than 1 mJ above
+-- happens within the first few milliseconds). "Survives" means no blow-up AND the total
+-- energy never rises more than 1 mJ above
 -- its start (nothing feeds energy in: the pins hold still, there is no wind).
 -- Level: beginner; shows why Baraff & Witkin's large steps need the implicit method.
 --
@@ -15,7 +16,8 @@ local cc = require "clothcheck"
 local scene = require "scene"
 
 local o = scene.options("explicit_vs_implicit", arg,
-  {n = 10, T = 0.1, h = "0.02,0.01,0.005,0.002,0.001,5e-4,2e-4,1e-4,5e-5,2e-5,1e-5,5e-6,2e-6", gain = 1e-3, undamped = false},
+  {n = 10, T = 0.1, h = "0.02,0.01,0.005,0.002,0.001,5e-4,2e-4,1e-4,5e-5,2e-5,1e-5,5e-6,2e-6", gain = 1e-3,
+   undamped = false},
   {quick = {n = 5, T = 0.05}})
 
 local integrators = {"backward-euler", "symplectic-euler", "explicit-euler"}
@@ -37,7 +39,8 @@ for _, integ in ipairs(integrators) do
     local survived = r.ok and gain <= o.gain
     res.tried[#res.tried + 1] = {h = h, ok = r.ok, survived = survived, gain = gain, fail_time = r.fail_time}
     if survived and not res.largest then res.largest = h end
-    rows[#rows + 1] = {#rows + 1, h, r.ok and 1 or 0, survived and 1 or 0, gain, r.fail_time or r.t[#r.t], r.ms_per_step}
+    rows[#rows + 1] = {#rows + 1, h, r.ok and 1 or 0, survived and 1 or 0, gain, r.fail_time or r.t[#r.t],
+      r.ms_per_step}
     lines[#lines + 1] = string.format("%-17s h = %-7s %s", integ, hs,
       survived and string.format("survives (energy gain %s J, %.3f ms/step)", scene.fmt(gain), r.ms_per_step)
       or r.ok and string.format("runs but gains %s J of energy", scene.fmt(gain))
@@ -46,9 +49,11 @@ for _, integ in ipairs(integrators) do
     streak = survived and streak + 1 or 0
     if streak == 2 then break end
   end
-  lines[#lines + 1] = string.format("%-17s largest surviving step: %s", integ, res.largest and scene.fmt(res.largest) or "none")
+  lines[#lines + 1] = string.format("%-17s largest surviving step: %s", integ,
+    res.largest and scene.fmt(res.largest) or "none")
 end
-assert(cc.write_csv(o.dir .. "/survival.csv", {"run", "h", "ok", "survived", "energy_gain", "end_time", "ms_per_step"}, rows))
+assert(cc.write_csv(o.dir .. "/survival.csv",
+  {"run", "h", "ok", "survived", "energy_gain", "end_time", "ms_per_step"}, rows))
 
 -- survival against h: 1 survives, 0.5 runs but gains energy, 0 blows up
 local series = {}
@@ -60,7 +65,8 @@ for k, integ in ipairs(integrators) do
   end
   series[#series + 1] = {title = integ, x = x, y = y, with = "linespoints"}
 end
-cc.plot{dir = o.dir, name = "survival", title = "hanging cloth, 001 Table 1: 1 survives, 0.5 gains energy, 0 blows up",
+cc.plot{dir = o.dir, name = "survival",
+  title = "hanging cloth, 001 Table 1: 1 survives, 0.5 gains energy, 0 blows up",
   xlabel = "step h (s)", ylabel = "outcome", logx = true, key = "center right", series = series}
 if #plotted > 0 then
   scene.plot_runs(o.dir, "energies", "largest surviving step of each integrator", plotted,

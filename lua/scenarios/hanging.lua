@@ -44,7 +44,8 @@ scene.surface(o.dir, "final", sim, nu, string.format("hanging cloth at t = %.2f 
 local lines = {}
 for _, r in ipairs(runs) do lines[#lines + 1] = scene.run_line(r) end
 local result = {
-  runs = runs, h = run.h, ok = run.ok, msg = run.msg, steps = run.steps, time = sim.time, sag = -zmin, mid_free_edge_z = zmid,
+  runs = runs, h = run.h, ok = run.ok, msg = run.msg, steps = run.steps, time = sim.time, sag = -zmin,
+  mid_free_edge_z = zmid,
   reaction_z = fz, weight = weight, final = run.final, ms_per_step = run.ms_per_step,
   cg_per_step = run.cg_per_step, wall = run.wall, frames = run.frames, run = run,
 }

@@ -93,7 +93,8 @@ for _, t in ipairs{-3 * math.pi / 4, -math.pi / 4, math.pi / 4, 3 * math.pi / 4}
 end
 do
   local g = conds.macri:eval(hinge(0), {rest = 0})
-  lines[#lines + 1] = string.format("macri at t = 0 (flat): value %s, gradient norm %s", scene.fmt(g.value[1]), scene.fmt(norm(g.gradient[1])))
+  lines[#lines + 1] = string.format("macri at t = 0 (flat): value %s, gradient norm %s",
+    scene.fmt(g.value[1]), scene.fmt(norm(g.gradient[1])))
 end
 
 local function series(key, logy)
@@ -102,7 +103,9 @@ local function series(key, logy)
     local x, y = {}, {}
     for i, t in ipairs(ts) do
       local val = data[v][key][i]
-      if not logy or (val > 0 and val < math.huge) then x[#x + 1], y[#y + 1] = t, logy and math.max(val, 1e-17) or val end
+      if not logy or (val > 0 and val < math.huge) then
+        x[#x + 1], y[#y + 1] = t, logy and math.max(val, 1e-17) or val
+      end
     end
     if #x > 0 then s[#s + 1] = {title = v, x = x, y = y} end
   end
@@ -118,12 +121,14 @@ end
 cc.plot{dir = o.dir, name = "macri_error", width = 1300, height = 900, layout = {2, 2},
   title = "one hinge folded through (-pi, pi); Macri switches formula where |sin t| = |cos t| (t = +-pi/4, +-3pi/4)",
   panels = {
-    {title = "value C (exact: theta = t)", xlabel = "t (rad)", ylabel = "C", key = "top left", series = series("value")},
+    {title = "value C (exact: theta = t)", xlabel = "t (rad)", ylabel = "C", key = "top left",
+     series = series("value")},
     {title = "gradient: |dC/dx - exact| / |exact| (floored at 1e-17)", xlabel = "t (rad)", ylabel = "relative error",
      logy = true, key = "bottom right", series = gerr},
     {title = "dC/dx0, y component (exact: 0)", xlabel = "t (rad)", ylabel = "dC/dx0_y", key = "bottom left",
      series = series("g3")},
-    {title = "value error |C - theta|", xlabel = "t (rad)", ylabel = "rad", key = "top left", series = series("verr")},
+    {title = "value error |C - theta|", xlabel = "t (rad)", ylabel = "rad", key = "top left",
+     series = series("verr")},
   }}
 scene.summary(string.format("macri_error: %d angles in (-pi, pi)", #ts), lines)
 return result

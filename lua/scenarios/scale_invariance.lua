@@ -48,7 +48,8 @@ for _, p in ipairs(powers) do
     res.n[i], res.sag[i], res.ok[i] = n, sag, r.ok
     res.total[i], res.kinetic[i] = r.final.total, r.final.kinetic
     rows[#rows + 1] = {p, n, r.ok and 1 or 0, sag, r.final.total, r.final.stretch, r.final.kinetic, r.ms_per_step}
-    lines[#lines + 1] = string.format("p = %-5s n = %-3d %s sag %s m  total %s J  stretch %s J  kinetic %s J  (%.1f ms/step)",
+    lines[#lines + 1] = string.format(
+      "p = %-5s n = %-3d %s sag %s m  total %s J  stretch %s J  kinetic %s J  (%.1f ms/step)",
       scene.fmt(p), n, r.ok and "" or ("FAILED at t = " .. scene.fmt(r.fail_time) .. " s;"), scene.fmt(sag),
       scene.fmt(r.final.total), scene.fmt(r.final.stretch), scene.fmt(r.final.kinetic), r.ms_per_step)
   end
@@ -66,7 +67,8 @@ for _, res in ipairs(results) do
   energy_series[#energy_series + 1] = {title = t, x = res.n, y = res.total, with = "linespoints"}
 end
 cc.plot{dir = o.dir, name = "scale_invariance", width = 1200, height = 500, layout = {1, 2},
-  title = string.format("hanging cloth at t = %s s, stiffness matched on the %dx%d grid", scene.fmt(o.T), grids[1], grids[1]),
+  title = string.format("hanging cloth at t = %s s, stiffness matched on the %dx%d grid", scene.fmt(o.T),
+    grids[1], grids[1]),
   panels = {
     {title = "sag: lowest point below its rest position", xlabel = "patches per side", ylabel = "m", logx = true,
      key = "top left", series = sag_series},

@@ -41,7 +41,8 @@ end
 -- (quick, full) that a flag --quick or --full switches on; options given explicitly win.
 function scene.options(name, argv, defaults, modes)
   modes = modes or {}
-  local o = {name = name, quick = false, full = false, out = "out/" .. name, frames = 0, picture = 0}
+  local o = {name = name, quick = false, out = "out/" .. name, frames = 0, picture = 0}
+  if modes and modes.full then o.full = false end
   for k, v in pairs(defaults) do o[k] = v end
   local given, i = {}, 1
   argv = argv or {}
@@ -339,7 +340,8 @@ function scene.picture_recorder(mesh, nu, decades)
       end
       local name = string.format("picture_%04d", k - 1)
       cc.plot_image{dir = dir, name = name, nu = self.nu, nv = self.nv, r = ch[1], g = ch[2], b = ch[3],
-        title = string.format("%s: log energy R stretch, G shear, B bend, t = %.3f s", (label:gsub("_", "-")), self.times[k])}
+        title = string.format("%s: log energy R stretch, G shear, B bend, t = %.3f s", (label:gsub("_", "-")),
+          self.times[k])}
       files[#files + 1] = dir .. "/" .. name .. ".png"
     end
     return {files = files, hi = hi, lo = lo}

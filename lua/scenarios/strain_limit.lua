@@ -74,11 +74,14 @@ for _, mode in ipairs{"none", "provot", "bridson"} do
     if s_max[i] > o.strain_max * 1.01 then over = t; break end
   end
   local lowest = scene.lowest(sim:positions())
-  result[mode] = {ok = joined.ok, worst = worst, first_over = over, final_max = s_max[#s_max], final_mean = s_mean[#s_mean], lowest = lowest}
+  result[mode] = {ok = joined.ok, worst = worst, first_over = over, final_max = s_max[#s_max],
+    final_mean = s_mean[#s_mean], lowest = lowest}
   lines[#lines + 1] = scene.run_line(joined)
-  lines[#lines + 1] = string.format("%-22s largest edge strain over the run %.2f %%, at the end %.2f %% (mean %.2f %%), lowest z %s",
+  lines[#lines + 1] = string.format(
+    "%-22s largest edge strain over the run %.2f %%, at the end %.2f %% (mean %.2f %%), lowest z %s",
     "", 100 * worst, 100 * s_max[#s_max], 100 * s_mean[#s_mean], scene.fmt(lowest))
-    .. (over and string.format("; first sample above the limit at t = %s s", scene.fmt(over)) or "; never above the limit")
+    .. (over and string.format("; first sample above the limit at t = %s s", scene.fmt(over))
+        or "; never above the limit")
   scene.surface(o.dir, "shape_" .. mode, sim, nu, string.format("strain limiting %s, t = %.2f s", mode, sim.time))
 end
 
@@ -102,7 +105,8 @@ end
 scene.plot_runs(o.dir, "compare", string.format("soft hanging cloth (k-stretch = %s): strain limiting, limit %s",
   o.k_stretch, o.strain_max), runs,
   {"stretch", "kinetic"},
-  {{title = "largest edge strain (drawn up to 100 %)", xlabel = "t (s)", ylabel = "strain", key = "bottom right", series = smax_series},
+  {{title = "largest edge strain (drawn up to 100 %)", xlabel = "t (s)", ylabel = "strain", key = "bottom right",
+    series = smax_series},
    {title = "mean edge strain", xlabel = "t (s)", ylabel = "strain", key = "bottom right", series = smean_series}})
 scene.summary(string.format("strain_limit: %dx%d patches, k_stretch = %s, strain_max = %s", o.n, o.n, o.k_stretch,
   o.strain_max), lines)
