@@ -131,7 +131,7 @@ static cc_sim *standard_scene(const bench_opts *o)
 
 /* the results, as text or JSON */
 static void report(const bench_opts *o, int nv, int done, double ms, double iters, double asm_ms,
-                   double solve_ms, int finite, int unconverged)
+                   double solve_ms, int finite, int unconverged, long psd_retries)
 {
     if (o->json) {
         printf("{\"grid\": %d, \"vertices\": %d, \"steps\": %d, \"steps_done\": %d, \"h\": ", o->grid, nv, o->steps, done);
@@ -144,7 +144,8 @@ static void report(const bench_opts *o, int nv, int done, double ms, double iter
         cc_json_number(stdout, asm_ms);
         printf(", \"solve_ms\": ");
         cc_json_number(stdout, solve_ms);
-        printf(", \"unconverged_steps\": %d, \"finite\": %s, \"bend\": ", unconverged, finite ? "true" : "false");
+        printf(", \"unconverged_steps\": %d, \"psd_retries\": %ld, \"finite\": %s, \"bend\": ", unconverged,
+               psd_retries, finite ? "true" : "false");
         cc_json_string(stdout, o->bend);
         printf(", \"precond\": ");
         cc_json_string(stdout, o->precond);
@@ -156,6 +157,7 @@ static void report(const bench_opts *o, int nv, int done, double ms, double iter
     printf("steps            %d of %d\n", done, o->steps);
     printf("ms per step      %.3f (median)\n", ms);
     printf("MPCG iterations  %.1f per step (%d steps not converged)\n", iters, unconverged);
+    printf("PSD retries      %ld (steps solved again with element stiffness projected to PSD)\n", psd_retries);
     printf("assembly         %.3f ms per step (median)\n", asm_ms);
     printf("solve            %.3f ms per step (median)\n", solve_ms);
     printf("finite           %s\n", finite ? "yes" : "no");
@@ -193,7 +195,7 @@ int cc_cmd_bench(int argc, char **argv)
     }
     int n = done > 0 ? done : 1;
     report(&o, cc_sim_vertex_count(s), done, median(t, done), (double)st.cg_iterations / n, median(ta, done),
-           median(ts, done), finite, unconverged);
+           median(ts, done), finite, unconverged, st.psd_retries);
     free(t);
     cc_sim_free(s);
     return finite ? CC_EXIT_OK : CC_EXIT_FAIL;
