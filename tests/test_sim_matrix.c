@@ -238,6 +238,43 @@ static void test_psd_projection(void)
         for (int b = 0; b < n; b++) CU_ASSERT_DOUBLE_EQUAL(K[a][b], K[b][a], 1e-12);
 }
 
+/* a matrix of known spectrum Q diag(lambda) Q^T projects to Q diag(max(lambda, 0)) Q^T */
+static void test_psd_known_spectrum(void)
+{
+    int sizes[3] = {9, 12, 4};
+    for (int t = 0; t < 3; t++) {
+        int n = sizes[t];
+        double Q[CC_MAX_DOF][CC_MAX_DOF], lam[CC_MAX_DOF], H[CC_MAX_DOF][CC_MAX_DOF], R[CC_MAX_DOF][CC_MAX_DOF];
+        for (int c = 0; c < n; c++) {   /* random orthonormal columns by Gram-Schmidt */
+            for (int a = 0; a < n; a++) Q[a][c] = rnd();
+            for (int k = 0; k < c; k++) {
+                double d = 0;
+                for (int a = 0; a < n; a++) d += Q[a][k] * Q[a][c];
+                for (int a = 0; a < n; a++) Q[a][c] -= d * Q[a][k];
+            }
+            double nn = 0;
+            for (int a = 0; a < n; a++) nn += Q[a][c] * Q[a][c];
+            for (int a = 0; a < n; a++) Q[a][c] /= sqrt(nn);
+            lam[c] = c % 4 == 3 ? 0.0 : rnd();   /* some exact zeros, as rigid modes give */
+        }
+        for (int a = 0; a < n; a++)
+            for (int b = 0; b < n; b++) {
+                H[a][b] = R[a][b] = 0;
+                for (int k = 0; k < n; k++) {
+                    H[a][b] += Q[a][k] * lam[k] * Q[b][k];
+                    R[a][b] += Q[a][k] * fmax(lam[k], 0.0) * Q[b][k];
+                }
+            }
+        for (int a = 0; a < n; a++)   /* exactly symmetric input */
+            for (int b = 0; b < a; b++) H[a][b] = H[b][a];
+        cc_psd_project(H, n);
+        double worst = 0;
+        for (int a = 0; a < n; a++)
+            for (int b = 0; b < n; b++) worst = fmax(worst, fabs(H[a][b] - R[a][b]));
+        CU_ASSERT(worst < 1e-13);
+    }
+}
+
 int main(void)
 {
     static const cc_test_case tests[] = {
@@ -246,6 +283,7 @@ int main(void)
         {"assembled Jacobians against central differences", test_jacobians_vs_fd},
         {"assembled Jacobians are symmetric, df/dv negative semi-definite", test_symmetry},
         {"PSD projection of element blocks", test_psd_projection},
+        {"PSD projection of a matrix of known spectrum", test_psd_known_spectrum},
         {NULL, NULL},
     };
     return cc_test_main("sim_matrix", tests);

@@ -88,60 +88,153 @@ void cc_elem_forces(const cc_eval *e, const double *v, double k, double kd, int 
     }
 }
 
-/* one Jacobi rotation zeroing H[p][q], accumulated into V (columns are eigenvectors) */
-static void jacobi_rotate(double H[CC_MAX_DOF][CC_MAX_DOF], double V[CC_MAX_DOF][CC_MAX_DOF], int n,
-                          int p, int q)
+/* Householder reduction of the symmetric V (n by n) to tridiagonal form: on return d is the
+ * diagonal, e the sub-diagonal (e[0] = 0) and V the orthogonal transformation
+ * (EISPACK tred2, as in JAMA). */
+static void tred2(double V[CC_MAX_DOF][CC_MAX_DOF], int n, double *d, double *e)
 {
-    double theta = (H[q][q] - H[p][p]) / (2 * H[p][q]);
-    double t = (theta >= 0 ? 1.0 : -1.0) / (fabs(theta) + sqrt(theta * theta + 1));
-    double c = 1 / sqrt(t * t + 1), s = t * c;
-    for (int k = 0; k < n; k++) {   /* H = H G (columns p, q) */
-        double hp = H[k][p], hq = H[k][q];
-        H[k][p] = c * hp - s * hq;
-        H[k][q] = s * hp + c * hq;
+    for (int j = 0; j < n; j++) d[j] = V[n - 1][j];
+    for (int i = n - 1; i > 0; i--) {
+        double scale = 0, h = 0;
+        for (int k = 0; k < i; k++) scale += fabs(d[k]);
+        if (scale == 0) {
+            e[i] = d[i - 1];
+            for (int j = 0; j < i; j++) {
+                d[j] = V[i - 1][j];
+                V[i][j] = V[j][i] = 0;
+            }
+        } else {
+            for (int k = 0; k < i; k++) {
+                d[k] /= scale;
+                h += d[k] * d[k];
+            }
+            double f = d[i - 1], g = sqrt(h);
+            if (f > 0) g = -g;
+            e[i] = scale * g;
+            h -= f * g;
+            d[i - 1] = f - g;
+            for (int j = 0; j < i; j++) e[j] = 0;
+            for (int j = 0; j < i; j++) {
+                f = d[j];
+                V[j][i] = f;
+                g = e[j] + V[j][j] * f;
+                for (int k = j + 1; k <= i - 1; k++) {
+                    g += V[k][j] * d[k];
+                    e[k] += V[k][j] * f;
+                }
+                e[j] = g;
+            }
+            f = 0;
+            for (int j = 0; j < i; j++) {
+                e[j] /= h;
+                f += e[j] * d[j];
+            }
+            double hh = f / (h + h);
+            for (int j = 0; j < i; j++) e[j] -= hh * d[j];
+            for (int j = 0; j < i; j++) {
+                f = d[j];
+                g = e[j];
+                for (int k = j; k <= i - 1; k++) V[k][j] -= f * e[k] + g * d[k];
+                d[j] = V[i - 1][j];
+                V[i][j] = 0;
+            }
+        }
+        d[i] = h;
     }
-    for (int k = 0; k < n; k++) {   /* H = G^T H (rows p, q) */
-        double hp = H[p][k], hq = H[q][k];
-        H[p][k] = c * hp - s * hq;
-        H[q][k] = s * hp + c * hq;
+    for (int i = 0; i < n - 1; i++) {   /* accumulate the transformations */
+        V[n - 1][i] = V[i][i];
+        V[i][i] = 1;
+        double h = d[i + 1];
+        if (h != 0) {
+            for (int k = 0; k <= i; k++) d[k] = V[k][i + 1] / h;
+            for (int j = 0; j <= i; j++) {
+                double g = 0;
+                for (int k = 0; k <= i; k++) g += V[k][i + 1] * V[k][j];
+                for (int k = 0; k <= i; k++) V[k][j] -= g * d[k];
+            }
+        }
+        for (int k = 0; k <= i; k++) V[k][i + 1] = 0;
     }
-    for (int k = 0; k < n; k++) {
-        double vp = V[k][p], vq = V[k][q];
-        V[k][p] = c * vp - s * vq;
-        V[k][q] = s * vp + c * vq;
+    for (int j = 0; j < n; j++) {
+        d[j] = V[n - 1][j];
+        V[n - 1][j] = 0;
     }
+    V[n - 1][n - 1] = 1;
+    e[0] = 0;
+}
+
+/* Eigenvalues d and eigenvectors (columns of V) of the tridiagonal (d, e) by the implicit QL
+ * method, V holding tred2's transformation on entry (EISPACK tql2, as in JAMA). -1 if an
+ * eigenvalue needs more than 60 iterations. */
+static int tql2(double V[CC_MAX_DOF][CC_MAX_DOF], int n, double *d, double *e)
+{
+    for (int i = 1; i < n; i++) e[i - 1] = e[i];
+    e[n - 1] = 0;
+    double f = 0, tst1 = 0, eps = 2.220446049250313e-16;
+    for (int l = 0; l < n; l++) {
+        tst1 = fmax(tst1, fabs(d[l]) + fabs(e[l]));
+        int m = l;
+        while (m < n - 1 && fabs(e[m]) > eps * tst1) m++;
+        if (m > l) {
+            int iter = 0;
+            do {
+                if (++iter > 60) return -1;
+                double g = d[l], p = (d[l + 1] - g) / (2 * e[l]), r = hypot(p, 1.0);
+                if (p < 0) r = -r;
+                d[l] = e[l] / (p + r);
+                d[l + 1] = e[l] * (p + r);
+                double dl1 = d[l + 1], h = g - d[l];
+                for (int i = l + 2; i < n; i++) d[i] -= h;
+                f += h;
+                p = d[m];
+                double c = 1, c2 = 1, c3 = 1, el1 = e[l + 1], s = 0, s2 = 0;
+                for (int i = m - 1; i >= l; i--) {
+                    c3 = c2;
+                    c2 = c;
+                    s2 = s;
+                    g = c * e[i];
+                    h = c * p;
+                    r = hypot(p, e[i]);
+                    e[i + 1] = s * r;
+                    s = e[i] / r;
+                    c = p / r;
+                    p = c * d[i] - s * g;
+                    d[i + 1] = h + s * (c * g + s * d[i]);
+                    for (int k = 0; k < n; k++) {
+                        h = V[k][i + 1];
+                        V[k][i + 1] = s * V[k][i] + c * h;
+                        V[k][i] = c * V[k][i] - s * h;
+                    }
+                }
+                p = -s * s2 * c3 * el1 * e[l] / dl1;
+                e[l] = s * p;
+                d[l] = c * p;
+            } while (fabs(e[l]) > eps * tst1);
+        }
+        d[l] += f;
+        e[l] = 0;
+    }
+    return 0;
 }
 
 void cc_psd_project(double H[CC_MAX_DOF][CC_MAX_DOF], int n)
 {
-    double V[CC_MAX_DOF][CC_MAX_DOF];
-    double D[CC_MAX_DOF][CC_MAX_DOF];
-    memset(V, 0, sizeof V);
-    for (int a = 0; a < n; a++) {
-        memcpy(D[a], H[a], (size_t)n * sizeof(double));
-        V[a][a] = 1;
-    }
-    double scale = 0;
-    for (int a = 0; a < n; a++)
-        for (int b = 0; b < n; b++) scale = fmax(scale, fabs(D[a][b]));
-    if (!(scale > 0)) return;
-    for (int sweep = 0; sweep < 50; sweep++) {
-        double off = 0;
-        for (int p = 0; p < n; p++)
-            for (int q = p + 1; q < n; q++) off = fmax(off, fabs(D[p][q]));
-        if (off <= 1e-15 * scale) break;
-        for (int p = 0; p < n; p++)
-            for (int q = p + 1; q < n; q++)
-                if (D[p][q] != 0.0) jacobi_rotate(D, V, n, p, q);
+    double V[CC_MAX_DOF][CC_MAX_DOF], d[CC_MAX_DOF], e[CC_MAX_DOF];
+    for (int a = 0; a < n; a++) memcpy(V[a], H[a], (size_t)n * sizeof(double));
+    tred2(V, n, d, e);
+    if (tql2(V, n, d, e) < 0) {   /* no convergence: keep only the diagonal's positive part */
+        for (int a = 0; a < n; a++)
+            for (int b = 0; b < n; b++) H[a][b] = a == b ? fmax(H[a][a], 0.0) : 0.0;
+        return;
     }
     int negative = 0;
-    for (int a = 0; a < n; a++) negative |= D[a][a] < 0;
+    for (int k = 0; k < n; k++) negative |= d[k] < 0;
     if (!negative) return;
-    for (int a = 0; a < n; a++)   /* H = V max(D, 0) V^T */
-        for (int b = 0; b < n; b++) {
+    for (int a = 0; a < n; a++)   /* H = V max(d, 0) V^T */
+        for (int b = a; b < n; b++) {
             double s = 0;
             for (int k = 0; k < n; k++)
-                if (D[k][k] > 0) s += V[a][k] * D[k][k] * V[b][k];
-            H[a][b] = s;
+                if (d[k] > 0) s += V[a][k] * d[k] * V[b][k];
+            H[a][b] = H[b][a] = s;
         }
 }

@@ -34,8 +34,8 @@ void cc_elem_forces(const cc_eval *e, const double *v, double k, double kd, int 
                     cc_elem_force *o);
 
 /* H = the projection of the symmetric n by n matrix H (row stride CC_MAX_DOF) onto the
- * positive semi-definite cone: eigen-decompose (cyclic Jacobi) and clamp negative
- * eigenvalues to zero. */
+ * positive semi-definite cone: eigen-decompose (Householder tridiagonalisation and implicit
+ * QL) and clamp negative eigenvalues to zero. */
 void cc_psd_project(double H[CC_MAX_DOF][CC_MAX_DOF], int n);
 
 #endif
