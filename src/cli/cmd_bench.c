@@ -37,6 +37,7 @@ static const char *const bench_help =
     "  --json          one JSON object on stdout (keys: grid, vertices, steps, ms_per_step,\n"
     "                  cg_iterations_per_step, assembly_ms, solve_ms, finite, ...)";
 
+/* monotonic wall time in seconds */
 static double wall(void)
 {
     struct timespec ts;
@@ -44,6 +45,7 @@ static double wall(void)
     return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
 }
 
+/* ascending doubles, for qsort */
 static int dbl_cmp(const void *p, const void *q)
 {
     double a = *(const double *)p, b = *(const double *)q;
@@ -163,6 +165,7 @@ static void report(const bench_opts *o, int nv, int done, double ms, double iter
     printf("finite           %s\n", finite ? "yes" : "no");
 }
 
+/* clothcheck bench: run the standard scene and report timings */
 int cc_cmd_bench(int argc, char **argv)
 {
     bench_opts o = {66, 100, 0, 0, 0.02, "pritchard", "block-ic0"};

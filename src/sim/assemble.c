@@ -212,6 +212,7 @@ static int assemble_term(cc_sim *s, cc_term *t, const double *x, const double *v
     return 0;
 }
 
+/* f = f(x, v); A = cm M + cx df/dx + cv df/dv if mat; jdx = df/dx dx if dx */
 int cc_sim_assemble(cc_sim *s, const double *x, const double *v, int mat, double cm, double cx,
                     double cv, const double *dx, double *f, double *jdx)
 {

@@ -3,6 +3,7 @@
 #include <string.h>
 #include "sim/bsr.h"
 
+/* free A (NULL is fine) */
 void cc_bsr_free(cc_bsr *A)
 {
     if (!A) return;
@@ -14,6 +15,7 @@ void cc_bsr_free(cc_bsr *A)
     free(A);
 }
 
+/* ascending ints, for qsort */
 static int int_cmp(const void *p, const void *q)
 {
     int a = *(const int *)p, b = *(const int *)q;
@@ -35,6 +37,7 @@ static int count_rows(int n, int nlists, const int *const *elems, const int *nel
     return 0;
 }
 
+/* A = zero matrix with block (i,j) for i == j or i, j in one element; rows sorted */
 cc_bsr *cc_bsr_pattern(int n, int nlists, const int *const *elems, const int *nel, const int *k)
 {
     if (n < 0 || nlists < 0) return NULL;
@@ -104,6 +107,7 @@ fail:
     return NULL;
 }
 
+/* slot of block (i,j) by binary search in row i, or -1 */
 int cc_bsr_slot(const cc_bsr *A, int i, int j)
 {
     if (i < 0 || i >= A->n || j < 0 || j >= A->n) return -1;
@@ -117,6 +121,7 @@ int cc_bsr_slot(const cc_bsr *A, int i, int j)
     return -1;
 }
 
+/* A = 0 */
 void cc_bsr_zero(cc_bsr *A) { memset(A->val, 0, (size_t)A->nnzb * 9 * sizeof *A->val); }
 
 /* y_i = sum_j A_ij x_j for one block row */
@@ -134,11 +139,13 @@ static inline void row_mul(const cc_bsr *A, int i, const double *restrict x, dou
     y[3 * i + 2] = y2;
 }
 
+/* y = A x */
 void cc_bsr_mul(const cc_bsr *A, const double *x, double *y)
 {
     for (int i = 0; i < A->n; i++) row_mul(A, i, x, y);
 }
 
+/* y_i = (A x)_i for i in rows */
 void cc_bsr_mul_rows(const cc_bsr *A, const int *rows, int nr, const double *x, double *y)
 {
     for (int r = 0; r < nr; r++) row_mul(A, rows[r], x, y);

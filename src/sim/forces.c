@@ -67,6 +67,7 @@ static void symmetrise(double J[CC_MAX_DOF][CC_MAX_DOF], int n)
         for (int b = a + 1; b < n; b++) J[a][b] = J[b][a] = 0.5 * (J[a][b] + J[b][a]);
 }
 
+/* o = (E, f, df/dx, df/dv) of one element from C, dC, d2C (see forces.h) */
 void cc_elem_forces(const cc_eval *e, const double *v, double k, double kd, int damping, int jac,
                     cc_elem_force *o)
 {
@@ -217,6 +218,7 @@ static int tql2(double V[CC_MAX_DOF][CC_MAX_DOF], int n, double *d, double *e)
     return 0;
 }
 
+/* H = V max(D, 0) V^T where H = V D V^T */
 void cc_psd_project(double H[CC_MAX_DOF][CC_MAX_DOF], int n)
 {
     double V[CC_MAX_DOF][CC_MAX_DOF], d[CC_MAX_DOF], e[CC_MAX_DOF];

@@ -17,6 +17,7 @@
 #include <string.h>
 #include "sim/mpcg.h"
 
+/* S = I for n vertices */
 cc_filter *cc_filter_new(int n)
 {
     if (n < 0) return NULL;
@@ -32,6 +33,7 @@ cc_filter *cc_filter_new(int n)
     return F;
 }
 
+/* free F (NULL is fine) */
 void cc_filter_free(cc_filter *F)
 {
     if (!F) return;
@@ -41,12 +43,14 @@ void cc_filter_free(cc_filter *F)
     free(F);
 }
 
+/* S = I */
 void cc_filter_clear(cc_filter *F)
 {
     for (int c = 0; c < F->nc; c++) F->pos[F->idx[c]] = -1;
     F->nc = 0;
 }
 
+/* S_v = S */
 int cc_filter_set(cc_filter *F, int v, const double S[9])
 {
     if (!F || v < 0 || v >= F->n) return -1;
@@ -71,6 +75,7 @@ int cc_filter_set(cc_filter *F, int v, const double S[9])
     return 0;
 }
 
+/* S = S_v */
 void cc_filter_get(const cc_filter *F, int v, double S[9])
 {
     static const double I[9] = {1, 0, 0, 0, 1, 0, 0, 0, 1};
@@ -87,11 +92,13 @@ static inline void m3v(const double *M, double *x)
     x[2] = M[6] * a + M[7] * b + M[8] * c;
 }
 
+/* r_i = S_i r_i for the constrained vertices */
 void cc_filter_apply(const cc_filter *F, double *r)
 {
     for (int c = 0; c < F->nc; c++) m3v(F->S + 9 * c, r + 3 * F->idx[c]);
 }
 
+/* work space for n vertices */
 cc_mpcg_work *cc_mpcg_work_new(int n)
 {
     if (n < 0) return NULL;
@@ -111,6 +118,7 @@ cc_mpcg_work *cc_mpcg_work_new(int n)
     return w;
 }
 
+/* free w (NULL is fine) */
 void cc_mpcg_work_free(cc_mpcg_work *w)
 {
     if (!w) return;
@@ -124,6 +132,7 @@ void cc_mpcg_work_free(cc_mpcg_work *w)
     free(w);
 }
 
+/* a . b over n entries */
 static double dot(const double *a, const double *b, int n)
 {
     double d = 0;
@@ -368,6 +377,7 @@ static void residual(const cc_bsr *A, const double *b, const cc_filter *F, const
     cc_filter_apply(F, r);
 }
 
+/* dv: S A S y = S (b - A z), dv = z + y, by preconditioned CG to relative tolerance tol */
 int cc_mpcg_solve(const cc_bsr *A, const double *b, const cc_filter *F, const double *z, int warm,
                   cc_precond pc, double tol, int maxit, cc_mpcg_work *w, double *dv,
                   cc_mpcg_stats *st)

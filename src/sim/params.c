@@ -74,8 +74,10 @@ static void table31(cc_sim_params *p)
 
 static const char *const preset_names[] = {"pritchard-table1", "thesis-table3.1", NULL};
 
+/* the preset names, NULL-terminated */
 const char *const *cc_sim_preset_names(void) { return preset_names; }
 
+/* p = the named preset */
 int cc_sim_preset(const char *name, cc_sim_params *p, char *err)
 {
     if (!name || !p) return snprintf(err, CC_ERRLEN, "no preset name"), -1;
@@ -139,6 +141,7 @@ static int parse_enum(const char *value, const char *const *words, int *out)
     return -1;
 }
 
+/* p.name = value parsed by the field's kind */
 int cc_sim_param_set(cc_sim_params *p, const char *name, const char *value, char *err)
 {
     if (!p || !name || !value) return snprintf(err, CC_ERRLEN, "missing parameter name or value"), -1;
@@ -185,6 +188,7 @@ int cc_sim_param_set(cc_sim_params *p, const char *name, const char *value, char
     return -1;
 }
 
+/* 0 if every parameter is in range */
 int cc_sim_params_check(const cc_sim_params *p, char *err)
 {
     const char *bad = NULL;

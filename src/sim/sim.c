@@ -5,8 +5,10 @@
 #include <string.h>
 #include "sim/sim_internal.h"
 
+/* zeroed array of n elements (one spare, so n = 0 is not NULL) */
 static void *alloc0(size_t n, size_t size) { return calloc(n + 1, size); }
 
+/* free the arrays of one term */
 static void term_free(cc_term *t)
 {
     free(t->elem);
@@ -16,6 +18,7 @@ static void term_free(cc_term *t)
     free(t->C);
 }
 
+/* free s (NULL is fine) */
 void cc_sim_free(cc_sim *s)
 {
     if (!s) return;
@@ -131,6 +134,7 @@ static int lump_masses(cc_sim *s, char *err)
     return 0;
 }
 
+/* ascending 64-bit keys, for qsort */
 static int key_cmp(const void *p, const void *q)
 {
     long long a = *(const long long *)p, b = *(const long long *)q;
@@ -223,6 +227,7 @@ static int check_mesh(const cc_mesh *m, char *err)
     return 0;
 }
 
+/* a simulation of mesh with stretch and shear on triangles, bend on hinges */
 cc_sim *cc_sim_new(const cc_mesh *mesh, const cc_sim_params *p, char *err)
 {
     if (!p) return snprintf(err, CC_ERRLEN, "no parameters"), NULL;
@@ -249,9 +254,12 @@ cc_sim *cc_sim_new(const cc_mesh *mesh, const cc_sim_params *p, char *err)
     return s;
 }
 
+/* the parameters in use */
 const cc_sim_params *cc_sim_get_params(const cc_sim *s) { return &s->p; }
+/* the last error message */
 const char *cc_sim_error(const cc_sim *s) { return s->err; }
 
+/* add E = k/2 C.C of a user condition over elems, damped with kd */
 int cc_sim_add_condition(cc_sim *s, const cc_sim_condition *c, const int *elems, int nelem,
                          double k, double kd, char *err)
 {
@@ -286,12 +294,14 @@ static int unit3(const double *d, double *u)
     return 0;
 }
 
+/* 0 if v is a vertex of s */
 static int check_vertex(const cc_sim *s, int v, char *err)
 {
     if (v < 0 || v >= s->nv) return snprintf(err, CC_ERRLEN, "vertex %d is out of range (0..%d)", v, s->nv - 1), -1;
     return 0;
 }
 
+/* S_v = 0, velocity of v = vel (or 0) */
 int cc_sim_pin(cc_sim *s, int v, const double *vel, char *err)
 {
     if (check_vertex(s, v, err) < 0) return -1;
@@ -307,6 +317,7 @@ int cc_sim_pin(cc_sim *s, int v, const double *vel, char *err)
     return 0;
 }
 
+/* S_v = I - n n^T */
 int cc_sim_slide_plane(cc_sim *s, int v, const double *normal, char *err)
 {
     if (check_vertex(s, v, err) < 0) return -1;
@@ -315,6 +326,7 @@ int cc_sim_slide_plane(cc_sim *s, int v, const double *normal, char *err)
     return 0;
 }
 
+/* S_v = d d^T */
 int cc_sim_slide_line(cc_sim *s, int v, const double *dir, char *err)
 {
     if (check_vertex(s, v, err) < 0) return -1;
@@ -323,6 +335,7 @@ int cc_sim_slide_line(cc_sim *s, int v, const double *dir, char *err)
     return 0;
 }
 
+/* S_v = I */
 int cc_sim_release(cc_sim *s, int v, char *err)
 {
     if (check_vertex(s, v, err) < 0) return -1;
@@ -346,8 +359,10 @@ static cc_obstacle *obstacle_add(cc_sim *s, int kind, char *err)
     return o;
 }
 
+/* 1 if p[0..2] are finite */
 static int finite3(const double *p) { return p && isfinite(p[0]) && isfinite(p[1]) && isfinite(p[2]); }
 
+/* obstacle {q : (q - point) . n <= 0} */
 int cc_sim_add_plane(cc_sim *s, const double *point, const double *normal, char *err)
 {
     double n[3];
@@ -360,6 +375,7 @@ int cc_sim_add_plane(cc_sim *s, const double *point, const double *normal, char 
     return 0;
 }
 
+/* obstacle {q : |q - center| <= radius} */
 int cc_sim_add_sphere(cc_sim *s, const double *center, double radius, char *err)
 {
     if (!finite3(center) || !(radius > 0) || !isfinite(radius))
@@ -371,6 +387,7 @@ int cc_sim_add_sphere(cc_sim *s, const double *center, double radius, char *err)
     return 0;
 }
 
+/* obstacle {q : |q_xy - c| <= radius, floor_z <= q_z <= top_z} */
 int cc_sim_add_table(cc_sim *s, double cx, double cy, double top_z, double floor_z, double radius,
                      char *err)
 {
@@ -385,6 +402,7 @@ int cc_sim_add_table(cc_sim *s, double cx, double cy, double top_z, double floor
     return 0;
 }
 
+/* signed distance from q to the obstacle's surface (negative inside), n = outward normal */
 double cc_obstacle_distance(const cc_obstacle *o, const double *q, double *n)
 {
     double d[3] = {q[0] - o->p[0], q[1] - o->p[1], q[2] - o->p[2]};
@@ -424,14 +442,21 @@ double cc_obstacle_distance(const cc_obstacle *o, const double *q, double *n)
     return dz;
 }
 
+/* 1 / m_i, 0 when pinned */
 double cc_sim_inv_mass(const cc_sim *s, int i) { return s->con[i] == CON_PIN ? 0.0 : 1.0 / s->m[i]; }
 
+/* st = the counters */
 void cc_sim_get_stats(const cc_sim *s, cc_sim_stats *st) { *st = s->st; }
+/* nv */
 int cc_sim_vertex_count(const cc_sim *s) { return s->nv; }
+/* x, 3nv */
 const double *cc_sim_positions(const cc_sim *s) { return s->x; }
+/* v, 3nv */
 const double *cc_sim_velocities(const cc_sim *s) { return s->v; }
+/* m, nv */
 const double *cc_sim_masses(const cc_sim *s) { return s->m; }
 
+/* x, v = the given arrays; the warm start is dropped */
 void cc_sim_set_state(cc_sim *s, const double *x, const double *v)
 {
     if (x) memcpy(s->x, x, 3 * (size_t)s->nv * sizeof *x);
@@ -439,6 +464,7 @@ void cc_sim_set_state(cc_sim *s, const double *x, const double *v)
     memset(s->dv, 0, 3 * (size_t)s->nv * sizeof *s->dv);
 }
 
+/* e = energies at the current state */
 int cc_sim_energies(cc_sim *s, cc_sim_energy *e)
 {
     memset(e, 0, sizeof *e);
@@ -460,6 +486,7 @@ int cc_sim_energies(cc_sim *s, cc_sim_energy *e)
     return 0;
 }
 
+/* out[e] = k/2 C_e.C_e for the named term */
 int cc_sim_element_energies(cc_sim *s, const char *term, double *out, int cap)
 {
     if (!term) return -1;
@@ -474,13 +501,16 @@ int cc_sim_element_energies(cc_sim *s, const char *term, double *out, int cap)
     return -1;
 }
 
+/* out = reaction of vertex v in the last step */
 void cc_sim_reaction(const cc_sim *s, int v, double *out)
 {
     for (int k = 0; k < 3; k++) out[k] = (v >= 0 && v < s->nv) ? s->react[3 * v + k] : 0.0;
 }
 
+/* f = f(x, v) */
 int cc_sim_force(cc_sim *s, double *f) { return cc_sim_assemble(s, s->x, s->v, 0, 0, 0, 0, NULL, f, NULL); }
 
+/* J = df/dx (which = 0) or df/dv (which = 1), dense */
 int cc_sim_jacobian_dense(cc_sim *s, int which, double *J)
 {
     if (which != 0 && which != 1) return -1;

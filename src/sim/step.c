@@ -7,6 +7,7 @@
 #include <time.h>
 #include "sim/sim_internal.h"
 
+/* monotonic wall time in seconds */
 static double now(void)
 {
     struct timespec ts;
@@ -14,6 +15,7 @@ static double now(void)
     return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
 }
 
+/* a . b in 3D */
 static double dot3(const double *a, const double *b) { return a[0] * b[0] + a[1] * b[1] + a[2] * b[2]; }
 
 /* S = I - n n^T (keep = 0: n is constrained) or S = n n^T (keep = 1: only n is free), n unit */
@@ -292,6 +294,7 @@ static int step_once(cc_sim *s, double h, cc_mpcg_stats *cg)
     return 0;
 }
 
+/* one step of p.h */
 int cc_sim_step(cc_sim *s)
 {
     cc_mpcg_stats cg;
@@ -325,6 +328,7 @@ static double stretch_change(cc_sim *s, const cc_term *t, const double *C0)
     return worst;
 }
 
+/* cover time T with adaptive steps <= p.h */
 int cc_sim_advance(cc_sim *s, double T)
 {
     if (!(T > 0) || !isfinite(T)) return snprintf(s->err, CC_ERRLEN, "advance needs a time > 0"), -1;
