@@ -8,8 +8,8 @@
 -- The configurations are data: add a formulation as one line in `variants` below.
 -- Every variant runs with the same fixed step h, so a blow-up is the variant's own result.
 -- Level: intermediate. This is `make demo`'s main job: the default (33x33, 1.2 s) takes
--- well under two minutes on two cores; --full runs 003's 66x66 for 2.4 s at the preset's
--- 5 ms (at 66x66 every formulation blows up at t = 0.44 s with 2.5 ms: docs/scenarios.md).
+-- well under two minutes on two cores; --full runs 003's 66x66 for 2.4 s with h = 1 ms
+-- (at 66x66 the steps 2.5 ms and 5 ms blow up for most formulations: docs/scenarios.md).
 --
 --   clothcheck run lua/scenarios/bend_compare.lua [--quick | --full] [--n 33] [--T 1.2]
 --                  [--h 0.0025] [--k_bend 1e-5] [--frames 40] [--picture [N]] [--out DIR]
@@ -25,7 +25,7 @@ local variants = {
 }
 
 local o = scene.options("bend_compare", arg, {n = 33, T = 1.2, h = 0.0025, k_bend = 1e-5, frames = 40},
-  {quick = {n = 8, T = 0.1, frames = 10}, full = {n = 66, T = 2.4, h = 0.005}})
+  {quick = {n = 8, T = 0.1, frames = 10}, full = {n = 66, T = 2.4, h = 0.001}})
 
 local runs, done, lines = {}, {}, {}
 local t_start = cc.wall_time()
