@@ -1,83 +1,61 @@
-/* Finite-difference and hyper-dual references (see reference.h). Finite differences live
- * here, in checks/, and nowhere in production code. */
+/* References of registered variants and the comparison of arrays (see reference.h).
+ * Finite differences live in checks/ only, never in production code. */
 #include <math.h>
 #include <string.h>
+#include "checks/fd.h"
 #include "checks/reference.h"
 
-/* C at x + sum of the given offsets: x[i] += hi, x[j] += hj (j < 0: none) */
-static void value_at(const cc_condition *c, const double *x, const double *xf, const cc_rest *r,
-                     int i, double hi, int j, double hj, double *C)
+/* The references of a registered variant, through the audit engine's schemes (fd.c) on the
+ * variant's own value code, so there is one implementation of each. Where the target is
+ * undefined at a point a stencil needs, the reference is NaN. */
+
+/* dst = the gradient part of d (ncomp x ndof), or NaN when rc < 0 */
+static void copy_gradient(const cc_condition *c, int rc, const cc_deriv *d,
+                          double grad[CC_MAX_COMP][CC_MAX_DOF])
 {
-    double y[CC_MAX_DOF];
-    memcpy(y, x, sizeof(double) * 3 * c->nv);
-    y[i] += hi;
-    if (j >= 0) y[j] += hj;
-    cc_condition_value(c, y, xf, r, C);
+    for (int k = 0; k < c->ncomp; k++)
+        for (int i = 0; i < 3 * c->nv; i++) grad[k][i] = rc < 0 ? NAN : d->g[k][i];
 }
 
-/* grad[k][i] = (C_k(x + h e_i) - C_k(x - h e_i)) / 2h */
+static void copy_hessian(const cc_condition *c, int rc, const cc_deriv *d,
+                         double hess[CC_MAX_COMP][CC_MAX_DOF][CC_MAX_DOF])
+{
+    for (int k = 0; k < c->ncomp; k++)
+        for (int i = 0; i < 3 * c->nv; i++)
+            for (int j = 0; j < 3 * c->nv; j++) hess[k][i][j] = rc < 0 ? NAN : d->H[k][i][j];
+}
+
 void cc_ref_fd_gradient(const cc_condition *c, const double *x, const double *xf,
                         const cc_rest *r, double h, double grad[CC_MAX_COMP][CC_MAX_DOF])
 {
-    double cp[CC_MAX_COMP], cm[CC_MAX_COMP];
-    for (int i = 0; i < 3 * c->nv; i++) {
-        value_at(c, x, xf, r, i, h, -1, 0, cp);
-        value_at(c, x, xf, r, i, -h, -1, 0, cm);
-        for (int k = 0; k < c->ncomp; k++) grad[k][i] = (cp[k] - cm[k]) / (2 * h);
-    }
+    cc_target t = cc_target_from_condition(c);
+    cc_deriv d;
+    copy_gradient(c, cc_fd_estimate(&t, x, xf, r, CC_FDQ_GRADIENT, CC_FD_CENTRAL, h, &d), &d, grad);
 }
 
-/* hess[k][i][j] = (C(++) - C(+-) - C(-+) + C(--)) / 4h^2, the diagonal from C(x +- 2h e_i) */
 void cc_ref_fd_hessian(const cc_condition *c, const double *x, const double *xf,
                        const cc_rest *r, double h,
                        double hess[CC_MAX_COMP][CC_MAX_DOF][CC_MAX_DOF])
 {
-    int n = 3 * c->nv;
-    double pp[CC_MAX_COMP], pm[CC_MAX_COMP], mp[CC_MAX_COMP], mm[CC_MAX_COMP];
-    for (int i = 0; i < n; i++)
-        for (int j = i; j < n; j++) {
-            value_at(c, x, xf, r, i, h, j, h, pp);
-            value_at(c, x, xf, r, i, h, j, -h, pm);
-            value_at(c, x, xf, r, i, -h, j, h, mp);
-            value_at(c, x, xf, r, i, -h, j, -h, mm);
-            for (int k = 0; k < c->ncomp; k++)
-                hess[k][i][j] = hess[k][j][i] = (pp[k] - pm[k] - mp[k] + mm[k]) / (4 * h * h);
-        }
+    cc_target t = cc_target_from_condition(c);
+    cc_deriv d;
+    copy_hessian(c, cc_fd_estimate(&t, x, xf, r, CC_FDQ_HESS_VALUE, CC_FD_CENTRAL, h, &d), &d, hess);
 }
 
-/* value_hd at x with seeds e1 on coordinate i and e2 on coordinate j (j < 0: none) */
-static void value_hd_seeded(const cc_condition *c, const double *x, const double *xf,
-                            const cc_rest *r, int i, int j, cc_hd *C)
-{
-    cc_hd hx[CC_MAX_DOF];
-    for (int q = 0; q < 3 * c->nv; q++) hx[q] = cc_hd_const(x[q]);
-    hx[i].b = 1.0;
-    if (j >= 0) hx[j].c = 1.0;
-    c->value_hd(hx, xf, r, C);
-}
-
-/* grad[k][i] = e1 part of C(x + e1 e_i) */
 void cc_ref_exact_gradient(const cc_condition *c, const double *x, const double *xf,
                            const cc_rest *r, double grad[CC_MAX_COMP][CC_MAX_DOF])
 {
-    cc_hd C[CC_MAX_COMP];
-    for (int i = 0; i < 3 * c->nv; i++) {
-        value_hd_seeded(c, x, xf, r, i, -1, C);
-        for (int k = 0; k < c->ncomp; k++) grad[k][i] = C[k].b;
-    }
+    cc_target t = cc_target_from_condition(c);
+    cc_deriv d;
+    copy_gradient(c, cc_exact_derivs(&t, x, xf, r, 0, &d), &d, grad);
 }
 
-/* hess[k][i][j] = e1 e2 part of C(x + e1 e_i + e2 e_j) */
 void cc_ref_exact_hessian(const cc_condition *c, const double *x, const double *xf,
                           const cc_rest *r, double hess[CC_MAX_COMP][CC_MAX_DOF][CC_MAX_DOF])
 {
-    cc_hd C[CC_MAX_COMP];
-    int n = 3 * c->nv;
-    for (int i = 0; i < n; i++)
-        for (int j = i; j < n; j++) {
-            value_hd_seeded(c, x, xf, r, i, j, C);
-            for (int k = 0; k < c->ncomp; k++) hess[k][i][j] = hess[k][j][i] = C[k].d;
-        }
+    cc_target t = cc_target_from_condition(c);
+    cc_deriv d;
+    copy_hessian(c, cc_exact_derivs(&t, x, xf, r, 1, &d), &d, hess);
 }
 
 /* fold one entry into d (a NaN difference is the worst of all); scale tracks max |a|, |r| */

@@ -1,7 +1,9 @@
-/* References for a condition's derivatives, computed from its own value code (value_hd).
+/* References for a registered variant's derivatives, computed from its own value code
+ * (value_hd) by the audit engine's schemes (fd.h) — a convenience for tests and the demo.
  *
- *   cc_ref_fd_*     central finite differences with step h (truncation O(h^2))
+ *   cc_ref_fd_*     central finite differences with absolute step h (truncation O(h^2))
  *   cc_ref_exact_*  hyper-dual evaluation: exact to round-off, no step
+ * Where the variant is undefined at a point a stencil needs, the reference is NaN.
  *
  * xf selects the function differentiated: NULL for C itself, or positions at which the
  * magnitudes of normalised vectors are frozen (001 Section 4) for the frozen-magnitude
