@@ -402,8 +402,9 @@ int cc_sim_add_table(cc_sim *s, double cx, double cy, double top_z, double floor
     return 0;
 }
 
-/* signed distance from q to the obstacle's surface (negative inside), n = outward normal */
-double cc_obstacle_distance(const cc_obstacle *o, const double *q, double *n)
+/* signed distance from q to the obstacle's surface (negative inside), n = outward normal;
+ * inside, through the face crossed coming from `from` when given */
+double cc_obstacle_distance(const cc_obstacle *o, const double *q, const double *from, double *n)
 {
     double d[3] = {q[0] - o->p[0], q[1] - o->p[1], q[2] - o->p[2]};
     if (o->kind == OBS_PLANE) {
@@ -430,6 +431,16 @@ double cc_obstacle_distance(const cc_obstacle *o, const double *q, double *n)
         n[1] = er[1] * dr / len;
         n[2] = sz * dz / len;
         return len;
+    }
+    if (from && dr <= 0 && dz <= 0) {   /* inside: leave through the face q came in by */
+        double fr = sqrt((from[0] - o->p[0]) * (from[0] - o->p[0]) + (from[1] - o->p[1]) * (from[1] - o->p[1]));
+        if (from[2] > o->p[2] || from[2] < o->floor_z) {
+            dz = from[2] > o->p[2] ? dtop : dbot;
+            sz = from[2] > o->p[2] ? 1.0 : -1.0;
+            dr = -INFINITY;
+        } else if (fr > o->r) {
+            dz = -INFINITY;
+        }
     }
     if (dr > dz) {            /* nearest the side */
         n[0] = er[0];

@@ -90,8 +90,9 @@ int cc_sim_pattern(cc_sim *s);
  * position correction of x1 with v1 updated (Provot) */
 void cc_strain_velocity(cc_sim *s, const double *x, double h, double *v1);
 void cc_strain_position(cc_sim *s, double h, double *x1, double *v1);
-/* signed distance of point q to obstacle o with the outward normal in n */
-double cc_obstacle_distance(const cc_obstacle *o, const double *q, double *n);
+/* signed distance of point q to obstacle o with the outward normal in n; for a q inside, from
+ * (may be NULL) is a point outside it that q came from, and the face it crossed is used */
+double cc_obstacle_distance(const cc_obstacle *o, const double *q, const double *from, double *n);
 /* the mass of vertex i as strain limiting and contacts see it: infinite when pinned */
 double cc_sim_inv_mass(const cc_sim *s, int i);
 

@@ -25,13 +25,16 @@ static void projector(double S[9], const double *n, int keep)
         for (int j = 0; j < 3; j++) S[3 * i + j] = keep ? n[i] * n[j] : (i == j) - n[i] * n[j];
 }
 
-/* the obstacle nearest to x (signed distance minus the contact margin) or -1 without obstacles */
-static int nearest_obstacle(const cc_sim *s, const double *x, double *phi, double *n)
+#define CC_CONTACT_STAY 1e-4   /* m: an active contact ends when the vertex is further off */
+
+/* the obstacle nearest to x (signed distance minus the contact margin) or -1 without
+ * obstacles; from as in cc_obstacle_distance */
+static int nearest_obstacle(const cc_sim *s, const double *x, const double *from, double *phi, double *n)
 {
     int best = -1;
     for (int o = 0; o < s->nobs; o++) {
         double d, m[3];
-        d = cc_obstacle_distance(&s->obs[o], x, m) - s->p.contact_margin;
+        d = cc_obstacle_distance(&s->obs[o], x, from, m) - s->p.contact_margin;
         if (best < 0 || d < *phi) {
             best = o;
             *phi = d;
@@ -45,10 +48,14 @@ static int nearest_obstacle(const cc_sim *s, const double *x, double *phi, doubl
  * y moves the vertex back onto the surface (Baraff & Witkin Section 6) */
 static int contact_constraint(cc_sim *s, int i, const double *v, int *added)
 {
-    double phi = 0, n[3];
-    int o = nearest_obstacle(s, s->x + 3 * i, &phi, n);
+    double phi = 0, n[3], from[3], *x = s->x + 3 * i;
+    for (int k = 0; k < 3; k++) from[k] = x[k] + s->cnormal[3 * i + k];   /* keep the face in contact */
+    int o = nearest_obstacle(s, x, s->contact[i] ? from : NULL, &phi, n);
     *added = 0;
-    if (o < 0 || !(phi < 0 || s->contact[i])) {
+    /* a new contact needs penetration; an active one lasts while the vertex stays on the
+     * surface (within CC_CONTACT_STAY): a vertex that slid past an edge is released rather
+     * than held by a wall through its current position */
+    if (o < 0 || !(phi < 0 || (s->contact[i] && phi < CC_CONTACT_STAY))) {
         s->contact[i] = 0;
         return 0;
     }
@@ -134,7 +141,8 @@ static void project_obstacles(cc_sim *s, double *x, double *v)
     for (int i = 0; i < s->nv && s->nobs; i++) {
         double phi = 0, n[3];
         int o;
-        if (s->con[i] != CON_FREE || (o = nearest_obstacle(s, x + 3 * i, &phi, n)) < 0 || !(phi < 0)) continue;
+        if (s->con[i] != CON_FREE || (o = nearest_obstacle(s, x + 3 * i, s->sx + 3 * i, &phi, n)) < 0 || !(phi < 0))
+            continue;
         double vn = dot3(v + 3 * i, n);
         for (int k = 0; k < 3; k++) {
             x[3 * i + k] -= phi * n[k];
