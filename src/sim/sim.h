@@ -112,7 +112,11 @@ int cc_sim_slide_plane(cc_sim *s, int v, const double *normal, char *err);
 int cc_sim_slide_line(cc_sim *s, int v, const double *dir, char *err);
 int cc_sim_release(cc_sim *s, int v, char *err);
 
-/* Analytic obstacles, handled as constraints in the solve with position correction. */
+/* Analytic obstacles, handled as constraints in the solve with position correction
+ * (Baraff & Witkin Section 6, frictionless): a free vertex that ends a step inside an obstacle
+ * is put back on its surface (through the face it came in by) and from the next step on its
+ * normal velocity is constrained (S = I - n n^T); the contact ends when the constraint's
+ * reaction would pull or the vertex is more than 0.1 mm off the surface. */
 int cc_sim_add_plane(cc_sim *s, const double *point, const double *normal, char *err);
 int cc_sim_add_sphere(cc_sim *s, const double *center, double radius, char *err);
 /* a round table: a disk of the given radius at height top_z centred on (cx, cy), standing
