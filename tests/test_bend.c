@@ -480,11 +480,53 @@ static void test_cli_eval_bend(void)
     }
 }
 
+/* ---- the block form of (46)-(51) is the entry-by-entry reading, to round-off ---- */
+
+/* max |lit - blk| / max |lit| over dc, ds, d2c, d2s of the hinge x */
+static double trig_block_error(const double *x)
+{
+    static cc_hinge_units u;   /* 11 KB */
+    cc_hinge h;
+    cc_hinge_trig lit, blk;
+    if (cc_hinge_make(x, &h) < 0) return 0;
+    cc_hinge_units_frozen(&h, 1, &u);
+    cc_hinge_trig_derivs(&h, &u, 1, &lit);
+    cc_hinge_trig_frozen(&h, 1, &blk);
+    double scale = 0, diff = 0;
+    for (int i = 0; i < 12; i++) {
+        scale = fmax(scale, fmax(fabs(lit.dc[i]), fabs(lit.ds[i])));
+        diff = fmax(diff, fmax(fabs(lit.dc[i] - blk.dc[i]), fabs(lit.ds[i] - blk.ds[i])));
+        for (int j = 0; j < 12; j++) {
+            scale = fmax(scale, fmax(fabs(lit.d2c[i][j]), fabs(lit.d2s[i][j])));
+            diff = fmax(diff, fmax(fabs(lit.d2c[i][j] - blk.d2c[i][j]), fabs(lit.d2s[i][j] - blk.d2s[i][j])));
+        }
+    }
+    return diff / scale;
+}
+
+static void test_trig_blocks(void)
+{
+    double worst = 0, x[12];
+    cc_rest r;
+    int fd;
+    for (int i = 0; i < SAMPLES; i++) {
+        CU_ASSERT_EQUAL_FATAL(cc_sample_element(4, SEED, (uint64_t)i, NULL, x, &r), 0);
+        worst = worse(worst, trig_block_error(x));
+    }
+    for (int k = 0; k < NSPECIAL; k++) {
+        special_hinge(k, x, &fd);
+        worst = worse(worst, trig_block_error(x));
+    }
+    printf("\n    block vs entry-by-entry (46)-(51), max-norm relative: %.2e", worst);
+    CU_ASSERT(worst < TOL_RT);
+}
+
 int main(void)
 {
     static const cc_test_case tests[] = {
         {"flat hinges have theta = 0", test_flat_is_zero},
         {"fold-angle sweep: signed theta, Macri |theta|", test_angle_sweep},
+        {"frozen (46)-(51): 3x3 blocks equal the entry-by-entry reading", test_trig_blocks},
         {"pritchard: frozen claim holds, true derivative fails", test_pritchard},
         {"pritchard: its whole error is cos sin dln|e|", test_pritchard_error_is_edge_length},
         {"pritchard-exact: exact claim holds", test_pritchard_exact},

@@ -45,7 +45,6 @@ static void macri_derivs(const cc_hinge *h, const cc_hinge_trig *t, int want_hes
 static int bend_macri_eval(const double *x, const cc_rest *r, int want, cc_eval *out)
 {
     cc_hinge h;
-    cc_hinge_units u;
     cc_hinge_trig t;
     out->ncomp = 1;
     out->ndof = CC_HINGE_DOF;
@@ -53,8 +52,7 @@ static int bend_macri_eval(const double *x, const cc_rest *r, int want, cc_eval 
     out->C[0] = acos(clamp_unit(h.c)) - r->rest_angle;
     if (!(want & (CC_WANT_GRAD | CC_WANT_HESS))) return want & CC_WANT_ALL;
     int hess = (want & CC_WANT_HESS) != 0;
-    cc_hinge_units_frozen(&h, hess, &u);   /* (40)-(45) */
-    cc_hinge_trig_derivs(&h, &u, hess, &t);   /* (46)-(51) */
+    cc_hinge_trig_frozen(&h, hess, &t);   /* (46)-(51) over (40)-(45), in 3x3 blocks */
     macri_derivs(&h, &t, hess, out->dC[0], out->d2C[0]);
     return want & CC_WANT_ALL;
 }

@@ -29,7 +29,6 @@
 static int bend_pritchard_eval(const double *x, const cc_rest *r, int want, cc_eval *out)
 {
     cc_hinge h;
-    cc_hinge_units u;
     cc_hinge_trig t;
     out->ncomp = 1;
     out->ndof = CC_HINGE_DOF;
@@ -37,8 +36,7 @@ static int bend_pritchard_eval(const double *x, const cc_rest *r, int want, cc_e
     out->C[0] = h.theta - r->rest_angle;
     if (!(want & (CC_WANT_GRAD | CC_WANT_HESS))) return want & CC_WANT_ALL;
     int hess = (want & CC_WANT_HESS) != 0;
-    cc_hinge_units_frozen(&h, hess, &u);
-    cc_hinge_trig_derivs(&h, &u, hess, &t);
+    cc_hinge_trig_frozen(&h, hess, &t);   /* (46)-(51) over (40)-(45), in 3x3 blocks */
     cc_hinge_theta_derivs(&h, &t, hess, out->dC[0], out->d2C[0]);
     return want & CC_WANT_ALL;
 }

@@ -175,6 +175,104 @@ static inline void cc_hinge_trig_derivs(const cc_hinge *h, const cc_hinge_units 
         }
 }
 
+/* ---- (46)-(51) with (40)-(45) substituted, in 3x3 blocks ----
+ *
+ * The same numbers as cc_hinge_units_frozen + cc_hinge_trig_derivs (test_bend.c compares them
+ * entry by entry), worked out by hand so that a Hessian costs ten 3x3 blocks instead of 144
+ * entries of cross products. With a = nA^, b = nB^, QA_m = qA_m/|nA|, QB_m = qB_m/|nB|,
+ * dA_{m,s} = e_s x QA_m, dB_{m,s} = e_s x QB_m, dE_{m,s} = (qe_m/|e|) e_s and
+ * Eps(w)_{st} = (e_s x e_t) . w (so Eps(w) = -[w]x), the vector identities
+ * (e_t x U).(e_s x V) = d_st U.V - U_s V_t and ((e_s x U) x W).e^ = (U.e^)(e_s.W) - e^_s (U.W)
+ * give, per vertex pair (m, n), with kA = dqA_m/dx_n, kB = dqB_m/dx_n:
+ *   dc_m = QA_m x b + QB_m x a                                                    (47)
+ *   ds_m = QA_m x (b x e^) + QB_m x (e^ x a) + (qe_m/|e|) (a x b)                 (49)
+ *   d2c_mn = kA/|nA| Eps(b) + kB/|nB| Eps(a) + (QB_n.QA_m + QA_n.QB_m) I
+ *            - QB_n QA_m^T - QA_n QB_m^T                                          (50)
+ *   d2s_mn = kA/|nA| Eps(b x e^) + kB/|nB| Eps(e^ x a)
+ *            + (QA_m.e^) Eps(QB_n) - e^ (QB_n x QA_m)^T
+ *            + (QA_n.e^) Eps(QB_m)^T - (QB_m x QA_n) e^T
+ *            + (qe_n/|e|) X_m + (qe_m/|e|) X_n^T                                  (51)
+ * where X_m(s, t) = (d(nA^ x nB^)/dx_{m,s})_t = b QA_m^T - (QA_m.b) I + (a.QB_m) I - a QB_m^T. */
+
+/* Eps(w): Eps(w)_{st} = (e_s x e_t) . w */
+static inline cc_m3 cc_hinge_eps(cc_v3 w)
+{
+    cc_m3 m = {{{0, w.z, -w.y}, {-w.z, 0, w.x}, {w.y, -w.x, 0}}};
+    return m;
+}
+
+/* M += s P */
+static inline void cc_hinge_m3_axpy(cc_m3 *M, double s, cc_m3 P)
+{
+    for (int i = 0; i < 3; i++)
+        for (int j = 0; j < 3; j++) M->a[i][j] += s * P.a[i][j];
+}
+
+/* M += s u v^T */
+static inline void cc_hinge_m3_outer_add(cc_m3 *M, double s, cc_v3 u, cc_v3 v)
+{
+    for (int i = 0; i < 3; i++)
+        for (int j = 0; j < 3; j++) M->a[i][j] += s * u.c[i] * v.c[j];
+}
+
+/* M += s I */
+static inline void cc_hinge_m3_diag_add(cc_m3 *M, double s)
+{
+    for (int i = 0; i < 3; i++) M->a[i][i] += s;
+}
+
+/* the blocks (m, n) of (50) and (51) into t->d2c, t->d2s, and their transposes into (n, m) */
+static inline void cc_hinge_trig_block(const cc_hinge *h, const cc_v3 *QA, const cc_v3 *QB, const cc_m3 *X,
+                                       const cc_m3 E[4], int m, int n, cc_hinge_trig *t)
+{
+    double kA = cc_hinge_dqA(m, n) / h->lA, kB = cc_hinge_dqB(m, n) / h->lB;
+    cc_m3 c2 = cc_m3_zero(), s2 = cc_m3_zero();
+    if (kA != 0) cc_hinge_m3_axpy(&c2, kA, E[0]), cc_hinge_m3_axpy(&s2, kA, E[2]);
+    if (kB != 0) cc_hinge_m3_axpy(&c2, kB, E[1]), cc_hinge_m3_axpy(&s2, kB, E[3]);
+    cc_hinge_m3_diag_add(&c2, cc_v3_dot(QB[n], QA[m]) + cc_v3_dot(QA[n], QB[m]));
+    cc_hinge_m3_outer_add(&c2, -1.0, QB[n], QA[m]);
+    cc_hinge_m3_outer_add(&c2, -1.0, QA[n], QB[m]);
+    cc_hinge_m3_axpy(&s2, cc_v3_dot(QA[m], h->eh), cc_hinge_eps(QB[n]));
+    cc_hinge_m3_outer_add(&s2, -1.0, h->eh, cc_v3_cross(QB[n], QA[m]));
+    cc_hinge_m3_axpy(&s2, cc_v3_dot(QA[n], h->eh), cc_m3_transpose(cc_hinge_eps(QB[m])));
+    cc_hinge_m3_outer_add(&s2, -1.0, cc_v3_cross(QB[m], QA[n]), h->eh);
+    if (cc_hinge_qe(n) != 0) cc_hinge_m3_axpy(&s2, cc_hinge_qe(n) / h->le, X[m]);
+    if (cc_hinge_qe(m) != 0) cc_hinge_m3_axpy(&s2, cc_hinge_qe(m) / h->le, cc_m3_transpose(X[n]));
+    for (int s = 0; s < 3; s++)
+        for (int r = 0; r < 3; r++) {
+            int i = 3 * m + s, j = 3 * n + r;
+            t->d2c[i][j] = t->d2c[j][i] = m == n && r < s ? c2.a[r][s] : c2.a[s][r];
+            t->d2s[i][j] = t->d2s[j][i] = m == n && r < s ? s2.a[r][s] : s2.a[s][r];
+        }
+}
+
+/* dc, ds and (if want_hess) d2c, d2s of (46)-(51) with the frozen-magnitude (40)-(45), by the
+ * block formulas above; the same numbers as cc_hinge_units_frozen + cc_hinge_trig_derivs */
+static inline void cc_hinge_trig_frozen(const cc_hinge *h, int want_hess, cc_hinge_trig *t)
+{
+    const cc_v3 a = h->nAh, b = h->nBh, be = cc_v3_cross(b, h->eh), ea = cc_v3_cross(h->eh, a);
+    const cc_v3 ab = cc_v3_cross(a, b);
+    cc_v3 QA[4], QB[4];
+    cc_m3 X[4];
+    for (int m = 0; m < 4; m++) {
+        QA[m] = cc_v3_scale(h->qA[m], 1.0 / h->lA);
+        QB[m] = cc_v3_scale(h->qB[m], 1.0 / h->lB);
+        cc_v3 dc = cc_v3_add(cc_v3_cross(QA[m], b), cc_v3_cross(QB[m], a));
+        cc_v3 ds = cc_v3_add(cc_v3_cross(QA[m], be), cc_v3_cross(QB[m], ea));
+        ds = cc_v3_axpy(ds, cc_hinge_qe(m) / h->le, ab);
+        for (int s = 0; s < 3; s++) t->dc[3 * m + s] = dc.c[s], t->ds[3 * m + s] = ds.c[s];
+    }
+    if (!want_hess) return;
+    for (int m = 0; m < 4; m++) {
+        X[m] = cc_m3_outer(b, QA[m]);
+        cc_hinge_m3_outer_add(&X[m], -1.0, a, QB[m]);
+        cc_hinge_m3_diag_add(&X[m], cc_v3_dot(a, QB[m]) - cc_v3_dot(QA[m], b));
+    }
+    const cc_m3 E[4] = {cc_hinge_eps(b), cc_hinge_eps(a), cc_hinge_eps(be), cc_hinge_eps(ea)};
+    for (int m = 0; m < 4; m++)
+        for (int n = m; n < 4; n++) cc_hinge_trig_block(h, QA, QB, X, E, m, n, t);
+}
+
 /* dtheta_i = cos dsin_i - sin dcos_i                                              (54)
  * d2theta_ij = cos d2sin - sin d2cos + (sin^2 - cos^2)(dsin_i dcos_j + dcos_i dsin_j)
  *              + 2 sin cos (dcos_i dcos_j - dsin_i dsin_j)                         (57)
