@@ -1,5 +1,6 @@
 # Thin wrapper over CMake (in the style of neovim's top-level Makefile).
-#   make demo   install missing packages, configure, build, run the main job
+#   make demo   install missing packages, configure, build, run the main job: the derivative
+#               table, then the side-by-side bend comparison (lua/scenarios/bend_compare.lua)
 #   make test   install missing packages, configure, build, run every test
 # Variables: BUILD_TYPE=Release|Debug, SANITIZE=ON, BUILD_DIR=build
 BUILD_TYPE ?= Release
@@ -23,6 +24,7 @@ build: configure
 
 demo: build
 	@$(BUILD_DIR)/clothcheck demo
+	@$(BUILD_DIR)/clothcheck run lua/scenarios/bend_compare.lua
 
 test: build
 	@cd $(BUILD_DIR) && ctest --output-on-failure -j $(JOBS)
