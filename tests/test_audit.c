@@ -527,6 +527,23 @@ static void test_plots(void)
     CU_ASSERT_EQUAL(system(args), 0);
 }
 
+/* clothcheck bench --audit: one timed run of the full matrix, its JSON keys, bad --repeat */
+static void test_bench_audit(void)
+{
+    static char out[4096], err[4096];
+    CU_ASSERT_EQUAL(cc_test_run_cli("bench --audit --repeat 1 --json", out, sizeof out, err, sizeof err), 0);
+    static const char *const keys[] = {"\"audit_runs\": 1", "\"variants\": ", "\"samples\": 1000",
+                                       "\"audit_s_median\": ", "\"audit_s_min\": ", "\"audit_s_max\": "};
+    for (size_t k = 0; k < sizeof keys / sizeof keys[0]; k++) CU_ASSERT_PTR_NOT_NULL(strstr(out, keys[k]));
+    CU_ASSERT_PTR_NOT_NULL(strstr(out, cc_gp_terminal() ? "\"plots\": true" : "\"plots\": false"));
+    double s = -1;
+    const char *m = strstr(out, "\"audit_s_median\": ");
+    if (m) s = atof(m + strlen("\"audit_s_median\": "));
+    CU_ASSERT(s > 0);
+    CU_ASSERT_EQUAL(cc_test_run_cli("bench --audit --repeat 0", out, sizeof out, err, sizeof err), 2);
+    CU_ASSERT_EQUAL(cc_test_count_lines(err), 1);
+}
+
 static const cc_test_case tests[] = {
     {"correct variants hold their claims", test_correct_variants_hold_their_claims},
     {"wrong sign in a Hessian block", test_wrong_sign_in_hessian_block},
@@ -544,6 +561,7 @@ static const cc_test_case tests[] = {
     {"JSON rows and keys", test_json_rows},
     {"command line", test_cli},
     {"plots with and without gnuplot", test_plots},
+    {"bench --audit", test_bench_audit},
     {NULL, NULL},
 };
 

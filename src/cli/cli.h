@@ -16,6 +16,9 @@ int cc_cmd_lesson(int argc, char **argv);
 int cc_cmd_bench(int argc, char **argv);
 int cc_cmd_audit(int argc, char **argv);
 
+/* clothcheck bench --audit: repeat timed runs of the full audit matrix; the exit status */
+int cc_bench_audit(int repeat, int json);
+
 /* Print "clothcheck CMD: message" on stderr; returns CC_EXIT_USAGE. */
 int cc_cli_error(const char *cmd, const char *fmt, ...);
 

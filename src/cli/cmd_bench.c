@@ -18,7 +18,8 @@
 
 static const char *const bench_help =
     "usage: clothcheck bench [--grid N] [--steps S] [--h H] [--bend VARIANT] [--precond P]\n"
-    "                        [--psd-project] [--json]\n\n"
+    "                        [--psd-project] [--json]\n"
+    "       clothcheck bench --audit [--repeat R] [--json]\n\n"
     "Time the simulator on the standard scene: a 1 m square cloth of N x N vertices (default\n"
     "66) starting flat in the xy-plane, gravity along -z, the two corners of one edge pinned,\n"
     "Pritchard's Table 1 parameters (001: k_stretch 5000, k_shear 500, k_bend 1e-5, damping\n"
@@ -35,7 +36,13 @@ static const char *const bench_help =
     "  --precond P     jacobi, block-jacobi, ascher-boxerman or block-ic0 (default)\n"
     "  --psd-project   project each element stiffness to positive semi-definite\n"
     "  --json          one JSON object on stdout (keys: grid, vertices, steps, ms_per_step,\n"
-    "                  cg_iterations_per_step, assembly_ms, solve_ms, finite, ...)";
+    "                  cg_iterations_per_step, assembly_ms, solve_ms, finite, ...)\n\n"
+    "  --audit         instead of the scene, time the full audit matrix: R runs (--repeat,\n"
+    "                  default 5) of what `clothcheck audit --plots DIR` does with its defaults\n"
+    "                  (the table to /dev/null, the plots to a temporary directory); prints the\n"
+    "                  median, fastest and slowest run (JSON keys: audit_runs, variants,\n"
+    "                  samples, plots, audit_s_median, audit_s_min, audit_s_max)\n"
+    "  --repeat R      runs for --audit, 1..100 (default 5)";
 
 /* monotonic wall time in seconds */
 static double wall(void)
@@ -68,6 +75,8 @@ typedef struct bench_opts {
     double h;              /* time step */
     const char *bend;      /* bend variant */
     const char *precond;   /* preconditioner name */
+    int audit;             /* 1: time the audit matrix instead */
+    int repeat;            /* audit runs */
 } bench_opts;
 
 /* parse an integer option in [lo, hi]; 0 or -1 after an error message */
@@ -84,7 +93,8 @@ static int int_opt(const char *name, const char *value, int lo, int hi, int *out
 static int parse(int argc, char **argv, bench_opts *o)
 {
     static const cc_optspec specs[] = {{"grid", 1}, {"steps", 1}, {"h", 1}, {"json", 0}, {"bend", 1},
-                                       {"precond", 1}, {"psd-project", 0}, {"help", 0}, {NULL, 0}};
+                                       {"precond", 1}, {"psd-project", 0}, {"help", 0}, {"audit", 0},
+                                       {"repeat", 1}, {NULL, 0}};
     cc_optparser p = {argc, argv, 1, specs, "bench"};
     cc_opt opt;
     int r;
@@ -97,6 +107,8 @@ static int parse(int argc, char **argv, bench_opts *o)
             return cc_cli_error("bench", "--h needs a number > 0 (got '%s')", opt.value), -1;
         if (!strcmp(opt.name, "json")) o->json = 1;
         if (!strcmp(opt.name, "psd-project")) o->psd = 1;
+        if (!strcmp(opt.name, "audit")) o->audit = 1;
+        if (!strcmp(opt.name, "repeat") && int_opt("repeat", opt.value, 1, 100, &o->repeat) < 0) return -1;
         if (!strcmp(opt.name, "bend")) o->bend = opt.value;
         if (!strcmp(opt.name, "precond")) o->precond = opt.value;
     }
@@ -168,10 +180,11 @@ static void report(const bench_opts *o, int nv, int done, double ms, double iter
 /* clothcheck bench: run the standard scene and report timings */
 int cc_cmd_bench(int argc, char **argv)
 {
-    bench_opts o = {66, 100, 0, 0, 0.02, "pritchard", "block-ic0"};
+    bench_opts o = {66, 100, 0, 0, 0.02, "pritchard", "block-ic0", 0, 5};
     int r = parse(argc, argv, &o);
     if (r < 0) return CC_EXIT_USAGE;
     if (r > 0) return puts(bench_help), CC_EXIT_OK;
+    if (o.audit) return cc_bench_audit(o.repeat, o.json);
     cc_sim *s = standard_scene(&o);
     if (!s) return CC_EXIT_USAGE;
     double *t = malloc((size_t)o.steps * 3 * sizeof *t), *ta = t + o.steps, *ts = t + 2 * o.steps;
