@@ -166,6 +166,13 @@ static double fused_element(const cc_eval *ev, const int *vid, const int *slot, 
 static int assemble_term(cc_sim *s, cc_term *t, const double *x, const double *v, int mat, double cx,
                          double cv, const double *dx, double *f, double *jdx)
 {
+    if (t->kind == TERM_BEND_FORCE) {   /* a force model, not a condition: bend_force.c */
+        int bad = 0;
+        const char *why = "";
+        if (cc_bend_force_term(s, t, x, v, mat, cx, cv, dx, f, jdx, &bad, &why) < 0)
+            return element_fault(s, t, bad, why);
+        return 0;
+    }
     int nv = t->nv, n = 3 * nv, jac = mat || jdx;
     int want = jac ? CC_WANT_ALL : (CC_WANT_VALUE | CC_WANT_GRAD);
     int fused = mat && s->p.damping == 0 && !s->p.psd_project;

@@ -92,17 +92,21 @@ static int add_triangle_term(cc_sim *s, const cc_mesh *mesh, const char *cond, c
     return 0;
 }
 
-/* the bend condition on every hinge, rest angle 0 (the (u,v) rest shape is flat) */
+/* the bend term on every hinge, rest angle 0 (the (u,v) rest shape is flat): a registry
+ * condition, or Bridson's force model when bend_condition is CC_SIM_BEND_FORCE (bend_force.c;
+ * its variant reads "bridson", and bend/bridson gives its C = theta - theta0 for messages) */
 static int add_hinge_term(cc_sim *s, double k, double kd, char *err)
 {
+    cc_sim_params *p = &s->p;
+    int force = !strcmp(p->bend_condition, CC_SIM_BEND_FORCE);
+    if (force) snprintf(p->bend_variant, CC_SIM_NAMELEN, "bridson");
     if ((k == 0 && kd == 0) || s->nh == 0) return 0;
-    const cc_sim_params *p = &s->p;
-    const cc_condition *c = cc_condition_find(p->bend_condition, p->bend_variant);
+    const cc_condition *c = cc_condition_find(force ? "bend" : p->bend_condition, p->bend_variant);
     if (!c)
-        return snprintf(err, CC_ERRLEN, "condition %s/%s is not in the registry", p->bend_condition,
-                        p->bend_variant), -1;
+        return snprintf(err, CC_ERRLEN, "condition %s/%s is not in the registry (bend_condition may also be %s)",
+                        p->bend_condition, p->bend_variant, CC_SIM_BEND_FORCE), -1;
     if (c->nv != 4) return snprintf(err, CC_ERRLEN, "%s/%s is not a hinge condition", p->bend_condition, p->bend_variant), -1;
-    cc_term *t = term_add(s, "bend", TERM_BEND, 4, c->ncomp, s->nh);
+    cc_term *t = term_add(s, "bend", force ? TERM_BEND_FORCE : TERM_BEND, 4, c->ncomp, s->nh);
     if (!t || !(t->rest = alloc0((size_t)s->nh, sizeof *t->rest)))
         return snprintf(err, CC_ERRLEN, "out of memory for bend elements"), -1;
     t->cond = c;
@@ -485,7 +489,7 @@ int cc_sim_energies(cc_sim *s, cc_sim_energy *e)
         double sum = 0;
         for (int k = 0; k < tm->nel; k++) sum += tm->energy[k];
         double *dst = tm->kind == TERM_STRETCH ? &e->stretch : tm->kind == TERM_SHEAR ? &e->shear
-                    : tm->kind == TERM_BEND ? &e->bend : &e->user;
+                    : (tm->kind == TERM_BEND || tm->kind == TERM_BEND_FORCE) ? &e->bend : &e->user;
         *dst += sum;
     }
     for (int i = 0; i < s->nv; i++) {

@@ -20,6 +20,15 @@
 
 #define CC_SIM_NAMELEN 32   /* size of the variant name fields */
 
+/* bend_condition naming Bridson et al.'s bending force model (002, 004) instead of a
+ * condition: F_i = k_bend w (sin(theta/2) - sin(theta0/2)) u_i, w = |e|^2/(|nA| + |nB|),
+ * damped by D_i = -d_bend w (dtheta/dt) dtheta/dx_i (summed over the hinge's vertices, the
+ * per-particle option does not apply). Its Jacobian is not symmetric: the system matrix and
+ * the product df/dx dx both use its symmetric part. Its "bend" energy is the work potential
+ * k w [2 cos(theta0/2) - 2 cos(theta/2) - sin(theta0/2)(theta - theta0)], exact for bending
+ * of rigid triangles only (the force has no energy). Details: src/sim/bend_force.c. */
+#define CC_SIM_BEND_FORCE "bridson-force"
+
 typedef enum cc_integrator {
     CC_BACKWARD_EULER,    /* Baraff & Witkin (15)-(16), one Newton step, solved by MPCG */
     CC_EXPLICIT_EULER,    /* x1 = x0 + h v0, v1 = v0 + h a(x0, v0) (004) */
@@ -60,8 +69,10 @@ typedef struct cc_sim_params {
     double contact_margin;  /* obstacles: a vertex closer than this to a surface is in contact */
     char stretch_variant[CC_SIM_NAMELEN];  /* registry variant of "stretch" */
     char shear_variant[CC_SIM_NAMELEN];    /* registry variant of "shear" */
-    char bend_condition[CC_SIM_NAMELEN];   /* registry condition used on hinges ("bend") */
-    char bend_variant[CC_SIM_NAMELEN];     /* its variant ("pritchard", ...) */
+    char bend_condition[CC_SIM_NAMELEN];   /* registry condition used on hinges ("bend"), or
+                                              CC_SIM_BEND_FORCE for Bridson's force model */
+    char bend_variant[CC_SIM_NAMELEN];     /* its variant ("pritchard", ...); not used by the
+                                              force model, and the simulation's copy reads "bridson" */
 } cc_sim_params;
 
 /* Fill p with a named preset: "pritchard-table1" (001 Table 1, alpha = a^0.75),
@@ -78,9 +89,10 @@ int cc_sim_params_check(const cc_sim_params *p, char *err);
 typedef struct cc_sim cc_sim;
 
 /* A simulation of mesh m (copied: positions, (u,v), triangles, hinges) with parameters p.
- * Stretch and shear act on every triangle, the bend condition on every hinge (rest angle
- * 0: the (u,v) rest shape is flat); a condition with k = 0 and k_d = 0 is left out, so a
- * missing registry entry is an error only when it is used. NULL with err. */
+ * Stretch and shear act on every triangle, the bend condition (or the force model
+ * CC_SIM_BEND_FORCE) on every hinge (rest angle 0: the (u,v) rest shape is flat); a
+ * condition with k = 0 and k_d = 0 is left out, so a missing registry entry is an error
+ * only when it is used. NULL with err. */
 cc_sim *cc_sim_new(const cc_mesh *m, const cc_sim_params *p, char *err);
 void cc_sim_free(cc_sim *s);
 /* the parameters in use */
@@ -165,7 +177,7 @@ void cc_sim_set_state(cc_sim *s, const double *x, const double *v);
 typedef struct cc_sim_energy {
     double stretch;   /* sum k/2 C.C over stretch elements */
     double shear;     /* over shear elements */
-    double bend;      /* over hinges */
+    double bend;      /* over hinges (the force model: its work potential, CC_SIM_BEND_FORCE) */
     double user;      /* over user conditions */
     double kinetic;   /* sum m/2 |v|^2 */
     double gravity;   /* -sum m g.x */

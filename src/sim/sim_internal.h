@@ -8,7 +8,9 @@
 #include "sim/mpcg.h"
 #include "sim/sim.h"
 
-enum { TERM_STRETCH, TERM_SHEAR, TERM_BEND, TERM_USER };
+/* TERM_BEND_FORCE: Bridson's bending force model on the hinges (bend_force.c), not a
+ * condition; its cond is bend/bridson, used only for C = theta - theta0 (messages, t->C). */
+enum { TERM_STRETCH, TERM_SHEAR, TERM_BEND, TERM_USER, TERM_BEND_FORCE };
 enum { CON_FREE, CON_PIN, CON_PLANE, CON_LINE };
 enum { OBS_PLANE, OBS_SPHERE, OBS_TABLE };
 
@@ -25,7 +27,7 @@ typedef struct cc_term {
     cc_sim_condition user;       /* the user callback (user conditions only) */
     double k, kd;                /* stiffness and damping constant */
     int *slot;                   /* nel by nv by nv BSR slots of block (a, b) */
-    double *energy;              /* nel: k/2 C.C at the last evaluation */
+    double *energy;              /* nel: k/2 C.C at the last evaluation (bend force: bend_force.c) */
     double *C;                   /* nel by ncomp: C at the last evaluation */
 } cc_term;
 
@@ -84,6 +86,11 @@ struct cc_sim {
  * with dx != NULL, jdx = df/dx dx. 0, or -1 with s->err naming the element. */
 int cc_sim_assemble(cc_sim *s, const double *x, const double *v, int mat, double cm, double cx,
                     double cv, const double *dx, double *f, double *jdx);
+/* Bridson's bending force on the hinges of term t (bend_force.c), as cc_sim_assemble does
+ * for one term: f += F + D; with mat, A += cx sym(dF/dx) + cv dD/dv; with jdx, jdx +=
+ * sym(dF/dx) dx; energies and C stored. 0, or -1 with *bad the hinge and *why the reason. */
+int cc_bend_force_term(cc_sim *s, cc_term *t, const double *x, const double *v, int mat, double cx,
+                       double cv, const double *dx, double *f, double *jdx, int *bad, const char **why);
 /* build the BSR pattern and the slots of every term if not built; 0 or -1 */
 int cc_sim_pattern(cc_sim *s);
 /* strain limiting (strain.c): velocity correction of v1 for x + h v1 (Bridson & Fedkiw), and
