@@ -32,7 +32,8 @@ static const char *const bench_help =
     "  --grid N        vertices per side, 2..500 (default 66)\n"
     "  --steps S       number of steps, 1..1000000 (default 100)\n"
     "  --h H           time step in seconds, > 0 (default 0.02)\n"
-    "  --bend VARIANT  bend variant from the registry (default pritchard)\n"
+    "  --bend VARIANT  bend variant from the registry (default pritchard), or bridson-force\n"
+    "                  for Bridson's bending force model (bend_condition, see sim.h)\n"
     "  --precond P     jacobi, block-jacobi, ascher-boxerman or block-ic0 (default)\n"
     "  --psd-project   project each element stiffness to positive semi-definite\n"
     "  --json          one JSON object on stdout (keys: grid, vertices, steps, ms_per_step,\n"
@@ -127,7 +128,7 @@ static cc_sim *standard_scene(const bench_opts *o)
     snprintf(psd, sizeof psd, "%d", o->psd);
     cc_sim *s = NULL;
     if (cc_sim_preset("pritchard-table1", &p, err) == 0 && cc_sim_param_set(&p, "h", hbuf, err) == 0 &&
-        cc_sim_param_set(&p, "bend_variant", o->bend, err) == 0 &&
+        cc_sim_param_set(&p, strcmp(o->bend, CC_SIM_BEND_FORCE) ? "bend_variant" : "bend_condition", o->bend, err) == 0 &&
         cc_sim_param_set(&p, "psd_project", psd, err) == 0 &&
         cc_sim_param_set(&p, "precond", o->precond, err) == 0) {
         p.cg_tol = 1e-2;

@@ -3,7 +3,9 @@
  *   clothcheck.presets()                       -> {"pritchard-table1", ...}
  *   clothcheck.sim(mesh [, params])            -> sim   (params: {preset=name, k_bend=1e-4,
  *                                                 bend_variant="macri", gravity={0,0,-9.81}, ...};
- *                                                 names as the fields of cc_sim_params)
+ *                                                 names as the fields of cc_sim_params;
+ *                                                 bend_condition="bridson-force" for Bridson's
+ *                                                 bending force model, see sim.h)
  *   sim:pin(i [, {vx,vy,vz}])   sim:slide_plane(i, {nx,ny,nz})   sim:slide_line(i, {dx,dy,dz})
  *   sim:release(i)              (i is a 1-based vertex number)
  *   sim:add_plane({p}, {n})     sim:add_sphere({c}, r)    sim:add_table(cx, cy, top, floor, r)
