@@ -112,4 +112,10 @@ assert(sim:stats().steps == 5)
 -- a Lua-defined condition runs in the solve: a stiff spring along the bottom edge
 sim:add_condition(mine, {{1, 2}, {2, 3}}, 100, 1)
 assert(sim:step())
+-- Bridson's bending force model by name: the variant reads "bridson", the hinges have energies
+local bsim = cc.sim(cloth, {preset = "pritchard-table1", h = 0.01, bend_condition = "bridson-force", k_bend = 1e-3})
+bsim:pin(1); bsim:pin(6)
+assert(bsim:params().bend_condition == "bridson-force" and bsim:params().bend_variant == "bridson")
+assert(bsim:step(5))
+assert(bsim:energies().bend > 0 and #bsim:element_energies("bend") == cloth.nh)
 print("lua_module: all assertions passed")

@@ -8,7 +8,7 @@
  * differences in v, and the product df/dx dx with the matrix. Then: damping does negative
  * power, the reported energy is the work potential for rigid-wing bending and is not one
  * around a loop that stretches a wing, a hanging cloth comes to rest, and a degenerate
- * hinge stops the step naming it.
+ * hinge stops the step naming it; the bench command selects the model by --bend.
  */
 #include <math.h>
 #include <stdio.h>
@@ -480,6 +480,17 @@ static void test_degenerate_hinge_fault(void)
     cc_mesh_free(m);
 }
 
+/* clothcheck bench --bend bridson-force runs the force model */
+static void test_bench_cli(void)
+{
+    char out[4096], err[4096];
+    int rc = cc_test_run_cli("bench --grid 8 --steps 5 --bend bridson-force --json", out, sizeof out, err, sizeof err);
+    if (rc) printf("\n    %s ", err);
+    CU_ASSERT_EQUAL(rc, 0);
+    CU_ASSERT_PTR_NOT_NULL(strstr(out, "\"finite\": true"));
+    CU_ASSERT_PTR_NOT_NULL(strstr(out, "\"bend\": \"bridson-force\""));
+}
+
 int main(void)
 {
     static const cc_test_case tests[] = {
@@ -490,6 +501,7 @@ int main(void)
         {"bend energy is the work potential of rigid-wing bending, not an energy", test_energy_is_bending_work},
         {"a hanging cloth with the force model comes to rest", test_hanging_comes_to_rest},
         {"a degenerate hinge stops the step, named", test_degenerate_hinge_fault},
+        {"bench --bend bridson-force", test_bench_cli},
         {NULL, NULL},
     };
     return cc_test_main("sim_bend_force", tests);
