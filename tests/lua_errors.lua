@@ -32,6 +32,35 @@ local short = cc.define{nv = 2, value = function() return 0 end,
                         hessian = function() return {} end}
 fails("gradient must return 6 numbers", short.eval, short, {0,0,0, 1,0,0}, {rest = 1})
 
+-- names of Lua conditions name files: no '/', no leading '.', nothing a shell or gnuplot reads
+local fns = {nv = 2, value = function() return 0 end, gradient = function() return {0,0,0,0,0,0} end,
+             hessian = function() return {} end}
+for _, bad in ipairs{"a/b", "..", ".hidden", "x`id`", "two words", ""} do
+  local d = {}
+  for k, v in pairs(fns) do d[k] = v end
+  d.condition = bad
+  fails("may hold only letters, digits", cc.define, d)
+end
+
+-- plots: option fields are words only; titles cannot run commands (gnuplot runs `...` in
+-- double-quoted strings, so titles are written single-quoted)
+local dir = "out/test_lua_errors"
+assert(cc.mkdir(dir))
+local marker = dir .. "/ran"
+os.remove(marker)
+local xy = {x = {0, 1}, y = {0, 1}}
+fails("plot field 'key' may hold only", cc.plot, {dir = dir, name = "k", key = "top\nset output", series = {xy}})
+fails("plot field 'with' may hold only", cc.plot,
+      {dir = dir, name = "w", series = {{x = {0, 1}, y = {0, 1}, with = "lines`touch " .. marker .. "`"}}})
+fails("must be {lo, hi} with lo < hi", cc.plot, {dir = dir, name = "r", yrange = {1, 0}, series = {xy}})
+local quoted = "it's `touch " .. marker .. "` \"q\""
+cc.plot{dir = dir, name = "t", title = quoted, xlabel = quoted, series = {{title = quoted, x = {0, 1}, y = {0, 1}}}}
+assert(io.open(marker) == nil, "a plot title ran a command")
+local gp = assert(io.open(dir .. "/t.gp")):read("a")
+assert(gp:find("'it''s `touch", 1, true), "titles are single-quoted with '' for '")
+assert(cc.plot{dir = dir, name = "range", yrange = {-1, 2}, xrange = {0, 1}, key = "top left", series = {xy}} ~= nil)
+assert(assert(io.open(dir .. "/range.gp")):read("a"):find("set yrange [-1:2]", 1, true))
+
 -- a closed mesh refuses use, and closing twice is harmless
 do
   local g <close> = cc.grid(2, 2)

@@ -13,7 +13,9 @@
 -- (at 66x66 the steps 2.5 ms and 5 ms blow up for most formulations: docs/scenarios.md).
 --
 --   clothcheck run lua/scenarios/bend_compare.lua [--quick | --full] [--n 33] [--T 1.2]
---                  [--h 0.0025] [--k_bend 1e-5] [--frames 40] [--picture [N]] [--out DIR]
+--                  [--h 0.0025] [--k_bend 1e-5] [--psd_project false] [--frames 40]
+--                  [--picture [N]] [--out DIR]
+-- --psd_project true projects every element stiffness to PSD before assembly (all variants).
 local cc = require "clothcheck"
 local scene = require "scene"
 
@@ -25,13 +27,13 @@ local variants = {
   {label = "bridson-force",   params = {bend_condition = "bridson-force"}},
 }
 
-local o = scene.options("bend_compare", arg, {n = 33, T = 1.2, h = 0.0025, k_bend = 1e-5, frames = 40},
+local o = scene.options("bend_compare", arg, {n = 33, T = 1.2, h = 0.0025, k_bend = 1e-5, psd_project = false, frames = 40},
   {quick = {n = 8, T = 0.1, frames = 10}, full = {n = 66, T = 2.4, h = 0.001}})
 
 local runs, done, lines = {}, {}, {}
 local t_start = cc.wall_time()
 for _, v in ipairs(variants) do
-  local params = {preset = "thesis-table3.1", h = o.h, k_bend = o.k_bend}
+  local params = {preset = "thesis-table3.1", h = o.h, k_bend = o.k_bend, psd_project = o.psd_project}
   for k, x in pairs(v.params) do params[k] = x end
   local made, sim, mesh, nu = pcall(scene.tablecloth, o.n, params)
   if not made then

@@ -238,6 +238,17 @@ static void strfield(lua_State *L, const char *key, const char *def, char *buf, 
     lua_pop(L, 1);
 }
 
+/* 1 if s can name a condition: it names plot and data files and appears in gnuplot
+ * scripts, so letters, digits, '_', '-' and '.' only, not starting with '.' */
+static int valid_name(const char *s)
+{
+    if (!s[0] || s[0] == '.') return 0;
+    for (; *s; s++)
+        if (!(strchr("_-.", *s) || (*s >= 'a' && *s <= 'z') || (*s >= 'A' && *s <= 'Z') || (*s >= '0' && *s <= '9')))
+            return 0;
+    return 1;
+}
+
 static int l_define(lua_State *L)
 {
     luaL_checktype(L, 1, LUA_TTABLE);
@@ -260,6 +271,9 @@ static int l_define(lua_State *L)
     cc_lcondition *lc = new_condition(L);
     strfield(L, "condition", "lua", lc->name, sizeof lc->name);
     strfield(L, "variant", "student", lc->variant, sizeof lc->variant);
+    luaL_argcheck(L, valid_name(lc->name) && valid_name(lc->variant), 1,
+                  "fields 'condition' and 'variant' may hold only letters, digits, '_', '-' and '.'"
+                  " (they name files), and may not start with '.'");
     lc->nv = (int)nv;
     lc->ncomp = (int)ncomp;
     lc->claim = (cc_claim)claim;

@@ -65,15 +65,16 @@ static double *nfield(lua_State *L, int t, const char *k, int *n)
     return v;
 }
 
-/* s as a gnuplot double-quoted string */
+/* s as a gnuplot single-quoted string, new lines dropped */
 static void gp_quote(FILE *f, const char *s)
 {
-    fputc('"', f);
+    /* single quotes: gnuplot runs `...` inside double-quoted strings, never inside single */
+    fputc('\'', f);
     for (; *s; s++) {
-        if (*s == '"' || *s == '\\') fputc('\\', f);
-        if (*s != '\n') fputc(*s, f);
+        if (*s == '\'') fputc('\'', f);
+        if (*s != '\n' && *s != '\r') fputc(*s, f);
     }
-    fputc('"', f);
+    fputc('\'', f);
 }
 
 /* Open NAME.dat and NAME.gp in dir (the directory is created); dir and name from the spec. */
@@ -124,19 +125,48 @@ static int plot_finish(lua_State *L, plotfiles *p)
     return 2;
 }
 
+/* s is a gnuplot option list ("top left", "linespoints lw 2"): letters, digits, spaces and
+ * ".,+-" only, so that a script cannot slip a command (system(...), a new line) into the
+ * .gp file; else a Lua error naming the field */
+static void check_words(lua_State *L, const char *s, const char *field)
+{
+    for (const char *c = s; c && *c; c++)
+        if (!(strchr(" .,+-_", *c) || (*c >= 'a' && *c <= 'z') || (*c >= 'A' && *c <= 'Z') || (*c >= '0' && *c <= '9')))
+            luaL_error(L, "plot field '%s' may hold only letters, digits, spaces and .,+-_ (got '%s')", field, s);
+}
+
+/* the optional range field k = {lo, hi} of table t into r; 1 if given, error if malformed */
+static int rfield(lua_State *L, int t, const char *k, double r[2])
+{
+    int ty = lua_getfield(L, t, k);
+    lua_pop(L, 1);
+    if (ty == LUA_TNIL) return 0;
+    int n;
+    double *v = nfield(L, t, k, &n);
+    int ok = n == 2 && v[0] < v[1];
+    if (ok) r[0] = v[0], r[1] = v[1];
+    free(v);
+    if (!ok) luaL_error(L, "plot field '%s' must be {lo, hi} with lo < hi", k);
+    return 1;
+}
+
 /* Check the panel table at pt completely (strings, series, equal lengths) before any file
  * is opened, so that writing cannot stop half-way on a Lua error. */
 static void check_panel(lua_State *L, int pt)
 {
     static const char *const strs[] = {"title", "xlabel", "ylabel", "key"};
+    double r[2] = {0, 0};
     for (int i = 0; i < 4; i++) sfield(L, pt, strs[i], NULL);
+    check_words(L, sfield(L, pt, "key", NULL), "key");
+    rfield(L, pt, "xrange", r), rfield(L, pt, "yrange", r);
     if (lua_getfield(L, pt, "series") != LUA_TTABLE) luaL_error(L, "plot needs series = {{x=..., y=...}, ...}");
     int st = lua_gettop(L), ns = (int)luaL_len(L, st);
     if (ns == 0) luaL_error(L, "plot has no series");
     for (int i = 0; i < ns; i++) {
         if (lua_geti(L, st, i + 1) != LUA_TTABLE) luaL_error(L, "series %d must be a table", i + 1);
         int se = lua_gettop(L), nx, ny;
-        sfield(L, se, "title", NULL), sfield(L, se, "with", NULL);
+        sfield(L, se, "title", NULL);
+        check_words(L, sfield(L, se, "with", NULL), "with");
         double *x = nfield(L, se, "x", &nx);
         free(x);
         x = nfield(L, se, "y", &ny);
@@ -159,6 +189,9 @@ static void write_panel(lua_State *L, plotfiles *p, int pt, int *block)
     if ((s = sfield(L, pt, "ylabel", NULL))) fputs("set ylabel ", g), gp_quote(g, s), fputc('\n', g);
     if ((s = sfield(L, pt, "key", NULL))) fprintf(g, "set key %s\n", s);
     else fputs("set key top right\n", g);
+    double r[2] = {0, 0};
+    if (rfield(L, pt, "xrange", r)) fprintf(g, "set xrange [%.17g:%.17g]\n", r[0], r[1]);
+    if (rfield(L, pt, "yrange", r)) fprintf(g, "set yrange [%.17g:%.17g]\n", r[0], r[1]);
     if (bfield(L, pt, "logx")) fputs("set logscale x\n", g);
     if (bfield(L, pt, "logy")) fputs("set logscale y\n", g);
     fputs("set grid\n", g);
@@ -253,6 +286,9 @@ static int l_plot_surface(lua_State *L)
     luaL_checktype(L, 1, LUA_TTABLE);
     int nu, nv, n, nc = 0;
     grid_dims(L, &nu, &nv);
+    const char *title = sfield(L, 1, "title", NULL), *view = sfield(L, 1, "view", "60,30");
+    check_words(L, view, "view");   /* before anything is allocated */
+    int w = (int)ifield(L, 1, "width", 900), h = (int)ifield(L, 1, "height", 700);
     double *x = nfield(L, 1, "x", &n), *c = NULL;
     if (n != 3 * nu * nv) free(x), luaL_error(L, "plot_surface: x needs 3*nu*nv = %d numbers, got %d", 3 * nu * nv, n);
     lua_getfield(L, 1, "color");
@@ -262,8 +298,6 @@ static int l_plot_surface(lua_State *L)
         c = nfield(L, 1, "color", &nc);
         if (nc != nu * nv) free(x), free(c), luaL_error(L, "plot_surface: color needs nu*nv = %d numbers", nu * nv);
     }
-    const char *title = sfield(L, 1, "title", NULL), *view = sfield(L, 1, "view", "60,30");
-    int w = (int)ifield(L, 1, "width", 900), h = (int)ifield(L, 1, "height", 700);
     plotfiles p;
     if (plot_open(L, &p, w, h) < 0) {
         free(x), free(c);
