@@ -61,17 +61,45 @@ for _, v in ipairs(variants) do
   end
 end
 
+-- |E_bend - E_bend(ref)| / E_bend(ref) over time, for every condition run against the exact
+-- one (same h, so the same times while both run); the force model has another energy
+local function relative_bend(ref)
+  local series = {}
+  for k, r in ipairs(done) do   -- line colour k: the same colour as in the other panels
+    if r ~= ref and r.label ~= "bridson-force" then
+      local x, y = {}, {}
+      for i = 2, math.min(#r.t, #ref.t) do
+        local e0 = ref.bend[i]
+        if e0 > 0 and r.bend[i] == r.bend[i] and r.bend[i] ~= e0 then
+          x[#x + 1], y[#y + 1] = r.t[i], math.abs(r.bend[i] - e0) / e0
+        end
+      end
+      if #x > 0 then
+        series[#series + 1] = {title = r.label .. (r.ok and "" or " (blew up)"), x = x, y = y, with = "lines lt " .. k}
+      end
+    end
+  end
+  if #series == 0 then return nil end
+  return {title = "bend energy relative to " .. ref.label, xlabel = "t (s)", ylabel = "|E - E_{exact}| / E_{exact}",
+    logy = true, key = "bottom right", series = series}
+end
+
 if #done > 0 then
-  local profile = {}
+  local profile, low = {}, 0
   for _, r in ipairs(done) do
     profile[#profile + 1] = {title = r.label .. (r.ok and "" or " (blew up)"), x = r.profile_x, y = r.profile_z}
+    for _, z in ipairs(r.profile_z) do if z == z and z < low and z > -10 then low = z end end
   end
+  local extra = {}
+  local exact
+  for _, r in ipairs(done) do if r.label == "pritchard-exact" and r.ok then exact = r end end
+  extra[#extra + 1] = exact and relative_bend(exact) or nil
+  extra[#extra + 1] = {title = "final shape, middle row (y = 0)", xlabel = "x (m)", ylabel = "z (m)",
+    key = "bottom center", yrange = {low - 0.05, 0.05}, series = profile}
   scene.plot_runs(o.dir, "compare",
-    string.format("bend formulations, tablecloth %dx%d, h = %s, k-bend = %s (others Table 3.1)", o.n, o.n,
-      scene.fmt(o.h), scene.fmt(o.k_bend)),
-    done, {"bend", "stretch", "kinetic", "cg", "ms"},
-    {{title = "final shape, middle row (y = 0)", xlabel = "x (m)", ylabel = "z (m)", key = "bottom center",
-      series = profile}})
+    string.format("bend formulations, tablecloth %dx%d, h = %s, k-bend = %s%s (others Table 3.1)", o.n, o.n,
+      scene.fmt(o.h), scene.fmt(o.k_bend), o.psd_project and ", element stiffness projected to PSD" or ""),
+    done, {"bend", "stretch", "kinetic", "cg", "ms"}, extra)
 end
 lines[#lines + 1] = string.format("%d configurations in %.1f s wall; outputs in %s", #variants,
   cc.wall_time() - t_start, o.dir)

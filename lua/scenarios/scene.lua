@@ -410,13 +410,15 @@ function scene.plot_runs(dir, name, title, runs, terms, extra)
     end
     if #series == 0 then series = {{title = "(none positive)", x = {0}, y = {1}}} end
     local what = PANEL[term] or {term .. " energy", "J"}
+    -- iterations and ms per step fill their panels: an opaque key keeps the legend readable
     panels[#panels + 1] = {title = what[1], xlabel = "t (s)", ylabel = what[2], logy = logy,
-      key = "bottom right", series = series}
+      key = PANEL[term] and "top right opaque box" or "bottom right", series = series}
   end
   for _, p in ipairs(extra or {}) do panels[#panels + 1] = p end
   local rows = #panels > 2 and 2 or 1
-  local ok, msg = cc.plot{dir = dir, name = name, title = title, width = 1200, height = 900,
-    layout = {rows, (#panels + rows - 1) // rows}, panels = panels}
+  local cols = (#panels + rows - 1) // rows
+  local ok, msg = cc.plot{dir = dir, name = name, title = title, width = math.max(1200, 400 * cols), height = 900,
+    layout = {rows, cols}, panels = panels}
   if ok == nil then error(msg, 0) end
   return ok and (dir .. "/" .. name .. ".png") or nil, msg
 end
