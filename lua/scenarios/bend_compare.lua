@@ -13,9 +13,9 @@
 -- (at 66x66 the steps 2.5 ms and 5 ms blow up for most formulations: docs/scenarios.md).
 --
 --   clothcheck run lua/scenarios/bend_compare.lua [--quick | --full] [--n 33] [--T 1.2]
---                  [--h 0.0025] [--k_bend 1e-5] [--psd_project false] [--frames 40]
+--                  [--h 0.0025] [--k_bend 1e-5] [--psd_project] [--frames 40]
 --                  [--picture [N]] [--out DIR]
--- --psd_project true projects every element stiffness to PSD before assembly (all variants).
+-- --psd_project projects every element stiffness to PSD before assembly (all variants).
 local cc = require "clothcheck"
 local scene = require "scene"
 
