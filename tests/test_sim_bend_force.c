@@ -166,34 +166,6 @@ static void test_force_matches_per_hinge(void)
         }
 }
 
-/* J = the dense assembled Jacobian (wrt 0: x, 1: v); D = central differences of the
- * assembled force, D[a][b] = df_a/dq_b */
-static void jacobians(cc_sim *s, int wrt, double step, double *J, double *D)
-{
-    int n3 = 3 * cc_sim_vertex_count(s);
-    double *fp = malloc(n3 * sizeof *fp), *fm = malloc(n3 * sizeof *fm);
-    double *x = malloc(n3 * sizeof *x), *v = malloc(n3 * sizeof *v);
-    memcpy(x, cc_sim_positions(s), n3 * sizeof *x);
-    memcpy(v, cc_sim_velocities(s), n3 * sizeof *v);
-    CU_ASSERT_EQUAL_FATAL(cc_sim_jacobian_dense(s, wrt, J), 0);
-    for (int b = 0; b < n3; b++) {
-        double *q = wrt ? v : x, keep = q[b];
-        q[b] = keep + step;
-        cc_sim_set_state(s, x, v);
-        CU_ASSERT_EQUAL(cc_sim_force(s, fp), 0);
-        q[b] = keep - step;
-        cc_sim_set_state(s, x, v);
-        CU_ASSERT_EQUAL(cc_sim_force(s, fm), 0);
-        q[b] = keep;
-        for (int a = 0; a < n3; a++) D[(size_t)a * n3 + b] = (fp[a] - fm[a]) / (2 * step);
-    }
-    cc_sim_set_state(s, x, v);
-    free(fp);
-    free(fm);
-    free(x);
-    free(v);
-}
-
 /* largest |M - M^T| and |M| entries of an n by n matrix */
 static void asymmetry(const double *M, int n, double *asym, double *big)
 {
@@ -215,7 +187,7 @@ static void test_jacobian_vs_fd(void)
     cc_sim *s = make(4, &p, 0.03, 0.5, &m);
     int n3 = 3 * m->nv;
     double *J = malloc((size_t)n3 * n3 * sizeof *J), *D = malloc((size_t)n3 * n3 * sizeof *D);
-    jacobians(s, 0, 1e-6 * SIZE / 3, J, D);
+    cc_test_sim_jacobians(s, 0, 1e-6 * SIZE / 3, J, D);
     double asym_j, asym_d, big, worst = 0;
     asymmetry(J, n3, &asym_j, &big);
     asymmetry(D, n3, &asym_d, &big);
@@ -231,7 +203,7 @@ static void test_jacobian_vs_fd(void)
     cc_mesh_free(m);
     bend_only(&p, 0.7, 0.05);
     s = make(4, &p, 0.03, 0.5, &m);
-    jacobians(s, 1, 1e-3, J, D);
+    cc_test_sim_jacobians(s, 1, 1e-3, J, D);
     double ev = rel(J, D, n3 * n3);
     asymmetry(J, n3, &asym_j, &big);
     printf(", df/dv vs FD %.1e ", ev);

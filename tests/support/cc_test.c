@@ -5,6 +5,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 #include "cc_test.h"
+#include "sim/sim.h"
 
 int cc_test_main(const char *suite, const cc_test_case *tests)
 {
@@ -58,4 +59,31 @@ int cc_test_count_lines(const char *s)
     int n = 0;
     for (; *s; s++) n += *s == '\n';
     return n;
+}
+
+/* dense Jacobian and central differences of the assembled force (see cc_test.h) */
+void cc_test_sim_jacobians(cc_sim *s, int wrt, double step, double *J, double *D)
+{
+    int n3 = 3 * cc_sim_vertex_count(s);
+    double *fp = malloc(n3 * sizeof *fp), *fm = malloc(n3 * sizeof *fm);
+    double *x = malloc(n3 * sizeof *x), *v = malloc(n3 * sizeof *v);
+    memcpy(x, cc_sim_positions(s), n3 * sizeof *x);
+    memcpy(v, cc_sim_velocities(s), n3 * sizeof *v);
+    CU_ASSERT_EQUAL_FATAL(cc_sim_jacobian_dense(s, wrt, J), 0);
+    for (int b = 0; b < n3; b++) {
+        double *q = wrt ? v : x, keep = q[b];
+        q[b] = keep + step;
+        cc_sim_set_state(s, x, v);
+        CU_ASSERT_EQUAL(cc_sim_force(s, fp), 0);
+        q[b] = keep - step;
+        cc_sim_set_state(s, x, v);
+        CU_ASSERT_EQUAL(cc_sim_force(s, fm), 0);
+        q[b] = keep;
+        for (int a = 0; a < n3; a++) D[(size_t)a * n3 + b] = (fp[a] - fm[a]) / (2 * step);
+    }
+    cc_sim_set_state(s, x, v);
+    free(fp);
+    free(fm);
+    free(x);
+    free(v);
 }

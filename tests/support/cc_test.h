@@ -27,4 +27,10 @@ int cc_test_run_cli(const char *args, char *out, size_t outcap, char *err, size_
 /* Count the lines in s. */
 int cc_test_count_lines(const char *s);
 
+/* J = the simulation's dense assembled Jacobian (wrt 0: df/dx, 1: df/dv), D = central
+ * differences of its assembled force with the given step, D[a*n3 + b] = df_a/dq_b; both
+ * n3 by n3 with n3 = 3 * vertices. The state of s is left as it was. */
+struct cc_sim;
+void cc_test_sim_jacobians(struct cc_sim *s, int wrt, double step, double *J, double *D);
+
 #endif
