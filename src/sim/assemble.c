@@ -62,7 +62,7 @@ static int element_fault(cc_sim *s, const cc_term *t, int e, const char *why)
     return -1;
 }
 
-/* C, dC (and d2C when want asks) of element e at its positions xe */
+/* C, dC (and d2C when want asks) of element e at its positions xe; 0, or -1 */
 static int eval_element(const cc_term *t, int e, const double *xe, int want, cc_eval *ev)
 {
     ev->ncomp = t->ncomp;
@@ -98,57 +98,64 @@ static void scatter_blocks(cc_bsr *A, const int *slot, int nv, const cc_elem_for
 
 /* The fused backward Euler kernel for summed damping without projection: with
  * w_c = -k C_c - kd Cdot_c, Jx = sum_c (-k g_c g_c^T + w_c sym(H_c)), Jv = -kd sum_c g_c g_c^T,
- * it adds f += sum_c w_c g_c, jdx += Jx dx and A += cx Jx + cv Jv in one pass, without
- * forming Jx and Jv (the same numbers as cc_elem_forces up to the order of additions).
- * Returns a sum of everything added, for one NaN/inf test. */
+ * it adds f += sum_c w_c g_c, jdx += Jx dx and A += cx Jx + cv Jv in one pass over the
+ * element's upper 3x3 blocks (a <= b), without forming Jx and Jv (the same numbers as
+ * cc_elem_forces up to the order of additions). Returns a sum of everything added, for one
+ * NaN/inf test. */
 static inline double fused_nc(const cc_eval *ev, const int *vid, const int *slot, int nv, int nc,
                               const double *ve, double k, double kd, double cx, double cv,
                               const double *dx, double *f, double *jdx, double *val, double *energy)
 {
     int n = 3 * nv;
-    double w[CC_MAX_COMP], dxe[CC_MAX_DOF], fe[CC_MAX_DOF] = {0}, je[CC_MAX_DOF] = {0};
-    double E[CC_MAX_DOF][CC_MAX_DOF];   /* the element's block of A, symmetric */
+    double w[CC_MAX_COMP], gd[CC_MAX_COMP], dxe[CC_MAX_DOF], je[CC_MAX_DOF] = {0};
     double check = 0, gg = -cx * k - cv * kd;
     *energy = 0;
-    for (int a = 0; a < nv; a++)
-        for (int i = 0; i < 3; i++) dxe[3 * a + i] = dx ? dx[3 * vid[a] + i] : 0.0;
+    for (int a = 0; a < n; a++) dxe[a] = dx ? dx[3 * vid[a / 3] + a % 3] : 0.0;
     for (int c = 0; c < nc; c++) {
         const double *g = ev->dC[c];
-        double cd = 0, gd = 0;
+        double cd = 0;
+        gd[c] = 0;
         for (int a = 0; a < n; a++) {
             cd += g[a] * ve[a];
-            gd += g[a] * dxe[a];
+            gd[c] += g[a] * dxe[a];
         }
         w[c] = -k * ev->C[c] - kd * cd;
         *energy += 0.5 * k * ev->C[c] * ev->C[c];
-        for (int a = 0; a < n; a++) {
-            fe[a] += w[c] * g[a];
-            je[a] -= k * g[a] * gd;
-        }
     }
-    for (int A = 0; A < n; A++)   /* upper triangle, mirrored */
-        for (int B = A; B < n; B++) {
-            double jx = 0, add = 0;
-            for (int c = 0; c < nc; c++) {
-                jx += w[c] * 0.5 * (ev->d2C[c][A][B] + ev->d2C[c][B][A]);
-                add += gg * ev->dC[c][A] * ev->dC[c][B];
-            }
-            add += cx * jx;
-            E[A][B] = E[B][A] = add;
-            je[A] += jx * dxe[B];
-            if (B != A) je[B] += jx * dxe[A];
-            check += add;
-        }
     for (int a = 0; a < nv; a++)
-        for (int b = 0; b < nv; b++) {
-            double *blk = val + 9 * slot[a * nv + b];
+        for (int b = a; b < nv; b++) {   /* block (a, b) of Jx and A; (b, a) is its transpose */
+            double J[9], E[9];
             for (int i = 0; i < 3; i++)
-                for (int j = 0; j < 3; j++) blk[3 * i + j] += E[3 * a + i][3 * b + j];
+                for (int j = 0; j < 3; j++) {
+                    int I = 3 * a + i, K = 3 * b + j;
+                    double jx = 0, outer = 0;
+                    for (int c = 0; c < nc; c++) {
+                        jx += w[c] * 0.5 * (ev->d2C[c][I][K] + ev->d2C[c][K][I]);
+                        outer += ev->dC[c][I] * ev->dC[c][K];
+                    }
+                    J[3 * i + j] = jx;
+                    E[3 * i + j] = cx * jx + gg * outer;
+                }
+            double *ab = val + 9 * slot[a * nv + b];
+            for (int q = 0; q < 9; q++) ab[q] += E[q], check += E[q];
+            for (int i = 0; i < 3; i++)
+                je[3 * a + i] += J[3 * i] * dxe[3 * b] + J[3 * i + 1] * dxe[3 * b + 1] + J[3 * i + 2] * dxe[3 * b + 2];
+            if (b == a) continue;
+            double *ba = val + 9 * slot[b * nv + a];
+            for (int i = 0; i < 3; i++)
+                for (int j = 0; j < 3; j++) ba[3 * j + i] += E[3 * i + j];
+            for (int j = 0; j < 3; j++)
+                je[3 * b + j] += J[j] * dxe[3 * a] + J[3 + j] * dxe[3 * a + 1] + J[6 + j] * dxe[3 * a + 2];
         }
     for (int a = 0; a < n; a++) {
-        f[3 * vid[a / 3] + a % 3] += fe[a];
+        double fa = 0;
+        for (int c = 0; c < nc; c++) {
+            fa += w[c] * ev->dC[c][a];
+            je[a] -= k * ev->dC[c][a] * gd[c];
+        }
+        f[3 * vid[a / 3] + a % 3] += fa;
         if (jdx) jdx[3 * vid[a / 3] + a % 3] += je[a];
-        check += fe[a] + je[a];
+        check += fa + je[a];
     }
     return check;
 }
