@@ -220,6 +220,37 @@ static void test_psd_projection(void)
         for (int b = 0; b < n; b++) CU_ASSERT_DOUBLE_EQUAL(K[a][b], K[b][a], 1e-12);
 }
 
+/* the quick test: a PSD matrix with the three translations in its null space (an element
+ * stiffness) comes back bitwise unchanged; one eigenvalue of -1e-9 max|H_aa| is removed */
+static void test_psd_quick(void)
+{
+    int n = 12;
+    double H[CC_MAX_DOF][CC_MAX_DOF], K[CC_MAX_DOF][CC_MAX_DOF], g[4][CC_MAX_DOF];
+    for (int r = 0; r < 4; r++) {   /* g_r with sum over vertices zero: translation-free */
+        for (int a = 0; a < n; a++) g[r][a] = rnd();
+        for (int s = 0; s < 3; s++) g[r][9 + s] = -(g[r][s] + g[r][3 + s] + g[r][6 + s]);
+    }
+    for (int a = 0; a < n; a++)
+        for (int b = 0; b < n; b++) {
+            H[a][b] = 0;
+            for (int r = 0; r < 4; r++) H[a][b] += g[r][a] * g[r][b];
+        }
+    memcpy(K, H, sizeof K);
+    cc_psd_project(K, n);
+    CU_ASSERT(memcmp(K, H, sizeof K) == 0);
+    double big = 0, u[CC_MAX_DOF], uu = 0;
+    for (int a = 0; a < n; a++) big = fmax(big, fabs(H[a][a]));
+    for (int s = 0; s < 3; s++) u[s] = u[3 + s] = u[6 + s] = u[9 + s] = s == 0 ? 1.0 : 0.0;   /* x translation */
+    for (int a = 0; a < n; a++) uu += u[a] * u[a];
+    for (int a = 0; a < n; a++)   /* H - 1e-9 big u u^T / |u|^2: one eigenvalue -1e-9 big */
+        for (int b = 0; b < n; b++) K[a][b] = H[a][b] - 1e-9 * big * u[a] * u[b] / uu;
+    cc_psd_project(K, n);
+    double q = 0;
+    for (int a = 0; a < n; a++)
+        for (int b = 0; b < n; b++) q += u[a] * K[a][b] * u[b] / uu;
+    CU_ASSERT(fabs(q) < 1e-13 * big);   /* the negative eigenvalue is clamped to zero */
+}
+
 /* a matrix of known spectrum Q diag(lambda) Q^T projects to Q diag(max(lambda, 0)) Q^T */
 static void test_psd_known_spectrum(void)
 {
@@ -265,6 +296,7 @@ int main(void)
         {"assembled Jacobians against central differences", test_jacobians_vs_fd},
         {"assembled Jacobians are symmetric, df/dv negative semi-definite", test_symmetry},
         {"PSD projection of element blocks", test_psd_projection},
+        {"PSD projection: PSD blocks pass the quick test unchanged", test_psd_quick},
         {"PSD projection of a matrix of known spectrum", test_psd_known_spectrum},
         {NULL, NULL},
     };

@@ -218,9 +218,35 @@ static int tql2(double V[CC_MAX_DOF][CC_MAX_DOF], int n, double *d, double *e)
     return 0;
 }
 
-/* H = V max(D, 0) V^T where H = V D V^T */
+#define CC_PSD_SHIFT 1e-12   /* relative shift of the quick test: eigenvalues above -shift max|H_aa| pass */
+
+/* 1 if H + shift max|H_aa| I has a Cholesky factorisation, i.e. every eigenvalue of H
+ * exceeds -shift max|H_aa| (H is PSD up to round-off); about n^3/6 flops */
+static int psd_quick(const double H[CC_MAX_DOF][CC_MAX_DOF], int n)
+{
+    double L[CC_MAX_DOF][CC_MAX_DOF], big = 0;
+    for (int a = 0; a < n; a++) big = fmax(big, fabs(H[a][a]));
+    if (!(big > 0) || !isfinite(big)) return 0;
+    double shift = CC_PSD_SHIFT * big;
+    for (int j = 0; j < n; j++) {   /* by columns: L L^T = H + shift I */
+        double dj = H[j][j] + shift;
+        for (int k = 0; k < j; k++) dj -= L[j][k] * L[j][k];
+        if (!(dj > 0)) return 0;
+        L[j][j] = sqrt(dj);
+        for (int i = j + 1; i < n; i++) {
+            double v = H[i][j];
+            for (int k = 0; k < j; k++) v -= L[i][k] * L[j][k];
+            L[i][j] = v / L[j][j];
+        }
+    }
+    return 1;
+}
+
+/* H = V max(D, 0) V^T where H = V D V^T; H is kept as it is when psd_quick passes (its
+ * negative eigenvalues, if any, are round-off: above -1e-12 max|H_aa|) */
 void cc_psd_project(double H[CC_MAX_DOF][CC_MAX_DOF], int n)
 {
+    if (psd_quick((const double (*)[CC_MAX_DOF])H, n)) return;
     double V[CC_MAX_DOF][CC_MAX_DOF], d[CC_MAX_DOF], e[CC_MAX_DOF];
     for (int a = 0; a < n; a++) memcpy(V[a], H[a], (size_t)n * sizeof(double));
     tred2(V, n, d, e);
