@@ -151,4 +151,14 @@ for _, j in ipairs(r.jumps) do assert(j > 1, "Macri's gradient jumps where it sw
 plot_made(dir, "macri_error")
 assert(exists(dir .. "/sweep.csv"))
 
+-- --help: the script's description, every option with its default, what --quick sets
+local scene = require "scene"
+local text = scene.usage("bend_compare", scenarios .. "bend_compare.lua",
+  {name = "bend_compare", n = 33, psd_project = false, out = "out/bend_compare", quick = false},
+  {quick = {n = 8}})
+assert(text:find("usage: clothcheck run lua/scenarios/bend_compare.lua [--quick] [options]", 1, true), text)
+assert(text:find("one tablecloth drape per bend formulation", 1, true), "the header comment is shown")
+assert(text:find("--n              [33]", 1, true) and text:find("--psd_project    [off]  (a flag)", 1, true), text)
+assert(text:find("--quick          sets n = 8", 1, true), text)
+
 print("lua_scenarios: all assertions passed (outputs in " .. tmp .. ")")

@@ -37,6 +37,49 @@ local function convert(text, like)
   return text
 end
 
+-- the script's leading comment block (its description), without the "-- " marks
+local function header(script)
+  local f = script and io.open(script, "r")
+  if not f then return "" end
+  local lines = {}
+  for line in f:lines() do
+    local text = line:match("^%-%-%s?(.*)$")
+    if not text then break end
+    lines[#lines + 1] = "  " .. text
+  end
+  f:close()
+  return table.concat(lines, "\n") .. (#lines > 0 and "\n\n" or "")
+end
+
+-- The --help text: usage, the script's description, every option with its default, and
+-- what each mode (--quick, --full) sets.
+function scene.usage(name, script, o, modes)
+  local names, out = {}, {}
+  for k in pairs(o) do if k ~= "name" and not (modes or {})[k] then names[#names + 1] = k end end
+  table.sort(names)
+  local mode_names = {}
+  for m in pairs(modes or {}) do mode_names[#mode_names + 1] = m end
+  table.sort(mode_names)
+  out[#out + 1] = "usage: clothcheck run lua/scenarios/" .. name .. ".lua"
+    .. (#mode_names > 0 and " [--" .. table.concat(mode_names, " | --") .. "]" or "") .. " [options]\n\n"
+  out[#out + 1] = header(script)
+  out[#out + 1] = "options (default in brackets):\n"
+  for _, k in ipairs(names) do
+    local v = o[k]
+    local shown = type(v) == "boolean" and (v and "on" or "off") or tostring(v)
+    out[#out + 1] = string.format("  --%-14s [%s]%s\n", k, shown,
+      type(v) == "boolean" and "  (a flag)" or k == "picture" and "  (--picture alone: 8 frames)" or "")
+  end
+  for _, m in ipairs(mode_names) do
+    local set = {}
+    for k, v in pairs(modes[m]) do set[#set + 1] = k .. " = " .. tostring(v) end
+    table.sort(set)
+    out[#out + 1] = string.format("  --%-14s sets %s\n", m, table.concat(set, ", "))
+  end
+  out[#out + 1] = "  --help           this text\n"
+  return table.concat(out)
+end
+
 -- Parse argv (the script's arg table) against defaults. modes holds named option sets
 -- (quick, full) that a flag --quick or --full switches on; options given explicitly win.
 function scene.options(name, argv, defaults, modes)
@@ -52,10 +95,7 @@ function scene.options(name, argv, defaults, modes)
     if not key then key = a:match("^%-%-([%w_]+)$") end
     if not key then error(name .. ": unexpected argument '" .. a .. "' (options start with --)", 0) end
     if key == "help" then
-      local names = {}
-      for k in pairs(o) do if k ~= "name" then names[#names + 1] = "--" .. k end end
-      table.sort(names)
-      print("usage: clothcheck run lua/scenarios/" .. name .. ".lua [" .. table.concat(names, "] [") .. "]")
+      io.write(scene.usage(name, argv[0], o, modes))
       os.exit(0)
     elseif o[key] == nil then
       error(name .. ": unknown option --" .. key .. " (see --help)", 0)
