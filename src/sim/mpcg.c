@@ -11,6 +11,11 @@
  *   - the preconditioner is built from the filtered system, S_i A_ii S_i + (I - S_i), so it
  *     maps free directions to free directions (CC_PRECOND_AB); Baraff & Witkin's diagonal
  *     and plain block Jacobi stay selectable.
+ * Beyond both papers: block IC(0) (CC_PRECOND_IC0) and aggregation multigrid
+ * (CC_PRECOND_MG, sim/multigrid.c) precondition the whole filtered system S A S + (I - S),
+ * and their output is filtered again. The stopping test stays delta = r^T P^-1 r <=
+ * tol^2 delta0 in each preconditioner's own norm; r^T P^-1 r < 0 (possible only for a
+ * multigrid cycle of an indefinite A) is reported like c^T A c <= 0.
  */
 #include <math.h>
 #include <stdlib.h>
@@ -416,6 +421,14 @@ int cc_mpcg_solve(const cc_bsr *A, const double *b, const cc_filter *F, const do
         residual(A, b, F, dv, q, r, n3);
     }
     double delta = precond_apply(A, F, w, r, s);
+    if (delta0 < 0 || delta < 0) {   /* r^T P^-1 r < 0: P^-1 is not positive definite (multigrid of an indefinite A) */
+        st->indefinite = 1;
+        if (!warm || delta0 < 0) {
+            if (zero_z) memset(dv, 0, (size_t)n3 * sizeof *dv);
+            else memcpy(dv, z, (size_t)n3 * sizeof *dv);
+        }
+        return 1;
+    }
     if (!(delta0 > 0)) {   /* S (b - A z) = 0: dv = z solves it */
         if (warm) {
             if (zero_z) memset(dv, 0, (size_t)n3 * sizeof *dv);
@@ -444,11 +457,15 @@ int cc_mpcg_solve(const cc_bsr *A, const double *b, const cc_filter *F, const do
         }
         double dold = delta;
         delta = precond_apply(A, F, w, r, s);
+        if (delta < 0) {   /* see above */
+            st->indefinite = 1;
+            break;
+        }
         double beta = delta / dold;
         for (int k = 0; k < n3; k++) c[k] = s[k] + beta * c[k];
         cc_filter_apply(F, c);
     }
     st->rel_residual = sqrt(fmax(delta, 0.0) / delta0);
-    st->converged = delta <= goal && isfinite(delta);
+    st->converged = !st->indefinite && delta <= goal && isfinite(delta);
     return st->converged ? 0 : 1;
 }

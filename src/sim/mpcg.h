@@ -58,7 +58,8 @@ typedef struct cc_mpcg_work {
 typedef struct cc_mpcg_stats {
     int iterations;      /* products with A inside the loop */
     int converged;       /* 1 if delta <= tol^2 delta0 */
-    int indefinite;      /* 1 if c^T A c <= 0 was met (A not positive definite on the free space) */
+    int indefinite;      /* 1 if c^T A c <= 0 was met (A not positive definite on the free space),
+                            or r^T P^-1 r < 0 (a preconditioner that lost definiteness with A) */
     int ic_fallback;     /* 1 if IC(0) or multigrid could not be built and block Jacobi (Ascher &
                             Boxerman) was used instead */
     double rel_residual; /* sqrt(delta / delta0), the preconditioned relative residual */

@@ -1,10 +1,12 @@
 /* Aggregation multigrid as a preconditioner for MPCG (CC_PRECOND_MG).
  *
- * The method. B is one V-cycle of algebraic multigrid by aggregation (Vanek, Mandel &
- * Brezina 1996, "Algebraic multigrid by smoothed aggregation for second and fourth order
- * elliptic problems", Computing 56; here with the unsmoothed, "plain" prolongator of
- * Blaheta 1986 / Notay 2010, which keeps the Galerkin products to sums of blocks) for the
- * filtered system At = S A S + (I - S) of mpcg.h, on the 3x3 blocks of A:
+ * The method. B is one cycle of algebraic multigrid by aggregation for the filtered system
+ * At = S A S + (I - S) of mpcg.h, on the 3x3 blocks of A. The aggregates and the
+ * translations as coarse basis are those of smoothed aggregation (Vanek, Mandel & Brezina
+ * 1996, "Algebraic multigrid by smoothed aggregation for second and fourth order elliptic
+ * problems", Computing 56); the prolongator is left unsmoothed ("plain" aggregation, as in
+ * Braess 1995, Computing 55, and Notay 2010, ETNA 37), which keeps every Galerkin product
+ * a sum of blocks, cheap enough to redo at every solve:
  *   - level 0 is At; level l+1 has one block row per aggregate of level l. Aggregates are
  *     grown on the graph of strong couplings, ||A_ik||_F^2 >= theta^2 ||A_ii||_F ||A_kk||_F,
  *     by Vanek's three passes (a root with all its strong neighbours while they are all
@@ -20,16 +22,26 @@
  *     gets 1e-8 tr(A_ii)/3 (I - S_i) per constrained vertex so that those directions stay
  *     invertible and decoupled (they are multiplied by zero on the way back).
  *   - the smoother is block Gauss-Seidel on 3x3 vertex blocks: one forward sweep before the
- *     coarse correction, one backward sweep after it; the coarsest level is solved by a
- *     dense Cholesky factorisation (or, if coarsening stalls above that size, by one
+ *     coarse correction, one backward sweep after it. The coarse problem of every level
+ *     but the last two is solved by two cycles of the next level (a W-cycle: the second on
+ *     the residual of the first), and the coarse correction is scaled by alpha = 1.3
+ *     (over-correction, as Braess suggests for plain aggregation, whose piecewise constant
+ *     coarse functions overestimate the energy of smooth errors). The coarsest level is solved
+ *     by a dense Cholesky factorisation (or, if coarsening stalls above that size, by one
  *     symmetric Gauss-Seidel sweep).
- * Why B is symmetric positive definite (so CG stays valid) even when A is mildly
- * indefinite: with M = D + L the forward sweep, one level gives
- *   B^-1 = M^-T D M^-1 + (I - M^-T A) P B_c^-1 P^T (I - A M^-1),
- * the first term SPD when every diagonal block D_i is SPD and the second PSD when the
- * coarse B_c^-1 is SPD; by induction down to the coarsest level (a Cholesky factor with
- * non-positive pivots replaced by the diagonal entry, or M_c^-T D_c M_c^-1) B^-1 is SPD.
- * Setup returns -1 when some D_i is not SPD.
+ * Why B is symmetric, and positive definite, so CG stays valid: with M = D + L the forward
+ * sweep, one level gives
+ *   B^-1 = M^-T D M^-1 + alpha (I - M^-T A) P B_c^-1 P^T (I - A M^-1),
+ * symmetric, with the first term SPD whenever every diagonal block D_i is SPD (whatever A
+ * is) and the second PSD whenever the coarse B_c^-1 is SPD. Two coarse cycles give
+ * B_c^-1 (2 B_c - A_c) B_c^-1, symmetric, and SPD when the eigenvalues of B_c^-1 A_c lie in
+ * (0, 2). For an SPD filtered system they do, by induction from the coarsest level up
+ * (the error propagation I - B^-1 A is, in the A inner product, a contraction times
+ * I - alpha (projection) times its adjoint, with eigenvalues in [1 - alpha, 1), so those
+ * of B^-1 A lie in (0, alpha], alpha < 2; two cycles square I - B_c^-1 A_c). The coarsest
+ * solve is a Cholesky factor with non-positive pivots replaced by the diagonal entry, or
+ * M_c^-T D_c M_c^-1, SPD either way. Setup returns -1 when some D_i is not SPD; for an
+ * indefinite A, MPCG checks r^T B^-1 r > 0 as it goes.
  *
  * Memory traffic. The cycle's fine level reads only the strictly lower blocks of At, in
  * single precision (36 bytes a block, against 72 for each of the two triangles of A in
@@ -49,6 +61,7 @@
 #define CC_MG_DENSE 40       /* the coarsest level is factored densely from this many block rows down */
 #define CC_MG_THETA 0.08     /* strength threshold on level 0, halved on each coarser level */
 #define CC_MG_NULLFIX 1e-8   /* relative weight of the constrained directions on level 1 */
+#define CC_MG_ALPHA 1.3      /* over-correction: the coarse correction is scaled by this */
 
 typedef float cc_mgf;        /* precision of the smoother's off-diagonal blocks */
 
@@ -65,6 +78,7 @@ typedef struct mg_level {
     int *cslot;     /* nlo: where block (i,k) goes in the next level: -1 nowhere, 2s (+1 transposed)
                        lower slot s, -2-I into the diagonal of I as B + B^T */
     double *b, *x, *g;   /* 3n: right-hand side, solution, residual / upper sums (b, x not on level 0) */
+    double *r, *e;  /* 3n: residual and correction of the second coarse cycle (levels >= 1) */
     double *chol;   /* (3n)^2: dense Cholesky factor, coarsest level only */
 } mg_level;
 
@@ -138,6 +152,8 @@ static void level_free(mg_level *L)
     free(L->x);
     free(L->g);
     free(L->chol);
+    free(L->r);
+    free(L->e);
     memset(L, 0, sizeof *L);
 }
 
@@ -196,7 +212,9 @@ static int level_alloc(mg_level *L, int coarse)
         L->dv = malloc((9 * n + 1) * sizeof *L->dv);
         L->b = malloc((3 * n + 1) * sizeof *L->b);
         L->x = malloc((3 * n + 1) * sizeof *L->x);
-        if (!L->lv || !L->dv || !L->b || !L->x) return -1;
+        L->r = malloc((3 * n + 1) * sizeof *L->r);
+        L->e = malloc((3 * n + 1) * sizeof *L->e);
+        if (!L->lv || !L->dv || !L->b || !L->x || !L->r || !L->e) return -1;
     }
     return L->lf && L->dinv && L->g ? 0 : -1;
 }
@@ -648,6 +666,24 @@ static void dense_solve(const mg_level *L, const double *b, double *x)
     }
 }
 
+/* r = b - A x on a level >= 1, with its Galerkin matrix in double (D + L + L^T) */
+static void sym_residual(const mg_level *L, const double *b, const double *x, double *r)
+{
+    for (int i = 0; i < L->n; i++) {
+        const double *D = L->dv + 9 * i, *xi = x + 3 * i;
+        for (int a = 0; a < 3; a++) r[3 * i + a] = b[3 * i + a] - (D[3 * a] * xi[0] + D[3 * a + 1] * xi[1] + D[3 * a + 2] * xi[2]);
+    }
+    for (int i = 0; i < L->n; i++)
+        for (int p = L->rowptr[i]; p < L->rowptr[i + 1]; p++) {
+            const double *B = L->lv + 9 * p, *xk = x + 3 * L->col[p], *xi = x + 3 * i;
+            double *ri = r + 3 * i, *rk = r + 3 * L->col[p];
+            for (int a = 0; a < 3; a++) {
+                ri[a] -= B[3 * a] * xk[0] + B[3 * a + 1] * xk[1] + B[3 * a + 2] * xk[2];
+                rk[a] -= B[a] * xi[0] + B[3 + a] * xi[1] + B[6 + a] * xi[2];
+            }
+        }
+}
+
 /* x = B_l^-1 b on level l (the V-cycle from there down) */
 static void vcycle(cc_mg *mg, int l, const cc_filter *F, const double *b, double *x)
 {
@@ -672,6 +708,13 @@ static void vcycle(cc_mg *mg, int l, const cc_filter *F, const double *b, double
         for (int a = 0; a < 3; a++) C->b[3 * I + a] += t[a];
     }
     vcycle(mg, l + 1, F, C->b, C->x);
+    if (l + 2 < mg->nlev) {   /* W-cycle: a second coarse cycle on the coarse residual */
+        sym_residual(C, C->b, C->x, C->r);
+        vcycle(mg, l + 1, F, C->r, C->e);
+        for (int k = 0; k < 3 * C->n; k++) C->x[k] = CC_MG_ALPHA * (C->x[k] + C->e[k]);
+    } else {
+        for (int k = 0; k < 3 * C->n; k++) C->x[k] *= CC_MG_ALPHA;
+    }
     for (int i = 0; i < L->n; i++) {   /* x += P x_c */
         int I = L->agg[i];
         if (I < 0) continue;
