@@ -72,11 +72,12 @@ typedef struct mg_level {
     int *col;       /* nlo: their columns, ascending */
     cc_mgf *lf;     /* 9 nlo: the smoother's lower blocks L_ik */
     double *dinv;   /* 9 n: D_i^-1 */
-    double *lv;     /* 9 nlo: Galerkin lower blocks (levels >= 1, and level 0 when it is the coarsest) */
-    double *dv;     /* 9 n: Galerkin diagonal blocks (idem) */
+    double *lv;     /* 9 (nlo + n + 1): Galerkin lower blocks, then the diagonal blocks dv, then a
+                       scratch block (levels >= 1, and level 0 when it is the coarsest) */
+    double *dv;     /* = lv + 9 nlo: Galerkin diagonal blocks */
     int *agg;       /* n: aggregate (block row of the next level) or -1; NULL on the coarsest */
-    int *cslot;     /* nlo: where block (i,k) goes in the next level: -1 nowhere, 2s (+1 transposed)
-                       lower slot s, -2-I into the diagonal of I as B + B^T */
+    int *cslot;     /* nlo: 4 t + c, block (i,k) B adds (c & 1) B + (c >> 1) B^T to block t of the
+                       next level's lv (a lower block, or nlo + I for the diagonal of I) */
     double *b, *x, *g;   /* 3n: right-hand side, solution, residual / upper sums (b, x not on level 0) */
     double *r, *e;  /* 3n: residual and correction of the second coarse cycle (levels >= 1) */
     double *chol;   /* (3n)^2: dense Cholesky factor, coarsest level only */
@@ -145,7 +146,6 @@ static void level_free(mg_level *L)
     free(L->lf);
     free(L->dinv);
     free(L->lv);
-    free(L->dv);
     free(L->agg);
     free(L->cslot);
     free(L->b);
@@ -191,13 +191,18 @@ int cc_mg_levels(const cc_mg *mg, int l, int *n)
     return mg->nlev;
 }
 
-/* FNV-1a hash of the pattern (rowptr and col) of A */
+/* hash of the pattern (rowptr and col) of A: FNV-1a in four interleaved lanes, so the
+ * multiply chains overlap */
 static uint64_t pattern_key(const cc_bsr *A)
 {
-    uint64_t h = 1469598103934665603ULL;
-    for (int i = 0; i <= A->n; i++) h = (h ^ (uint32_t)A->rowptr[i]) * 1099511628211ULL;
-    for (int p = 0; p < A->nnzb; p++) h = (h ^ (uint32_t)A->col[p]) * 1099511628211ULL;
-    return h;
+    const uint64_t prime = 1099511628211ULL;
+    uint64_t h[4] = {1469598103934665603ULL, 1, 2, 3};
+    int p = 0;
+    for (int i = 0; i <= A->n; i++) h[0] = (h[0] ^ (uint32_t)A->rowptr[i]) * prime;
+    for (; p + 4 <= A->nnzb; p += 4)
+        for (int k = 0; k < 4; k++) h[k] = (h[k] ^ (uint32_t)A->col[p + k]) * prime;
+    for (; p < A->nnzb; p++) h[1] = (h[1] ^ (uint32_t)A->col[p]) * prime;
+    return h[0] ^ (h[1] * 3) ^ (h[2] * 5) ^ (h[3] * 7);
 }
 
 /* the value arrays of level L for its n and nlo (vectors, smoother blocks); -1 if no memory */
@@ -208,8 +213,8 @@ static int level_alloc(mg_level *L, int coarse)
     L->dinv = malloc((9 * n + 1) * sizeof *L->dinv);
     L->g = malloc((3 * n + 1) * sizeof *L->g);
     if (coarse) {
-        L->lv = malloc((9 * nlo + 1) * sizeof *L->lv);
-        L->dv = malloc((9 * n + 1) * sizeof *L->dv);
+        L->lv = malloc(9 * (nlo + n + 1) * sizeof *L->lv);
+        L->dv = L->lv ? L->lv + 9 * nlo : NULL;
         L->b = malloc((3 * n + 1) * sizeof *L->b);
         L->x = malloc((3 * n + 1) * sizeof *L->x);
         L->r = malloc((3 * n + 1) * sizeof *L->r);
@@ -348,8 +353,9 @@ static int coarse_pattern(mg_level *F, mg_level *C, int na)
     for (int i = 0; i < F->n; i++)
         for (int p = F->rowptr[i]; p < F->rowptr[i + 1]; p++) {
             int I = F->agg[i], K = F->agg[F->col[p]];
-            if (I < 0 || K < 0) F->cslot[p] = -1;
-            else if (I == K) F->cslot[p] = -2 - I;
+            F->cslot[p] = 0;   /* nothing (0 times block 0) when a vertex has no aggregate */
+            if (I < 0 || K < 0) continue;
+            if (I == K) F->cslot[p] = 4 * (nlo + I) + 3;
             else {
                 int r = I > K ? I : K, c = I > K ? K : I, lo = C->rowptr[r], hi = C->rowptr[r + 1] - 1;
                 while (lo < hi) {   /* the pair is there: binary search for it */
@@ -357,7 +363,7 @@ static int coarse_pattern(mg_level *F, mg_level *C, int na)
                     if (C->col[mid] < c) lo = mid + 1;
                     else hi = mid;
                 }
-                F->cslot[p] = 2 * lo + (I < K);
+                F->cslot[p] = 4 * lo + (I > K ? 1 : 2);
             }
         }
     return 0;
@@ -365,30 +371,18 @@ static int coarse_pattern(mg_level *F, mg_level *C, int na)
 
 /* ---------- values (every setup) ---------- */
 
-/* add block B (row-major) to level C as directed by code (see cslot) */
-static inline void add_coarse(mg_level *C, int code, const double *B)
+/* block t of lv += (c & 1) B + (c >> 1) B^T for code = 4 t + c (see cslot) */
+static inline void add_coarse(double *restrict lv, int code, const double *restrict B)
 {
-    if (code == -1) return;
-    if (code >= 0) {
-        double *t = C->lv + 9 * (code >> 1);
-        if (code & 1)
-            for (int a = 0; a < 3; a++)
-                for (int b = 0; b < 3; b++) t[3 * a + b] += B[3 * b + a];
-        else
-            for (int q = 0; q < 9; q++) t[q] += B[q];
-        return;
-    }
-    double *t = C->dv + 9 * (-2 - code);
+    double c1 = code & 1, c2 = (code >> 1) & 1, *t = lv + 9 * (size_t)(code >> 2);
     for (int a = 0; a < 3; a++)
-        for (int b = 0; b < 3; b++) t[3 * a + b] += B[3 * a + b] + B[3 * b + a];
+        for (int b = 0; b < 3; b++) t[3 * a + b] += c1 * B[3 * a + b] + c2 * B[3 * b + a];
 }
 
 /* zero the Galerkin sums of level C (NULL is fine) */
 static void coarse_zero(mg_level *C)
 {
-    if (!C) return;
-    memset(C->lv, 0, (size_t)C->nlo * 9 * sizeof *C->lv);
-    memset(C->dv, 0, (size_t)C->n * 9 * sizeof *C->dv);
+    if (C) memset(C->lv, 0, ((size_t)C->nlo + C->n + 1) * 9 * sizeof *C->lv);
 }
 
 /* level 0 from A and F: L_ik = (S A S)_ik in single precision, D_i^-1 of S_i A_ii S_i +
@@ -408,7 +402,7 @@ static int fill0(cc_mg *mg, const cc_bsr *A, const cc_filter *F)
             double T[9];
             if (Si || pk >= 0) filt(B, Si, pk >= 0 ? F->S + 9 * pk : NULL, T), B = T;
             for (int k = 0; k < 9; k++) L->lf[9 * q + k] = (cc_mgf)B[k];
-            if (C) add_coarse(C, L->cslot[q], B);
+            if (C) add_coarse(C->lv, L->cslot[q], B);
             if (self) memcpy(L->lv + 9 * q, B, 9 * sizeof *B);
         }
         double D[9];
@@ -438,7 +432,7 @@ static int fill(cc_mg *mg, int l)
         for (int p = L->rowptr[i]; p < L->rowptr[i + 1]; p++) {
             const double *B = L->lv + 9 * p;
             for (int k = 0; k < 9; k++) L->lf[9 * p + k] = (cc_mgf)B[k];
-            if (C) add_coarse(C, L->cslot[p], B);
+            if (C) add_coarse(C->lv, L->cslot[p], B);
         }
         const double *D = L->dv + 9 * i;
         if (C && L->agg[i] >= 0)
@@ -565,9 +559,9 @@ static int build(cc_mg *mg, const cc_bsr *A, const cc_filter *F)
         L->chol = malloc((m * m + 1) * sizeof *L->chol);
         if (!L->chol) return mg_clear(mg), -1;
         if (l == 0) {   /* a small system: level 0 is solved directly */
-            L->lv = malloc((9 * (size_t)L->nlo + 1) * sizeof *L->lv);
-            L->dv = malloc((9 * (size_t)L->n + 1) * sizeof *L->dv);
-            if (!L->lv || !L->dv) return mg_clear(mg), -1;
+            L->lv = malloc(9 * ((size_t)L->nlo + L->n + 1) * sizeof *L->lv);
+            if (!L->lv) return mg_clear(mg), -1;
+            L->dv = L->lv + 9 * (size_t)L->nlo;
         }
     }
     mg->n = A->n;
