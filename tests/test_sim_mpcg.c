@@ -501,6 +501,37 @@ static void test_mg_fallback(void)
     cc_bsr_free(A);
 }
 
+/* no couplings at all (a block diagonal A of 100 vertices): nothing to coarsen, the cycle is
+ * one symmetric Gauss-Seidel sweep, exact here: one iteration */
+static void test_mg_no_coarsening(void)
+{
+    int n = 100, n3 = 3 * n, *elem = malloc((size_t)n * sizeof *elem);
+    for (int i = 0; i < n; i++) elem[i] = i;
+    const int *elems[1] = {elem};
+    int nel[1] = {n}, k[1] = {1};
+    cc_bsr *A = cc_bsr_pattern(n, 1, elems, nel, k);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(A);
+    for (int i = 0; i < n; i++) {
+        double *D = A->val + 9 * A->diag[i];
+        D[0] = D[4] = D[8] = 2 + rnd();
+        D[1] = D[3] = 0.3 * rnd();
+    }
+    cc_filter *F = cc_filter_new(n);
+    cc_mpcg_work *w = cc_mpcg_work_new(n);
+    double *b = malloc((size_t)n3 * sizeof *b), *x = malloc((size_t)n3 * sizeof *x);
+    for (int a = 0; a < n3; a++) b[a] = rnd();
+    cc_mpcg_stats st;
+    CU_ASSERT_EQUAL(cc_mpcg_solve(A, b, F, NULL, 0, CC_PRECOND_MG, 1e-10, 10, w, x, &st), 0);
+    CU_ASSERT_EQUAL(st.iterations, 1);
+    CU_ASSERT_EQUAL(cc_mg_levels(w->mg, 0, NULL), 1);
+    free(elem);
+    free(b);
+    free(x);
+    cc_filter_free(F);
+    cc_mpcg_work_free(w);
+    cc_bsr_free(A);
+}
+
 /* the simulator with precond = multigrid: a 30 x 30 cloth hanging from two corners (the
  * bench scene, smaller) stays finite, every step converges, with fewer MPCG iterations
  * than block IC(0) */
@@ -546,6 +577,7 @@ int main(void)
         {"multigrid needs far fewer iterations than block Jacobi; new pattern, new hierarchy", test_mg_iterations},
         {"multigrid cycle is symmetric positive definite on the free space", test_mg_symmetric},
         {"multigrid that cannot be built falls back to Ascher & Boxerman", test_mg_fallback},
+        {"multigrid with nothing to coarsen is one symmetric Gauss-Seidel sweep", test_mg_no_coarsening},
         {"simulator with the multigrid preconditioner", test_mg_sim},
         {NULL, NULL},
     };

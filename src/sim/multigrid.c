@@ -391,7 +391,7 @@ static void coarse_zero(mg_level *C)
 static int fill0(cc_mg *mg, const cc_bsr *A, const cc_filter *F)
 {
     mg_level *L = mg->lev, *C = mg->nlev > 1 ? mg->lev + 1 : NULL;
-    int self = mg->nlev == 1;   /* level 0 is the coarsest: keep its values in double */
+    int self = mg->nlev == 1 && mg->dense;   /* level 0 is factored densely: keep its values in double */
     coarse_zero(C);
     for (int i = 0, q = 0; i < A->n; i++) {
         int pi = F->pos[i];
@@ -726,6 +726,7 @@ static void vcycle(cc_mg *mg, int l, const cc_filter *F, const double *b, double
 /* s = S B^-1 r; returns r . s */
 double cc_mg_apply(cc_mg *mg, const cc_filter *F, const double *r, double *s)
 {
+    if (!mg || mg->nlev == 0 || !F || F->n != mg->lev[0].n) return 0;   /* no usable B: s untouched */
     int n3 = 3 * mg->lev[0].n;
     vcycle(mg, 0, F, r, s);
     cc_filter_apply(F, s);
