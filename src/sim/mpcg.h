@@ -21,7 +21,7 @@ typedef enum cc_precond {
     CC_PRECOND_AB,      /* Ascher & Boxerman: blocks of the filtered system, S_i A_ii S_i + (I - S_i) */
     CC_PRECOND_IC0,     /* block incomplete LDL^T (no fill) of the whole filtered system
                            S A S + (I - S); falls back to CC_PRECOND_AB on a non-SPD pivot */
-    CC_PRECOND_MG       /* one V-cycle of aggregation multigrid on the filtered system
+    CC_PRECOND_MG       /* one W-cycle of plain-aggregation multigrid on the filtered system
                            (sim/multigrid.h); falls back to CC_PRECOND_AB when it cannot be built */
 } cc_precond;
 

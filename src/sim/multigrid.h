@@ -17,7 +17,7 @@ typedef struct cc_mg cc_mg;
 cc_mg *cc_mg_new(void);
 void cc_mg_free(cc_mg *mg);
 
-/* B = the V-cycle for the filtered system S A S + (I - S) of this A and F (builds the
+/* B = the multigrid cycle (sim/multigrid.c) for the filtered system S A S + (I - S) of this A and F (builds the
  * hierarchy when the pattern of A is new); 0, or -1 when a smoother block is not SPD,
  * the pattern is not symmetric, or memory runs out (then mg holds no usable B) */
 int cc_mg_setup(cc_mg *mg, const cc_bsr *A, const cc_filter *F);
