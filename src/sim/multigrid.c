@@ -583,7 +583,7 @@ int cc_mg_setup(cc_mg *mg, const cc_bsr *A, const cc_filter *F)
     return 0;
 }
 
-/* ---------- the V-cycle ---------- */
+/* ---------- the cycle ---------- */
 
 /* x = (D + L)^-1 b (forward block Gauss-Seidel from x = 0) and res = b - A x = -U x */
 static void gs_forward(const mg_level *L, const double *b, double *x, double *res)
@@ -678,7 +678,7 @@ static void sym_residual(const mg_level *L, const double *b, const double *x, do
         }
 }
 
-/* x = B_l^-1 b on level l (the V-cycle from there down) */
+/* x = B_l^-1 b on level l (the cycle from there down: forward sweep, coarse correction, backward sweep) */
 static void vcycle(cc_mg *mg, int l, const cc_filter *F, const double *b, double *x)
 {
     mg_level *L = mg->lev + l;
