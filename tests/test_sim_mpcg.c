@@ -1,11 +1,16 @@
 /* sim/mpcg: random SPD block systems solved to tolerance, constrained DOFs exactly as
- * prescribed, and agreement with a dense solve of the reduced system. */
+ * prescribed, and agreement with a dense solve of the reduced system; the multigrid
+ * preconditioner on cloth-like grid systems (tolerance, constraints, fewer iterations than
+ * block Jacobi, symmetry) and in the simulator. */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include "cc_test.h"
+#include "mesh/mesh.h"
 #include "sim/mpcg.h"
+#include "sim/multigrid.h"
+#include "sim/sim.h"
 
 static unsigned long long rng = 0x9E3779B97F4A7C15ULL;
 static double rnd(void)
@@ -89,7 +94,7 @@ static void test_spd_tolerance(void)
     CU_ASSERT_PTR_NOT_NULL_FATAL(A);
     for (int a = 0; a < N3; a++) b[a] = rnd();
     double tols[] = {1e-2, 1e-6, 1e-10};
-    for (int pc = CC_PRECOND_JACOBI; pc <= CC_PRECOND_IC0; pc++)
+    for (int pc = CC_PRECOND_JACOBI; pc <= CC_PRECOND_MG; pc++)
         for (int t = 0; t < 3; t++) {
             cc_mpcg_stats st;
             CU_ASSERT_EQUAL(cc_mpcg_solve(A, b, F, NULL, 0, (cc_precond)pc, tols[t], 1000, w, x, &st), 0);
@@ -208,7 +213,7 @@ static void test_constraints(void)
     constrain(F, z);
     for (int a = 0; a < N3; a++) b[a] = rnd();
     dense_reduced(D, F, b, z, ref);
-    for (int pc = CC_PRECOND_JACOBI; pc <= CC_PRECOND_IC0; pc++)
+    for (int pc = CC_PRECOND_JACOBI; pc <= CC_PRECOND_MG; pc++)
         for (int warm = 0; warm < 2; warm++) {
             cc_mpcg_stats st;
             for (int a = 0; a < N3; a++) x[a] = warm ? rnd() : 0.0;
@@ -269,12 +274,311 @@ static void test_edges(void)
     cc_bsr_free(A);
 }
 
+/* A cloth-like system on a g x g grid of unit squares split along one diagonal (flip: the
+ * other one): per triangle edge e = (a, b) with direction d, the block
+ * K_e = k (d d^T + 0.01 (I - d d^T)) (stiff along the edge, weak across it, like stretch
+ * with a little tension) enters as +K at (a,a), (b,b) and -K at (a,b), (b,a); the diagonal
+ * gets a mass m I. The vertices are jittered out of the plane so the edge directions vary. */
+static cc_bsr *grid_system(int g, double m, int flip)
+{
+    int n = g * g, nt = 2 * (g - 1) * (g - 1), *tri = malloc(3 * (size_t)nt * sizeof *tri), t = 0;
+    double *x = malloc(3 * (size_t)n * sizeof *x);
+    for (int j = 0; j < g; j++)
+        for (int i = 0; i < g; i++) {
+            double *xv = x + 3 * (j * g + i);
+            xv[0] = i + 0.2 * rnd(), xv[1] = j + 0.2 * rnd(), xv[2] = 0.3 * rnd();
+        }
+    for (int j = 0; j + 1 < g; j++)
+        for (int i = 0; i + 1 < g; i++) {
+            int v00 = j * g + i, v10 = v00 + 1, v01 = v00 + g, v11 = v01 + 1;
+            int a[6] = {v00, v10, v11, v00, v11, v01}, b[6] = {v00, v10, v01, v10, v11, v01};
+            memcpy(tri + 3 * t, flip ? b : a, 6 * sizeof *tri);
+            t += 2;
+        }
+    const int *elems[1] = {tri};
+    int nel[1] = {nt}, k[1] = {3};
+    cc_bsr *A = cc_bsr_pattern(n, 1, elems, nel, k);
+    for (int e = 0; e < nt; e++)
+        for (int u = 0; u < 3; u++) {   /* each interior edge is met twice: fine, it doubles k */
+            int va = tri[3 * e + u], vb = tri[3 * e + (u + 1) % 3];
+            double d[3], len = 0, K[9];
+            for (int c = 0; c < 3; c++) d[c] = x[3 * vb + c] - x[3 * va + c], len += d[c] * d[c];
+            for (int c = 0; c < 3; c++) d[c] /= sqrt(len);
+            for (int r = 0; r < 3; r++)
+                for (int c = 0; c < 3; c++) K[3 * r + c] = d[r] * d[c] + 0.01 * ((r == c) - d[r] * d[c]);
+            int sab = cc_bsr_slot(A, va, vb), sba = cc_bsr_slot(A, vb, va);
+            for (int q = 0; q < 9; q++) {
+                A->val[9 * A->diag[va] + q] += K[q];
+                A->val[9 * A->diag[vb] + q] += K[q];
+                A->val[9 * sab + q] -= K[q];
+                A->val[9 * sba + q] -= K[q];
+            }
+        }
+    for (int v = 0; v < n; v++)
+        for (int c = 0; c < 3; c++) A->val[9 * A->diag[v] + 4 * c] += m;
+    free(tri);
+    free(x);
+    return A;
+}
+
+/* ||S (b - A x)|| / ||S (b - A z)|| with the sparse A */
+static double sparse_rel_residual(const cc_bsr *A, const cc_filter *F, const double *b, const double *x, const double *z)
+{
+    int n3 = 3 * A->n;
+    double *r = malloc((size_t)n3 * sizeof *r), *r0 = malloc((size_t)n3 * sizeof *r0), nr = 0, n0 = 0;
+    cc_bsr_mul(A, x, r);
+    cc_bsr_mul(A, z, r0);
+    for (int a = 0; a < n3; a++) r[a] = b[a] - r[a], r0[a] = b[a] - r0[a];
+    cc_filter_apply(F, r);
+    cc_filter_apply(F, r0);
+    for (int a = 0; a < n3; a++) nr += r[a] * r[a], n0 += r0[a] * r0[a];
+    free(r);
+    free(r0);
+    return sqrt(nr / n0);
+}
+
+/* a constraint on every 7th vertex of n, cycling pinned / plane (2 DOF) / line (1 DOF), with
+ * a prescribed z off the free directions (z = 0 elsewhere) */
+static void constrain_grid(cc_filter *F, int n, double *z)
+{
+    memset(z, 0, 3 * (size_t)n * sizeof *z);
+    for (int i = 3, c = 0; i < n; i += 7, c++) {
+        double S[9], p[3] = {rnd(), rnd(), rnd()}, len = sqrt(p[0] * p[0] + p[1] * p[1] + p[2] * p[2]);
+        for (int k = 0; k < 3; k++) p[k] /= len;
+        for (int r = 0; r < 3; r++)
+            for (int q = 0; q < 3; q++)
+                S[3 * r + q] = c % 3 == 0 ? 0.0 : c % 3 == 1 ? (r == q) - p[r] * p[q] : p[r] * p[q];
+        cc_filter_set(F, i, S);
+        double zi[3] = {rnd(), rnd(), rnd()}, t[3];
+        for (int r = 0; r < 3; r++) t[r] = zi[r] - (S[3 * r] * zi[0] + S[3 * r + 1] * zi[1] + S[3 * r + 2] * zi[2]);
+        memcpy(z + 3 * i, t, sizeof t);
+    }
+}
+
+/* multigrid on a 32 x 32 cloth-like grid: several levels, tolerance met (also in the 2-norm),
+ * constrained DOFs exactly z (pinned) or z along the constrained directions, warm or cold */
+static void test_mg_grid(void)
+{
+    int g = 32, n = g * g, n3 = 3 * n;
+    cc_bsr *A = grid_system(g, 1e-3, 0);
+    cc_filter *F = cc_filter_new(n);
+    cc_mpcg_work *w = cc_mpcg_work_new(n);
+    double *b = malloc((size_t)n3 * sizeof *b), *x = malloc((size_t)n3 * sizeof *x), *z = malloc((size_t)n3 * sizeof *z);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(A);
+    for (int a = 0; a < n3; a++) b[a] = rnd();
+    for (int constrained = 0; constrained < 2; constrained++) {
+        if (constrained) constrain_grid(F, n, z);
+        else memset(z, 0, (size_t)n3 * sizeof *z);
+        double tols[] = {1e-2, 1e-6, 1e-10};
+        for (int t = 0; t < 3; t++)
+            for (int warm = 0; warm < 2; warm++) {
+                cc_mpcg_stats st;
+                for (int a = 0; a < n3; a++) x[a] = warm ? rnd() : 0.0;
+                CU_ASSERT_EQUAL(cc_mpcg_solve(A, b, F, z, warm, CC_PRECOND_MG, tols[t], 500, w, x, &st), 0);
+                CU_ASSERT(st.converged && !st.ic_fallback && !st.indefinite);
+                CU_ASSERT(st.rel_residual <= tols[t]);
+                CU_ASSERT(sparse_rel_residual(A, F, b, x, z) < 30 * tols[t]);
+                for (int c = 0; c < F->nc; c++) {
+                    int i = F->idx[c];
+                    const double *S = F->S + 9 * c;
+                    for (int r = 0; r < 3; r++) {
+                        double Sx = S[3 * r] * x[3 * i] + S[3 * r + 1] * x[3 * i + 1] + S[3 * r + 2] * x[3 * i + 2];
+                        double Sz = S[3 * r] * z[3 * i] + S[3 * r + 1] * z[3 * i + 1] + S[3 * r + 2] * z[3 * i + 2];
+                        if (c % 3 == 0) CU_ASSERT_EQUAL(x[3 * i + r], z[3 * i + r]);   /* pinned: exactly */
+                        CU_ASSERT_DOUBLE_EQUAL(x[3 * i + r] - Sx, z[3 * i + r] - Sz, 1e-14);
+                    }
+                }
+            }
+    }
+    int nl = cc_mg_levels(w->mg, 0, NULL), n1;
+    cc_mg_levels(w->mg, 1, &n1);
+    CU_ASSERT(nl >= 3);
+    CU_ASSERT(n1 > 0 && 3 * n1 < n);   /* level 1 coarsens by more than 3 */
+    free(b);
+    free(x);
+    free(z);
+    cc_filter_free(F);
+    cc_mpcg_work_free(w);
+    cc_bsr_free(A);
+}
+
+/* iterations to 1e-8 on a 48 x 48 grid with two pinned corners: multigrid needs under a
+ * fifth of block Jacobi's and fewer than block IC(0)'s; then the same work space with a
+ * new pattern of the same size (the other diagonal) rebuilds its hierarchy and converges */
+static void test_mg_iterations(void)
+{
+    int g = 48, n = g * g, n3 = 3 * n, it[5] = {0};
+    cc_bsr *A = grid_system(g, 1e-4, 0);
+    cc_filter *F = cc_filter_new(n);
+    cc_mpcg_work *w = cc_mpcg_work_new(n);
+    double *b = malloc((size_t)n3 * sizeof *b), *x = malloc((size_t)n3 * sizeof *x), S0[9] = {0};
+    for (int a = 0; a < n3; a++) b[a] = rnd();
+    cc_filter_set(F, n - g, S0);
+    cc_filter_set(F, n - 1, S0);
+    for (int pc = CC_PRECOND_BLOCK; pc <= CC_PRECOND_MG; pc++) {
+        cc_mpcg_stats st;
+        CU_ASSERT_EQUAL(cc_mpcg_solve(A, b, F, NULL, 0, (cc_precond)pc, 1e-8, 5000, w, x, &st), 0);
+        it[pc] = st.iterations;
+    }
+    printf("\n    48 x 48 grid to 1e-8: block Jacobi %d, block IC(0) %d, multigrid %d iterations",
+           it[CC_PRECOND_BLOCK], it[CC_PRECOND_IC0], it[CC_PRECOND_MG]);
+    CU_ASSERT(5 * it[CC_PRECOND_MG] < it[CC_PRECOND_BLOCK]);
+    CU_ASSERT(it[CC_PRECOND_MG] < it[CC_PRECOND_IC0]);
+    cc_bsr *A2 = grid_system(g, 1e-4, 1);
+    cc_mpcg_stats st;
+    CU_ASSERT_EQUAL(cc_mpcg_solve(A2, b, F, NULL, 0, CC_PRECOND_MG, 1e-8, 5000, w, x, &st), 0);
+    CU_ASSERT(st.iterations <= 2 * it[CC_PRECOND_MG] && !st.ic_fallback);
+    double *zero = calloc((size_t)n3, sizeof *zero);
+    CU_ASSERT(sparse_rel_residual(A2, F, b, x, zero) < 3e-7);
+    free(zero);
+    free(b);
+    free(x);
+    cc_filter_free(F);
+    cc_mpcg_work_free(w);
+    cc_bsr_free(A);
+    cc_bsr_free(A2);
+}
+
+/* the cycle is a symmetric positive definite operator on the free space:
+ * u^T B^-1 v = v^T B^-1 u to round-off and u^T B^-1 u > 0, for random filtered u, v */
+static void test_mg_symmetric(void)
+{
+    int g = 40, n = g * g, n3 = 3 * n;
+    cc_bsr *A = grid_system(g, 1e-3, 0);
+    cc_filter *F = cc_filter_new(n);
+    cc_mg *mg = cc_mg_new();
+    double *u = malloc((size_t)n3 * sizeof *u), *v = malloc((size_t)n3 * sizeof *v);
+    double *Bu = malloc((size_t)n3 * sizeof *Bu), *Bv = malloc((size_t)n3 * sizeof *Bv), *z = malloc((size_t)n3 * sizeof *z);
+    constrain_grid(F, n, z);
+    CU_ASSERT_EQUAL_FATAL(cc_mg_setup(mg, A, F), 0);
+    CU_ASSERT(cc_mg_levels(mg, 0, NULL) >= 3);
+    for (int trial = 0; trial < 5; trial++) {
+        for (int a = 0; a < n3; a++) u[a] = rnd(), v[a] = rnd();
+        cc_filter_apply(F, u);
+        cc_filter_apply(F, v);
+        double uBu = cc_mg_apply(mg, F, u, Bu), vBv = cc_mg_apply(mg, F, v, Bv), uBv = 0, vBu = 0;
+        for (int a = 0; a < n3; a++) uBv += u[a] * Bv[a], vBu += v[a] * Bu[a];
+        CU_ASSERT(uBu > 0 && vBv > 0);
+        /* |u^T B^-1 v| <= sqrt(uBu vBv) (Cauchy-Schwarz) sets the scale of round-off */
+        if (trial == 0) printf("\n    |u B v - v B u| / sqrt(u B u v B v) = %.1e", fabs(uBv - vBu) / sqrt(uBu * vBv));
+        CU_ASSERT(fabs(uBv - vBu) <= 1e-12 * sqrt(uBu * vBv));
+        for (int c = 0; c < F->nc; c++)   /* the output lies in the free directions */
+            if (c % 3 == 0)
+                for (int k = 0; k < 3; k++) CU_ASSERT_EQUAL(Bu[3 * F->idx[c] + k], 0.0);
+    }
+    /* bad input is refused without a crash */
+    CU_ASSERT_EQUAL(cc_mg_setup(NULL, A, F), -1);
+    CU_ASSERT_EQUAL(cc_mg_setup(mg, NULL, F), -1);
+    free(u);
+    free(v);
+    free(Bu);
+    free(Bv);
+    free(z);
+    cc_mg_free(mg);
+    cc_filter_free(F);
+    cc_bsr_free(A);
+}
+
+/* a diagonal block that is not SPD: multigrid cannot be built, MPCG falls back to Ascher &
+ * Boxerman's blocks and says so */
+static void test_mg_fallback(void)
+{
+    int g = 12, n = g * g, n3 = 3 * n;
+    cc_bsr *A = grid_system(g, 1e-2, 0);
+    cc_filter *F = cc_filter_new(n);
+    cc_mpcg_work *w = cc_mpcg_work_new(n);
+    double *b = malloc((size_t)n3 * sizeof *b), *x = malloc((size_t)n3 * sizeof *x);
+    for (int a = 0; a < n3; a++) b[a] = rnd();
+    A->val[9 * A->diag[5] + 4] = -A->val[9 * A->diag[5] + 4];
+    cc_mpcg_stats st;
+    int rc = cc_mpcg_solve(A, b, F, NULL, 0, CC_PRECOND_MG, 1e-6, 200, w, x, &st);
+    CU_ASSERT(rc == 0 || rc == 1);
+    CU_ASSERT_EQUAL(st.ic_fallback, 1);
+    free(b);
+    free(x);
+    cc_filter_free(F);
+    cc_mpcg_work_free(w);
+    cc_bsr_free(A);
+}
+
+/* no couplings at all (a block diagonal A of 100 vertices): nothing to coarsen, the cycle is
+ * one symmetric Gauss-Seidel sweep, exact here: one iteration */
+static void test_mg_no_coarsening(void)
+{
+    int n = 100, n3 = 3 * n, *elem = malloc((size_t)n * sizeof *elem);
+    for (int i = 0; i < n; i++) elem[i] = i;
+    const int *elems[1] = {elem};
+    int nel[1] = {n}, k[1] = {1};
+    cc_bsr *A = cc_bsr_pattern(n, 1, elems, nel, k);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(A);
+    for (int i = 0; i < n; i++) {
+        double *D = A->val + 9 * A->diag[i];
+        D[0] = D[4] = D[8] = 2 + rnd();
+        D[1] = D[3] = 0.3 * rnd();
+    }
+    cc_filter *F = cc_filter_new(n);
+    cc_mpcg_work *w = cc_mpcg_work_new(n);
+    double *b = malloc((size_t)n3 * sizeof *b), *x = malloc((size_t)n3 * sizeof *x);
+    for (int a = 0; a < n3; a++) b[a] = rnd();
+    cc_mpcg_stats st;
+    CU_ASSERT_EQUAL(cc_mpcg_solve(A, b, F, NULL, 0, CC_PRECOND_MG, 1e-10, 10, w, x, &st), 0);
+    CU_ASSERT_EQUAL(st.iterations, 1);
+    CU_ASSERT_EQUAL(cc_mg_levels(w->mg, 0, NULL), 1);
+    free(elem);
+    free(b);
+    free(x);
+    cc_filter_free(F);
+    cc_mpcg_work_free(w);
+    cc_bsr_free(A);
+}
+
+/* the simulator with precond = multigrid: a 30 x 30 cloth hanging from two corners (the
+ * bench scene, smaller) stays finite, every step converges, with fewer MPCG iterations
+ * than block IC(0) */
+static void test_mg_sim(void)
+{
+    long iters[2] = {0, 0};
+    const char *names[2] = {"block-ic0", "multigrid"};
+    for (int k = 0; k < 2; k++) {
+        char err[CC_ERRLEN];
+        cc_sim_params p;
+        cc_mesh *m = cc_mesh_grid(30, 30, 1.0, 1.0, 0, err);
+        CU_ASSERT_PTR_NOT_NULL_FATAL(m);
+        CU_ASSERT_EQUAL_FATAL(cc_sim_preset("pritchard-table1", &p, err), 0);
+        CU_ASSERT_EQUAL_FATAL(cc_sim_param_set(&p, "precond", names[k], err), 0);
+        p.cg_tol = 1e-2;
+        cc_sim *s = cc_sim_new(m, &p, err);
+        CU_ASSERT_PTR_NOT_NULL_FATAL(s);
+        CU_ASSERT_EQUAL(cc_sim_pin(s, 30 * 29, NULL, err), 0);
+        CU_ASSERT_EQUAL(cc_sim_pin(s, 30 * 30 - 1, NULL, err), 0);
+        cc_sim_stats st;
+        for (int step = 0; step < 30; step++) {
+            CU_ASSERT_EQUAL_FATAL(cc_sim_step(s), 0);
+            cc_sim_get_stats(s, &st);
+            CU_ASSERT(st.last_cg_converged);
+        }
+        iters[k] = st.cg_iterations;
+        const double *x = cc_sim_positions(s);
+        for (int i = 0; i < 3 * 900; i++) CU_ASSERT(isfinite(x[i]));
+        cc_sim_free(s);
+        cc_mesh_free(m);
+    }
+    printf("\n    30 x 30 cloth, 30 steps: block IC(0) %ld, multigrid %ld MPCG iterations", iters[0], iters[1]);
+    CU_ASSERT(iters[1] < iters[0]);
+}
+
 int main(void)
 {
     static const cc_test_case tests[] = {
         {"random SPD block systems solved to tolerance, every preconditioner", test_spd_tolerance},
         {"constrained DOFs as prescribed; free DOFs solve the reduced system", test_constraints},
         {"edge cases and bad arguments", test_edges},
+        {"multigrid on a cloth-like grid: tolerance, constraints, several levels", test_mg_grid},
+        {"multigrid needs far fewer iterations than block Jacobi; new pattern, new hierarchy", test_mg_iterations},
+        {"multigrid cycle is symmetric positive definite on the free space", test_mg_symmetric},
+        {"multigrid that cannot be built falls back to Ascher & Boxerman", test_mg_fallback},
+        {"multigrid with nothing to coarsen is one symmetric Gauss-Seidel sweep", test_mg_no_coarsening},
+        {"simulator with the multigrid preconditioner", test_mg_sim},
         {NULL, NULL},
     };
     return cc_test_main("sim_mpcg", tests);

@@ -11,11 +11,17 @@
  *   - the preconditioner is built from the filtered system, S_i A_ii S_i + (I - S_i), so it
  *     maps free directions to free directions (CC_PRECOND_AB); Baraff & Witkin's diagonal
  *     and plain block Jacobi stay selectable.
+ * Beyond both papers: block IC(0) (CC_PRECOND_IC0) and aggregation multigrid
+ * (CC_PRECOND_MG, sim/multigrid.c) precondition the whole filtered system S A S + (I - S),
+ * and their output is filtered again. The stopping test stays delta = r^T P^-1 r <=
+ * tol^2 delta0 in each preconditioner's own norm; r^T P^-1 r < 0 (possible only for a
+ * multigrid cycle of an indefinite A) is reported like c^T A c <= 0.
  */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 #include "sim/mpcg.h"
+#include "sim/multigrid.h"
 
 /* S = I for n vertices */
 cc_filter *cc_filter_new(int n)
@@ -129,6 +135,7 @@ void cc_mpcg_work_free(cc_mpcg_work *w)
     free(w->P);
     free(w->LW);
     free(w->cidx);
+    cc_mg_free(w->mg);
     free(w);
 }
 
@@ -293,9 +300,14 @@ static int ic0_setup(const cc_bsr *A, const cc_filter *F, cc_mpcg_work *w)
 /* the preconditioner for this solve; -1 if no usable one can be built */
 static int precond_setup(const cc_bsr *A, const cc_filter *F, cc_precond pc, cc_mpcg_work *w)
 {
-    w->ic_ok = 0;
+    w->ic_ok = w->mg_ok = 0;
     if (pc == CC_PRECOND_IC0) {
         if (ic0_setup(A, F, w) == 0) return w->ic_ok = 1, 0;
+        pc = CC_PRECOND_AB;
+    }
+    if (pc == CC_PRECOND_MG) {
+        if (!w->mg) w->mg = cc_mg_new();
+        if (w->mg && cc_mg_setup(w->mg, A, F) == 0) return w->mg_ok = 1, 0;
         pc = CC_PRECOND_AB;
     }
     return block_setup(A, F, pc, w);
@@ -332,10 +344,11 @@ static double ic0_apply(const cc_bsr *A, const cc_filter *F, const cc_mpcg_work 
     return dot(r, s, 3 * A->n);
 }
 
-/* s = P r (IC(0) when set up, else blockwise); returns r . s */
+/* s = P r (IC(0) or multigrid when set up, else blockwise); returns r . s */
 static double precond_apply(const cc_bsr *A, const cc_filter *F, const cc_mpcg_work *w, const double *r, double *s)
 {
     if (w->ic_ok) return ic0_apply(A, F, w, r, s);
+    if (w->mg_ok) return cc_mg_apply(w->mg, F, r, s);
     double d = 0;
     for (int i = 0; i < w->n; i++) {
         const double *P = w->P + 9 * i, *ri = r + 3 * i;
@@ -388,7 +401,7 @@ int cc_mpcg_solve(const cc_bsr *A, const double *b, const cc_filter *F, const do
     double *r = w->r, *c = w->c, *q = w->q, *s = w->s;
     memset(st, 0, sizeof *st);
     if (precond_setup(A, F, pc, w) < 0) return -1;
-    st->ic_fallback = pc == CC_PRECOND_IC0 && !w->ic_ok;
+    st->ic_fallback = (pc == CC_PRECOND_IC0 && !w->ic_ok) || (pc == CC_PRECOND_MG && !w->mg_ok);
     /* delta0 on the reduced right-hand side S (b - A z) */
     int zero_z = 1;
     if (z)
@@ -408,6 +421,14 @@ int cc_mpcg_solve(const cc_bsr *A, const double *b, const cc_filter *F, const do
         residual(A, b, F, dv, q, r, n3);
     }
     double delta = precond_apply(A, F, w, r, s);
+    if (delta0 < 0 || delta < 0) {   /* r^T P^-1 r < 0: P^-1 is not positive definite (multigrid of an indefinite A) */
+        st->indefinite = 1;
+        if (!warm || delta0 < 0) {
+            if (zero_z) memset(dv, 0, (size_t)n3 * sizeof *dv);
+            else memcpy(dv, z, (size_t)n3 * sizeof *dv);
+        }
+        return 1;
+    }
     if (!(delta0 > 0)) {   /* S (b - A z) = 0: dv = z solves it */
         if (warm) {
             if (zero_z) memset(dv, 0, (size_t)n3 * sizeof *dv);
@@ -436,11 +457,15 @@ int cc_mpcg_solve(const cc_bsr *A, const double *b, const cc_filter *F, const do
         }
         double dold = delta;
         delta = precond_apply(A, F, w, r, s);
+        if (delta < 0) {   /* see above */
+            st->indefinite = 1;
+            break;
+        }
         double beta = delta / dold;
         for (int k = 0; k < n3; k++) c[k] = s[k] + beta * c[k];
         cc_filter_apply(F, c);
     }
     st->rel_residual = sqrt(fmax(delta, 0.0) / delta0);
-    st->converged = delta <= goal && isfinite(delta);
+    st->converged = !st->indefinite && delta <= goal && isfinite(delta);
     return st->converged ? 0 : 1;
 }

@@ -19,9 +19,13 @@ typedef enum cc_precond {
     CC_PRECOND_JACOBI,  /* P = diag(A), Baraff & Witkin's choice */
     CC_PRECOND_BLOCK,   /* P = the 3x3 diagonal blocks of A (block Jacobi), filtered afterwards */
     CC_PRECOND_AB,      /* Ascher & Boxerman: blocks of the filtered system, S_i A_ii S_i + (I - S_i) */
-    CC_PRECOND_IC0      /* block incomplete LDL^T (no fill) of the whole filtered system
+    CC_PRECOND_IC0,     /* block incomplete LDL^T (no fill) of the whole filtered system
                            S A S + (I - S); falls back to CC_PRECOND_AB on a non-SPD pivot */
+    CC_PRECOND_MG       /* one W-cycle of plain-aggregation multigrid on the filtered system
+                           (sim/multigrid.h); falls back to CC_PRECOND_AB when it cannot be built */
 } cc_precond;
+
+struct cc_mg;
 
 /* The constraint filter S, stored for the constrained vertices only. */
 typedef struct cc_filter {
@@ -46,14 +50,18 @@ typedef struct cc_mpcg_work {
     int *cidx;    /* cap: index of a slot within its (lower or upper) part of LW */
     int cap;      /* blocks LW and cidx have room for (grown at the first solve of a pattern only) */
     int ic_ok;    /* 1 if the last IC(0) factorisation succeeded */
+    struct cc_mg *mg;   /* multigrid hierarchy (CC_PRECOND_MG), created at its first use */
+    int mg_ok;    /* 1 if the last multigrid setup succeeded */
 } cc_mpcg_work;
 
 /* What one solve did. */
 typedef struct cc_mpcg_stats {
     int iterations;      /* products with A inside the loop */
     int converged;       /* 1 if delta <= tol^2 delta0 */
-    int indefinite;      /* 1 if c^T A c <= 0 was met (A not positive definite on the free space) */
-    int ic_fallback;     /* 1 if IC(0) broke down and block Jacobi (Ascher & Boxerman) was used */
+    int indefinite;      /* 1 if c^T A c <= 0 was met (A not positive definite on the free space),
+                            or r^T P^-1 r < 0 (a preconditioner that lost definiteness with A) */
+    int ic_fallback;     /* 1 if IC(0) or multigrid could not be built and block Jacobi (Ascher &
+                            Boxerman) was used instead */
     double rel_residual; /* sqrt(delta / delta0), the preconditioned relative residual */
 } cc_mpcg_stats;
 

@@ -110,7 +110,7 @@ typedef struct field {
 
 static const char *const integrators[] = {"backward-euler", "explicit-euler", "symplectic-euler", NULL};
 static const char *const dampings[] = {"summed", "per-particle", NULL};
-static const char *const preconds[] = {"jacobi", "block-jacobi", "ascher-boxerman", "block-ic0", NULL};
+static const char *const preconds[] = {"jacobi", "block-jacobi", "ascher-boxerman", "block-ic0", "multigrid", NULL};
 static const char *const strains[] = {"none", "provot", "bridson", NULL};
 
 #define F(n, k, w) {#n, offsetof(cc_sim_params, n), k, w}
@@ -202,7 +202,7 @@ int cc_sim_params_check(const cc_sim_params *p, char *err)
     else if (p->cg_max_iter < 1) bad = "MPCG iteration cap must be >= 1";
     else if (p->integrator < 0 || p->integrator > CC_SYMPLECTIC_EULER) bad = "unknown integrator";
     else if (p->damping < 0 || p->damping > 1) bad = "damping must be 0 (summed) or 1 (per particle)";
-    else if (p->precond < 0 || p->precond > CC_PRECOND_IC0) bad = "unknown preconditioner";
+    else if (p->precond < 0 || p->precond > CC_PRECOND_MG) bad = "unknown preconditioner";
     else if (p->strain_mode < 0 || p->strain_mode > CC_STRAIN_BRIDSON) bad = "unknown strain limiting mode";
     else if (!(p->strain_max > 0) || p->strain_iters < 0) bad = "strain limit must be > 0 with >= 0 sweeps";
     else if (!(p->stretch_limit > 0) || !(p->h_min > 0) || p->grow_after < 1) bad = "bad adaptive step settings";

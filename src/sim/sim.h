@@ -57,7 +57,8 @@ typedef struct cc_sim_params {
     int psd_project;        /* 1: project each element's stiffness block to PSD before assembly */
     double cg_tol;          /* MPCG relative tolerance */
     int cg_max_iter;        /* MPCG iteration cap */
-    int precond;            /* a cc_precond (sim/mpcg.h): 0 Jacobi, 1 block Jacobi, 2 Ascher & Boxerman, 3 block IC(0) */
+    int precond;            /* a cc_precond (sim/mpcg.h): 0 Jacobi, 1 block Jacobi, 2 Ascher & Boxerman, 3 block IC(0),
+                               4 aggregation multigrid */
     int cg_warm_start;      /* 1: start MPCG from the previous step's velocity change */
     double stretch_limit;   /* adaptive steps: largest allowed change of a stretch C in one step */
     double h_min;           /* adaptive steps: give up below this step */

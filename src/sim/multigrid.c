@@ -1,0 +1,736 @@
+/* Aggregation multigrid as a preconditioner for MPCG (CC_PRECOND_MG).
+ *
+ * The method. B is one cycle of algebraic multigrid by aggregation for the filtered system
+ * At = S A S + (I - S) of mpcg.h, on the 3x3 blocks of A. The aggregates and the
+ * translations as coarse basis are those of smoothed aggregation (Vanek, Mandel & Brezina
+ * 1996, "Algebraic multigrid by smoothed aggregation for second and fourth order elliptic
+ * problems", Computing 56); the prolongator is left unsmoothed ("plain" aggregation, as in
+ * Braess 1995, Computing 55, and Notay 2010, ETNA 37), which keeps every Galerkin product
+ * a sum of blocks, cheap enough to redo at every solve:
+ *   - level 0 is At; level l+1 has one block row per aggregate of level l. Aggregates are
+ *     grown on the graph of strong couplings, ||A_ik||_F^2 >= theta^2 ||A_ii||_F ||A_kk||_F,
+ *     by Vanek's three passes (a root with all its strong neighbours while they are all
+ *     free; left-over vertices join a neighbouring aggregate; the rest form new ones). A
+ *     vertex without strong couplings (a pinned one: its filtered row is I) is left out of
+ *     the coarse levels; the smoother solves it exactly.
+ *   - the prolongator P maps a coarse vertex I to its fine vertices i with block S_i
+ *     (identity on levels >= 1 and on free vertices): the three translations of each
+ *     aggregate, restricted to the free directions, so B maps free to free directions.
+ *   - coarse operators are Galerkin: A_{l+1} = P^T A_l P, i.e. block (I,K) is the sum of
+ *     the blocks S_i A_ik S_k with i in I and k in K. Directions of an aggregate that every
+ *     one of its vertices has constrained have a zero column in P; the coarse diagonal
+ *     gets 1e-8 tr(A_ii)/3 (I - S_i) per constrained vertex so that those directions stay
+ *     invertible and decoupled (they are multiplied by zero on the way back).
+ *   - the smoother is block Gauss-Seidel on 3x3 vertex blocks: one forward sweep before the
+ *     coarse correction, one backward sweep after it. The coarse problem of every level
+ *     but the last two is solved by two cycles of the next level (a W-cycle: the second on
+ *     the residual of the first), and the coarse correction is scaled by alpha = 1.3
+ *     (over-correction, as Braess suggests for plain aggregation, whose piecewise constant
+ *     coarse functions overestimate the energy of smooth errors). The coarsest level is solved
+ *     by a dense Cholesky factorisation (or, if coarsening stalls above that size, by one
+ *     symmetric Gauss-Seidel sweep).
+ * Why B is symmetric, and positive definite, so CG stays valid: with M = D + L the forward
+ * sweep, one level gives
+ *   B^-1 = M^-T D M^-1 + alpha (I - M^-T A) P B_c^-1 P^T (I - A M^-1),
+ * symmetric, with the first term SPD whenever every diagonal block D_i is SPD (whatever A
+ * is) and the second PSD whenever the coarse B_c^-1 is SPD. Two coarse cycles give
+ * B_c^-1 (2 B_c - A_c) B_c^-1, symmetric, and SPD when the eigenvalues of B_c^-1 A_c lie in
+ * (0, 2). For an SPD filtered system they do, by induction from the coarsest level up
+ * (the error propagation I - B^-1 A is, in the A inner product, a contraction times
+ * I - alpha (projection) times its adjoint, with eigenvalues in [1 - alpha, 1), so those
+ * of B^-1 A lie in (0, alpha], alpha < 2; two cycles square I - B_c^-1 A_c). The coarsest
+ * solve is a Cholesky factor with non-positive pivots replaced by the diagonal entry, or
+ * M_c^-T D_c M_c^-1, SPD either way. Setup returns -1 when some D_i is not SPD; for an
+ * indefinite A, MPCG checks r^T B^-1 r > 0 as it goes.
+ *
+ * Memory traffic. The cycle's fine level reads only the strictly lower blocks of At, in
+ * single precision (36 bytes a block, against 72 for each of the two triangles of A in
+ * double): the forward sweep solves (D + L) x = b row by row and scatters -L_ik^T x_i to
+ * the residual b - At x = -U x of the earlier rows k < i, and the backward sweep gathers
+ * with L_ik and scatters L_ik^T x_i the same way. The diagonal block inverses and all the
+ * coarse Galerkin sums stay in double; coarse sums are taken from A in double, so the
+ * cancellation in them (stiff blocks summing to small ones) costs no accuracy.
+ */
+#include <math.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+#include "sim/multigrid.h"
+
+#define CC_MG_MAXLEV 12      /* levels at most */
+#define CC_MG_DENSE 40       /* the coarsest level is factored densely from this many block rows down */
+#define CC_MG_THETA 0.08     /* strength threshold on level 0, halved on each coarser level */
+#define CC_MG_NULLFIX 1e-8   /* relative weight of the constrained directions on level 1 */
+#define CC_MG_ALPHA 1.3      /* over-correction: the coarse correction is scaled by this */
+
+typedef float cc_mgf;        /* precision of the smoother's off-diagonal blocks */
+
+typedef struct mg_level {
+    int n;          /* block rows */
+    int nlo;        /* strictly lower blocks */
+    int *rowptr;    /* n+1: lower blocks of row i are rowptr[i] .. rowptr[i+1]-1 */
+    int *col;       /* nlo: their columns, ascending */
+    cc_mgf *lf;     /* 9 nlo: the smoother's lower blocks L_ik */
+    double *dinv;   /* 9 n: D_i^-1 */
+    double *lv;     /* 9 (nlo + n + 1): Galerkin lower blocks, then the diagonal blocks dv, then a
+                       scratch block (levels >= 1, and level 0 when it is the coarsest) */
+    double *dv;     /* = lv + 9 nlo: Galerkin diagonal blocks */
+    int *agg;       /* n: aggregate (block row of the next level) or -1; NULL on the coarsest */
+    int *cslot;     /* nlo: 4 t + c, block (i,k) B adds (c & 1) B + (c >> 1) B^T to block t of the
+                       next level's lv (a lower block, or nlo + I for the diagonal of I) */
+    double *b, *x, *g;   /* 3n: right-hand side, solution, residual / upper sums (b, x not on level 0) */
+    double *r, *e;  /* 3n: residual and correction of the second coarse cycle (levels >= 1) */
+    double *chol;   /* (3n)^2: dense Cholesky factor, coarsest level only */
+} mg_level;
+
+struct cc_mg {
+    int nlev;       /* levels, 0 before the first setup */
+    int dense;      /* 1 if the coarsest level is factored densely */
+    int n, nnzb;    /* the pattern the hierarchy was built for */
+    uint64_t key;   /* hash of its rowptr and col */
+    mg_level lev[CC_MG_MAXLEV];
+};
+
+/* ---------- 3x3 helpers ---------- */
+
+/* C = A B (row-major 3x3) */
+static void m3m(const double *A, const double *B, double *C)
+{
+    for (int i = 0; i < 3; i++)
+        for (int j = 0; j < 3; j++) C[3 * i + j] = A[3 * i] * B[j] + A[3 * i + 1] * B[3 + j] + A[3 * i + 2] * B[6 + j];
+}
+
+/* T = Si B Sk, with a NULL filter standing for I */
+static void filt(const double *B, const double *Si, const double *Sk, double *T)
+{
+    double U[9];
+    memcpy(T, B, 9 * sizeof *T);
+    if (Si) m3m(Si, T, U), memcpy(T, U, sizeof U);
+    if (Sk) m3m(T, Sk, U), memcpy(T, U, sizeof U);
+}
+
+/* Dinv = D^-1 if the symmetric D is SPD (Sylvester's leading minors); else -1 */
+static int spd_inverse(const double *D, double *Dinv)
+{
+    double c00 = D[4] * D[8] - D[5] * D[7], c01 = D[5] * D[6] - D[3] * D[8], c02 = D[3] * D[7] - D[4] * D[6];
+    double det = D[0] * c00 + D[1] * c01 + D[2] * c02, m2 = D[0] * D[4] - D[1] * D[3];
+    if (!(D[0] > 0 && m2 > 0 && det > 0) || !isfinite(det)) return -1;
+    double id = 1.0 / det;
+    Dinv[0] = c00 * id;
+    Dinv[1] = (D[2] * D[7] - D[1] * D[8]) * id;
+    Dinv[2] = (D[1] * D[5] - D[2] * D[4]) * id;
+    Dinv[3] = c01 * id;
+    Dinv[4] = (D[0] * D[8] - D[2] * D[6]) * id;
+    Dinv[5] = (D[2] * D[3] - D[0] * D[5]) * id;
+    Dinv[6] = c02 * id;
+    Dinv[7] = (D[1] * D[6] - D[0] * D[7]) * id;
+    Dinv[8] = (D[0] * D[4] - D[1] * D[3]) * id;
+    return 0;
+}
+
+/* ||B||_F^2 */
+static double fro2(const double *B)
+{
+    double s = 0;
+    for (int q = 0; q < 9; q++) s += B[q] * B[q];
+    return s;
+}
+
+/* ---------- hierarchy storage ---------- */
+
+/* free the arrays of level L and zero it */
+static void level_free(mg_level *L)
+{
+    free(L->rowptr);
+    free(L->col);
+    free(L->lf);
+    free(L->dinv);
+    free(L->lv);
+    free(L->agg);
+    free(L->cslot);
+    free(L->b);
+    free(L->x);
+    free(L->g);
+    free(L->chol);
+    free(L->r);
+    free(L->e);
+    memset(L, 0, sizeof *L);
+}
+
+/* no hierarchy */
+static void mg_clear(cc_mg *mg)
+{
+    for (int l = 0; l < CC_MG_MAXLEV; l++) level_free(mg->lev + l);
+    mg->nlev = 0;
+    mg->dense = 0;
+    mg->n = mg->nnzb = -1;
+    mg->key = 0;
+}
+
+/* an empty preconditioner */
+cc_mg *cc_mg_new(void)
+{
+    cc_mg *mg = calloc(1, sizeof *mg);
+    if (mg) mg_clear(mg);
+    return mg;
+}
+
+/* free mg (NULL is fine) */
+void cc_mg_free(cc_mg *mg)
+{
+    if (!mg) return;
+    mg_clear(mg);
+    free(mg);
+}
+
+/* levels of the hierarchy, with *n = block rows of level l */
+int cc_mg_levels(const cc_mg *mg, int l, int *n)
+{
+    if (!mg) return 0;
+    if (n) *n = l >= 0 && l < mg->nlev ? mg->lev[l].n : 0;
+    return mg->nlev;
+}
+
+/* hash of the pattern (rowptr and col) of A: FNV-1a in four interleaved lanes, so the
+ * multiply chains overlap */
+static uint64_t pattern_key(const cc_bsr *A)
+{
+    const uint64_t prime = 1099511628211ULL;
+    uint64_t h[4] = {1469598103934665603ULL, 1, 2, 3};
+    int p = 0;
+    for (int i = 0; i <= A->n; i++) h[0] = (h[0] ^ (uint32_t)A->rowptr[i]) * prime;
+    for (; p + 4 <= A->nnzb; p += 4)
+        for (int k = 0; k < 4; k++) h[k] = (h[k] ^ (uint32_t)A->col[p + k]) * prime;
+    for (; p < A->nnzb; p++) h[1] = (h[1] ^ (uint32_t)A->col[p]) * prime;
+    return h[0] ^ (h[1] * 3) ^ (h[2] * 5) ^ (h[3] * 7);
+}
+
+/* the value arrays of level L for its n and nlo (vectors, smoother blocks); -1 if no memory */
+static int level_alloc(mg_level *L, int coarse)
+{
+    size_t n = (size_t)L->n, nlo = (size_t)L->nlo;
+    L->lf = malloc((9 * nlo + 1) * sizeof *L->lf);
+    L->dinv = malloc((9 * n + 1) * sizeof *L->dinv);
+    L->g = malloc((3 * n + 1) * sizeof *L->g);
+    if (coarse) {
+        L->lv = malloc(9 * (nlo + n + 1) * sizeof *L->lv);
+        L->dv = L->lv ? L->lv + 9 * nlo : NULL;
+        L->b = malloc((3 * n + 1) * sizeof *L->b);
+        L->x = malloc((3 * n + 1) * sizeof *L->x);
+        L->r = malloc((3 * n + 1) * sizeof *L->r);
+        L->e = malloc((3 * n + 1) * sizeof *L->e);
+        if (!L->lv || !L->dv || !L->b || !L->x || !L->r || !L->e) return -1;
+    }
+    return L->lf && L->dinv && L->g ? 0 : -1;
+}
+
+/* level 0's lower pattern = the strictly lower blocks of A; -1 if A is not symmetric in
+ * pattern or has no diagonal block somewhere, or no memory */
+static int level0_pattern(mg_level *L, const cc_bsr *A)
+{
+    L->n = A->n;
+    L->rowptr = malloc(((size_t)A->n + 1) * sizeof *L->rowptr);
+    if (!L->rowptr) return -1;
+    int nlo = 0, nup = 0;
+    for (int i = 0; i < A->n; i++) {
+        if (A->diag[i] < A->rowptr[i] || A->diag[i] >= A->rowptr[i + 1] || A->col[A->diag[i]] != i) return -1;
+        L->rowptr[i] = nlo;
+        nlo += A->diag[i] - A->rowptr[i];
+        nup += A->rowptr[i + 1] - A->diag[i] - 1;
+    }
+    L->rowptr[A->n] = nlo;
+    if (nlo != nup) return -1;
+    L->nlo = nlo;
+    L->col = malloc(((size_t)nlo + 1) * sizeof *L->col);
+    if (!L->col) return -1;
+    for (int i = 0; i < A->n; i++)
+        for (int p = A->rowptr[i], q = L->rowptr[i]; p < A->diag[i]; p++, q++) L->col[q] = A->col[p];
+    return 0;
+}
+
+/* ---------- aggregation (once per pattern) ---------- */
+
+/* agg = Vanek's aggregates of the strong graph (lower pattern of L, squared block norms
+ * nlo2, diagonal norms nd): returns their number; isolated vertices get -1; -1 if no memory */
+static int aggregate(const mg_level *L, const double *nlo2, const double *nd, double theta, int *agg)
+{
+    int n = L->n, na = 0;
+    int *deg = calloc((size_t)n + 1, sizeof *deg), *adj = malloc(2 * ((size_t)L->nlo + 1) * sizeof *adj);
+    int *start = malloc(((size_t)n + 1) * sizeof *start), *tmp = malloc(((size_t)n + 1) * sizeof *tmp);
+    if (!deg || !adj || !start || !tmp) {
+        na = -1;
+        goto done;
+    }
+    double t2 = theta * theta;
+    for (int i = 0; i < n; i++)   /* strong graph, both directions, as CSR */
+        for (int p = L->rowptr[i]; p < L->rowptr[i + 1]; p++)
+            if (nlo2[p] >= t2 * nd[i] * nd[L->col[p]] && nlo2[p] > 0) deg[i]++, deg[L->col[p]]++;
+    start[0] = 0;
+    for (int i = 0; i < n; i++) start[i + 1] = start[i] + deg[i], tmp[i] = start[i];
+    for (int i = 0; i < n; i++)
+        for (int p = L->rowptr[i]; p < L->rowptr[i + 1]; p++)
+            if (nlo2[p] >= t2 * nd[i] * nd[L->col[p]] && nlo2[p] > 0) {
+                int k = L->col[p];
+                adj[tmp[i]++] = k;
+                adj[tmp[k]++] = i;
+            }
+    for (int i = 0; i < n; i++) agg[i] = deg[i] ? -1 : -2;
+    for (int i = 0; i < n; i++) {   /* pass 1: a root and all its strong neighbours, all free */
+        if (agg[i] != -1) continue;
+        int free_nbrs = 1;
+        for (int e = start[i]; e < start[i + 1] && free_nbrs; e++) free_nbrs = agg[adj[e]] == -1;
+        if (!free_nbrs) continue;
+        agg[i] = na;
+        for (int e = start[i]; e < start[i + 1]; e++) agg[adj[e]] = na;
+        na++;
+    }
+    for (int i = 0; i < n; i++) {   /* pass 2: join a neighbouring pass-1 aggregate */
+        tmp[i] = agg[i];
+        if (agg[i] != -1) continue;
+        for (int e = start[i]; e < start[i + 1]; e++)
+            if (agg[adj[e]] >= 0) {
+                tmp[i] = agg[adj[e]];
+                break;
+            }
+    }
+    memcpy(agg, tmp, (size_t)n * sizeof *agg);
+    for (int i = 0; i < n; i++) {   /* pass 3: the rest, with their free strong neighbours */
+        if (agg[i] != -1) continue;
+        agg[i] = na;
+        for (int e = start[i]; e < start[i + 1]; e++)
+            if (agg[adj[e]] == -1) agg[adj[e]] = na;
+        na++;
+    }
+    for (int i = 0; i < n; i++)
+        if (agg[i] == -2) agg[i] = -1;
+done:
+    free(deg);
+    free(adj);
+    free(start);
+    free(tmp);
+    return na;
+}
+
+/* (I, K) pairs, for qsort */
+static int pair_cmp(const void *p, const void *q)
+{
+    const int *a = p, *b = q;
+    return a[0] != b[0] ? (a[0] > b[0]) - (a[0] < b[0]) : (a[1] > b[1]) - (a[1] < b[1]);
+}
+
+/* C's lower pattern = the pairs (I, K), I > K, of aggregates coupled by a block of F's
+ * lower pattern; F->cslot = where each block of F goes in C; -1 if no memory */
+static int coarse_pattern(mg_level *F, mg_level *C, int na)
+{
+    int *pairs = malloc(2 * ((size_t)F->nlo + 1) * sizeof *pairs), np = 0;
+    F->cslot = malloc(((size_t)F->nlo + 1) * sizeof *F->cslot);
+    C->n = na;
+    C->rowptr = calloc((size_t)na + 1, sizeof *C->rowptr);
+    if (!pairs || !F->cslot || !C->rowptr) return free(pairs), -1;
+    for (int i = 0; i < F->n; i++)
+        for (int p = F->rowptr[i]; p < F->rowptr[i + 1]; p++) {
+            int I = F->agg[i], K = F->agg[F->col[p]];
+            if (I < 0 || K < 0 || I == K) continue;
+            pairs[2 * np] = I > K ? I : K;
+            pairs[2 * np + 1] = I > K ? K : I;
+            np++;
+        }
+    qsort(pairs, (size_t)np, 2 * sizeof *pairs, pair_cmp);
+    int nlo = 0;
+    for (int e = 0; e < np; e++)
+        if (e == 0 || pair_cmp(pairs + 2 * e, pairs + 2 * (e - 1)) != 0) {
+            pairs[2 * nlo] = pairs[2 * e];
+            pairs[2 * nlo + 1] = pairs[2 * e + 1];
+            C->rowptr[pairs[2 * e] + 1]++;
+            nlo++;
+        }
+    for (int I = 0; I < na; I++) C->rowptr[I + 1] += C->rowptr[I];
+    C->nlo = nlo;
+    C->col = malloc(((size_t)nlo + 1) * sizeof *C->col);
+    if (!C->col) return free(pairs), -1;
+    for (int e = 0; e < nlo; e++) C->col[e] = pairs[2 * e + 1];
+    free(pairs);
+    for (int i = 0; i < F->n; i++)
+        for (int p = F->rowptr[i]; p < F->rowptr[i + 1]; p++) {
+            int I = F->agg[i], K = F->agg[F->col[p]];
+            F->cslot[p] = 0;   /* nothing (0 times block 0) when a vertex has no aggregate */
+            if (I < 0 || K < 0) continue;
+            if (I == K) F->cslot[p] = 4 * (nlo + I) + 3;
+            else {
+                int r = I > K ? I : K, c = I > K ? K : I, lo = C->rowptr[r], hi = C->rowptr[r + 1] - 1;
+                while (lo < hi) {   /* the pair is there: binary search for it */
+                    int mid = (lo + hi) / 2;
+                    if (C->col[mid] < c) lo = mid + 1;
+                    else hi = mid;
+                }
+                F->cslot[p] = 4 * lo + (I > K ? 1 : 2);
+            }
+        }
+    return 0;
+}
+
+/* ---------- values (every setup) ---------- */
+
+/* block t of lv += (c & 1) B + (c >> 1) B^T for code = 4 t + c (see cslot) */
+static inline void add_coarse(double *restrict lv, int code, const double *restrict B)
+{
+    double c1 = code & 1, c2 = (code >> 1) & 1, *t = lv + 9 * (size_t)(code >> 2);
+    for (int a = 0; a < 3; a++)
+        for (int b = 0; b < 3; b++) t[3 * a + b] += c1 * B[3 * a + b] + c2 * B[3 * b + a];
+}
+
+/* zero the Galerkin sums of level C (NULL is fine) */
+static void coarse_zero(mg_level *C)
+{
+    if (C) memset(C->lv, 0, ((size_t)C->nlo + C->n + 1) * 9 * sizeof *C->lv);
+}
+
+/* level 0 from A and F: L_ik = (S A S)_ik in single precision, D_i^-1 of S_i A_ii S_i +
+ * I - S_i, level 1's Galerkin sums (or level 0's own double copy when it is the coarsest);
+ * -1 if some D_i is not SPD */
+static int fill0(cc_mg *mg, const cc_bsr *A, const cc_filter *F)
+{
+    mg_level *L = mg->lev, *C = mg->nlev > 1 ? mg->lev + 1 : NULL;
+    int self = mg->nlev == 1 && mg->dense;   /* level 0 is factored densely: keep its values in double */
+    coarse_zero(C);
+    for (int i = 0, q = 0; i < A->n; i++) {
+        int pi = F->pos[i];
+        const double *Si = pi >= 0 ? F->S + 9 * pi : NULL;
+        for (int p = A->rowptr[i]; p < A->diag[i]; p++, q++) {
+            int pk = F->pos[A->col[p]];
+            const double *B = A->val + 9 * p;
+            double T[9];
+            if (Si || pk >= 0) filt(B, Si, pk >= 0 ? F->S + 9 * pk : NULL, T), B = T;
+            for (int k = 0; k < 9; k++) L->lf[9 * q + k] = (cc_mgf)B[k];
+            if (C) add_coarse(C->lv, L->cslot[q], B);
+            if (self) memcpy(L->lv + 9 * q, B, 9 * sizeof *B);
+        }
+        double D[9];
+        filt(A->val + 9 * A->diag[i], Si, Si, D);
+        int I = C ? L->agg[i] : -1;
+        if (I >= 0) {
+            double *t = C->dv + 9 * I, eps = CC_MG_NULLFIX * fabs(A->val[9 * A->diag[i]] + A->val[9 * A->diag[i] + 4] + A->val[9 * A->diag[i] + 8]) / 3;
+            for (int k = 0; k < 9; k++) t[k] += D[k];
+            if (Si)
+                for (int k = 0; k < 9; k++) t[k] += eps * ((k % 4 == 0 ? 1.0 : 0.0) - Si[k]);
+        }
+        if (Si)
+            for (int k = 0; k < 9; k++) D[k] += (k % 4 == 0 ? 1.0 : 0.0) - Si[k];
+        if (self) memcpy(L->dv + 9 * i, D, sizeof D);
+        if (spd_inverse(D, L->dinv + 9 * i) < 0) return -1;
+    }
+    return 0;
+}
+
+/* level l >= 1 from its Galerkin sums: smoother blocks and the next level's sums; -1 if
+ * some D_i is not SPD */
+static int fill(cc_mg *mg, int l)
+{
+    mg_level *L = mg->lev + l, *C = l + 1 < mg->nlev ? L + 1 : NULL;
+    coarse_zero(C);
+    for (int i = 0; i < L->n; i++) {
+        for (int p = L->rowptr[i]; p < L->rowptr[i + 1]; p++) {
+            const double *B = L->lv + 9 * p;
+            for (int k = 0; k < 9; k++) L->lf[9 * p + k] = (cc_mgf)B[k];
+            if (C) add_coarse(C->lv, L->cslot[p], B);
+        }
+        const double *D = L->dv + 9 * i;
+        if (C && L->agg[i] >= 0)
+            for (int k = 0; k < 9; k++) C->dv[9 * L->agg[i] + k] += D[k];
+        if (spd_inverse(D, L->dinv + 9 * i) < 0) return -1;
+    }
+    return 0;
+}
+
+/* the coarsest level's dense Cholesky factor L L^T of its Galerkin matrix, a pivot that is
+ * not above 1e-12 of its diagonal entry replaced by that entry (so L L^T is SPD); -1 if a
+ * diagonal entry is not positive */
+static int dense_factor(mg_level *L)
+{
+    int m = 3 * L->n;
+    double *R = L->chol;
+    memset(R, 0, (size_t)m * m * sizeof *R);
+    for (int i = 0; i < L->n; i++) {
+        for (int a = 0; a < 3; a++)
+            for (int b = 0; b <= a; b++) R[(3 * i + a) * m + 3 * i + b] = L->dv[9 * i + 3 * a + b];
+        for (int p = L->rowptr[i]; p < L->rowptr[i + 1]; p++)
+            for (int a = 0; a < 3; a++)
+                for (int b = 0; b < 3; b++) R[(3 * i + a) * m + 3 * L->col[p] + b] = L->lv[9 * p + 3 * a + b];
+    }
+    for (int j = 0; j < m; j++) {
+        double orig = R[j * m + j], d = orig;
+        for (int k = 0; k < j; k++) d -= R[j * m + k] * R[j * m + k];
+        if (!(orig > 0) || !isfinite(orig)) return -1;
+        if (!(d > 1e-12 * orig)) d = orig;
+        double ljj = sqrt(d);
+        R[j * m + j] = ljj;
+        for (int i = j + 1; i < m; i++) {
+            double s = R[i * m + j];
+            for (int k = 0; k < j; k++) s -= R[i * m + k] * R[j * m + k];
+            R[i * m + j] = s / ljj;
+        }
+    }
+    return 0;
+}
+
+/* B's values for this A and F in the hierarchy mg already has; 0 or -1 */
+static int fill_all(cc_mg *mg, const cc_bsr *A, const cc_filter *F)
+{
+    if (fill0(mg, A, F) < 0) return -1;
+    for (int l = 1; l < mg->nlev; l++)
+        if (fill(mg, l) < 0) return -1;
+    return mg->dense ? dense_factor(mg->lev + mg->nlev - 1) : 0;
+}
+
+/* squared Frobenius norms of level 0's lower blocks (nlo2) and diagonal blocks (nd, not
+ * squared) of the filtered A */
+static void strength0(const cc_bsr *A, const cc_filter *F, double *nlo2, double *nd)
+{
+    for (int i = 0, q = 0; i < A->n; i++) {
+        int pi = F->pos[i];
+        const double *Si = pi >= 0 ? F->S + 9 * pi : NULL;
+        double T[9];
+        for (int p = A->rowptr[i]; p < A->diag[i]; p++, q++) {
+            int pk = F->pos[A->col[p]];
+            filt(A->val + 9 * p, Si, pk >= 0 ? F->S + 9 * pk : NULL, T);
+            nlo2[q] = fro2(T);
+        }
+        filt(A->val + 9 * A->diag[i], Si, Si, T);
+        nd[i] = sqrt(fro2(T));
+    }
+}
+
+/* the same from level l's Galerkin sums */
+static void strength(const mg_level *L, double *nlo2, double *nd)
+{
+    for (int p = 0; p < L->nlo; p++) nlo2[p] = fro2(L->lv + 9 * p);
+    for (int i = 0; i < L->n; i++) nd[i] = sqrt(fro2(L->dv + 9 * i));
+}
+
+/* the hierarchy for the pattern of A (values of A and F decide the aggregates); -1 if no
+ * memory, an unsymmetric pattern, or a block that is not SPD */
+static int build(cc_mg *mg, const cc_bsr *A, const cc_filter *F)
+{
+    mg_clear(mg);
+    mg_level *L = mg->lev;
+    if (level0_pattern(L, A) < 0 || level_alloc(L, 0) < 0) return -1;
+    int rc = 0;
+    double *nlo2 = malloc(((size_t)L->nlo + 1) * sizeof *nlo2), *nd = malloc(((size_t)L->n + 1) * sizeof *nd);
+    if (!nlo2 || !nd) rc = -1;
+    else strength0(A, F, nlo2, nd);
+    double theta = CC_MG_THETA;
+    int l = 0;
+    for (; rc == 0; l++, theta *= 0.5) {
+        L = mg->lev + l;
+        if (L->n <= CC_MG_DENSE || l == CC_MG_MAXLEV - 1) break;
+        L->agg = malloc(((size_t)L->n + 1) * sizeof *L->agg);
+        int na = L->agg ? aggregate(L, nlo2, nd, theta, L->agg) : -1;
+        if (na < 0) rc = -1;
+        if (na <= 0 || 5 * na > 4 * L->n) break;   /* no coarsening, or too little */
+        mg_level *C = L + 1;
+        if (coarse_pattern(L, C, na) < 0 || level_alloc(C, 1) < 0) {
+            rc = -1;
+            break;
+        }
+        mg->nlev = l + 2;
+        if ((l == 0 ? fill0(mg, A, F) : fill(mg, l)) < 0) {
+            rc = -1;
+            break;
+        }
+        double *t2 = realloc(nlo2, ((size_t)C->nlo + 1) * sizeof *nlo2), *t1 = realloc(nd, ((size_t)C->n + 1) * sizeof *nd);
+        if (t2) nlo2 = t2;
+        if (t1) nd = t1;
+        if (!t1 || !t2) {
+            rc = -1;
+            break;
+        }
+        strength(C, nlo2, nd);
+    }
+    free(nlo2);
+    free(nd);
+    if (rc < 0) return mg_clear(mg), -1;
+    L = mg->lev + l;
+    free(L->agg);   /* the coarsest level has no aggregates */
+    L->agg = NULL;
+    mg->nlev = l + 1;
+    if (L->n <= CC_MG_DENSE) {
+        mg->dense = 1;
+        size_t m = 3 * (size_t)L->n;
+        L->chol = malloc((m * m + 1) * sizeof *L->chol);
+        if (!L->chol) return mg_clear(mg), -1;
+        if (l == 0) {   /* a small system: level 0 is solved directly */
+            L->lv = malloc(9 * ((size_t)L->nlo + L->n + 1) * sizeof *L->lv);
+            if (!L->lv) return mg_clear(mg), -1;
+            L->dv = L->lv + 9 * (size_t)L->nlo;
+        }
+    }
+    mg->n = A->n;
+    mg->nnzb = A->nnzb;
+    mg->key = pattern_key(A);
+    return 0;
+}
+
+/* B for this A and F: the hierarchy when the pattern is new, then the values */
+int cc_mg_setup(cc_mg *mg, const cc_bsr *A, const cc_filter *F)
+{
+    if (!mg || !A || !F || A->n != F->n || A->n < 1) return -1;
+    if (mg->nlev == 0 || mg->n != A->n || mg->nnzb != A->nnzb || mg->key != pattern_key(A))
+        if (build(mg, A, F) < 0) return -1;
+    if (fill_all(mg, A, F) < 0) {
+        mg_clear(mg);   /* values only, but the aggregates were chosen from them: start over next time */
+        return -1;
+    }
+    return 0;
+}
+
+/* ---------- the cycle ---------- */
+
+/* x = (D + L)^-1 b (forward block Gauss-Seidel from x = 0) and res = b - A x = -U x */
+static void gs_forward(const mg_level *L, const double *b, double *x, double *res)
+{
+    memset(res, 0, (size_t)L->n * 3 * sizeof *res);
+    for (int i = 0; i < L->n; i++) {
+        double t0 = b[3 * i], t1 = b[3 * i + 1], t2 = b[3 * i + 2];
+        int p0 = L->rowptr[i], p1 = L->rowptr[i + 1];
+        for (int p = p0; p < p1; p++) {
+            const cc_mgf *B = L->lf + 9 * p;
+            const double *xk = x + 3 * L->col[p];
+            t0 -= B[0] * xk[0] + B[1] * xk[1] + B[2] * xk[2];
+            t1 -= B[3] * xk[0] + B[4] * xk[1] + B[5] * xk[2];
+            t2 -= B[6] * xk[0] + B[7] * xk[1] + B[8] * xk[2];
+        }
+        const double *Di = L->dinv + 9 * i;
+        double x0 = Di[0] * t0 + Di[1] * t1 + Di[2] * t2;
+        double x1 = Di[3] * t0 + Di[4] * t1 + Di[5] * t2;
+        double x2 = Di[6] * t0 + Di[7] * t1 + Di[8] * t2;
+        x[3 * i] = x0, x[3 * i + 1] = x1, x[3 * i + 2] = x2;
+        for (int p = p0; p < p1; p++) {
+            const cc_mgf *B = L->lf + 9 * p;
+            double *rk = res + 3 * L->col[p];
+            rk[0] -= B[0] * x0 + B[3] * x1 + B[6] * x2;
+            rk[1] -= B[1] * x0 + B[4] * x1 + B[7] * x2;
+            rk[2] -= B[2] * x0 + B[5] * x1 + B[8] * x2;
+        }
+    }
+}
+
+/* x = x + (D + U)^-1 (b - A x) (backward block Gauss-Seidel); g is scratch */
+static void gs_backward(const mg_level *L, const double *b, double *x, double *g)
+{
+    memset(g, 0, (size_t)L->n * 3 * sizeof *g);
+    for (int i = L->n - 1; i >= 0; i--) {
+        double t0 = b[3 * i] - g[3 * i], t1 = b[3 * i + 1] - g[3 * i + 1], t2 = b[3 * i + 2] - g[3 * i + 2];
+        int p0 = L->rowptr[i], p1 = L->rowptr[i + 1];
+        for (int p = p0; p < p1; p++) {
+            const cc_mgf *B = L->lf + 9 * p;
+            const double *xk = x + 3 * L->col[p];
+            t0 -= B[0] * xk[0] + B[1] * xk[1] + B[2] * xk[2];
+            t1 -= B[3] * xk[0] + B[4] * xk[1] + B[5] * xk[2];
+            t2 -= B[6] * xk[0] + B[7] * xk[1] + B[8] * xk[2];
+        }
+        const double *Di = L->dinv + 9 * i;
+        double x0 = Di[0] * t0 + Di[1] * t1 + Di[2] * t2;
+        double x1 = Di[3] * t0 + Di[4] * t1 + Di[5] * t2;
+        double x2 = Di[6] * t0 + Di[7] * t1 + Di[8] * t2;
+        x[3 * i] = x0, x[3 * i + 1] = x1, x[3 * i + 2] = x2;
+        for (int p = p0; p < p1; p++) {
+            const cc_mgf *B = L->lf + 9 * p;
+            double *gk = g + 3 * L->col[p];
+            gk[0] += B[0] * x0 + B[3] * x1 + B[6] * x2;
+            gk[1] += B[1] * x0 + B[4] * x1 + B[7] * x2;
+            gk[2] += B[2] * x0 + B[5] * x1 + B[8] * x2;
+        }
+    }
+}
+
+/* x = (R R^T)^-1 b with the dense Cholesky factor R of the coarsest level */
+static void dense_solve(const mg_level *L, const double *b, double *x)
+{
+    int m = 3 * L->n;
+    const double *R = L->chol;
+    for (int i = 0; i < m; i++) {
+        double s = b[i];
+        for (int k = 0; k < i; k++) s -= R[i * m + k] * x[k];
+        x[i] = s / R[i * m + i];
+    }
+    for (int i = m - 1; i >= 0; i--) {
+        double s = x[i];
+        for (int k = i + 1; k < m; k++) s -= R[k * m + i] * x[k];
+        x[i] = s / R[i * m + i];
+    }
+}
+
+/* r = b - A x on a level >= 1, with its Galerkin matrix in double (D + L + L^T) */
+static void sym_residual(const mg_level *L, const double *b, const double *x, double *r)
+{
+    for (int i = 0; i < L->n; i++) {
+        const double *D = L->dv + 9 * i, *xi = x + 3 * i;
+        for (int a = 0; a < 3; a++) r[3 * i + a] = b[3 * i + a] - (D[3 * a] * xi[0] + D[3 * a + 1] * xi[1] + D[3 * a + 2] * xi[2]);
+    }
+    for (int i = 0; i < L->n; i++)
+        for (int p = L->rowptr[i]; p < L->rowptr[i + 1]; p++) {
+            const double *B = L->lv + 9 * p, *xk = x + 3 * L->col[p], *xi = x + 3 * i;
+            double *ri = r + 3 * i, *rk = r + 3 * L->col[p];
+            for (int a = 0; a < 3; a++) {
+                ri[a] -= B[3 * a] * xk[0] + B[3 * a + 1] * xk[1] + B[3 * a + 2] * xk[2];
+                rk[a] -= B[a] * xi[0] + B[3 + a] * xi[1] + B[6 + a] * xi[2];
+            }
+        }
+}
+
+/* x = B_l^-1 b on level l (the cycle from there down: forward sweep, coarse correction, backward sweep) */
+static void vcycle(cc_mg *mg, int l, const cc_filter *F, const double *b, double *x)
+{
+    mg_level *L = mg->lev + l;
+    if (l == mg->nlev - 1) {
+        if (mg->dense) dense_solve(L, b, x);
+        else gs_forward(L, b, x, L->g), gs_backward(L, b, x, L->g);
+        return;
+    }
+    mg_level *C = L + 1;
+    gs_forward(L, b, x, L->g);
+    memset(C->b, 0, (size_t)C->n * 3 * sizeof *C->b);   /* b_c = P^T (b - A x) */
+    for (int i = 0; i < L->n; i++) {
+        int I = L->agg[i];
+        if (I < 0) continue;
+        double t[3] = {L->g[3 * i], L->g[3 * i + 1], L->g[3 * i + 2]};
+        if (l == 0 && F->pos[i] >= 0) {
+            const double *S = F->S + 9 * F->pos[i];
+            double u[3] = {t[0], t[1], t[2]};
+            for (int a = 0; a < 3; a++) t[a] = S[3 * a] * u[0] + S[3 * a + 1] * u[1] + S[3 * a + 2] * u[2];
+        }
+        for (int a = 0; a < 3; a++) C->b[3 * I + a] += t[a];
+    }
+    vcycle(mg, l + 1, F, C->b, C->x);
+    if (l + 2 < mg->nlev) {   /* W-cycle: a second coarse cycle on the coarse residual */
+        sym_residual(C, C->b, C->x, C->r);
+        vcycle(mg, l + 1, F, C->r, C->e);
+        for (int k = 0; k < 3 * C->n; k++) C->x[k] = CC_MG_ALPHA * (C->x[k] + C->e[k]);
+    } else {
+        for (int k = 0; k < 3 * C->n; k++) C->x[k] *= CC_MG_ALPHA;
+    }
+    for (int i = 0; i < L->n; i++) {   /* x += P x_c */
+        int I = L->agg[i];
+        if (I < 0) continue;
+        const double *xc = C->x + 3 * I;
+        if (l == 0 && F->pos[i] >= 0) {
+            const double *S = F->S + 9 * F->pos[i];
+            for (int a = 0; a < 3; a++) x[3 * i + a] += S[3 * a] * xc[0] + S[3 * a + 1] * xc[1] + S[3 * a + 2] * xc[2];
+        } else {
+            for (int a = 0; a < 3; a++) x[3 * i + a] += xc[a];
+        }
+    }
+    gs_backward(L, b, x, L->g);
+}
+
+/* s = S B^-1 r; returns r . s */
+double cc_mg_apply(cc_mg *mg, const cc_filter *F, const double *r, double *s)
+{
+    if (!mg || mg->nlev == 0 || !F || F->n != mg->lev[0].n) return 0;   /* no usable B: s untouched */
+    int n3 = 3 * mg->lev[0].n;
+    vcycle(mg, 0, F, r, s);
+    cc_filter_apply(F, s);
+    double d = 0;
+    for (int k = 0; k < n3; k++) d += r[k] * s[k];
+    return d;
+}

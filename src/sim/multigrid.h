@@ -1,0 +1,32 @@
+/* Aggregation multigrid preconditioner for MPCG (CC_PRECOND_MG); method in multigrid.c.
+ *
+ * The hierarchy (aggregates, coarse patterns, slot maps) depends on the pattern of A only
+ * and is built at the first setup with a new pattern; every later setup with the same
+ * pattern recomputes the values (smoother blocks, Galerkin coarse operators, the coarsest
+ * factor) in the storage it already has.
+ */
+#ifndef CC_MULTIGRID_H
+#define CC_MULTIGRID_H
+
+#include "sim/bsr.h"
+#include "sim/mpcg.h"
+
+typedef struct cc_mg cc_mg;
+
+/* an empty preconditioner (no hierarchy yet); NULL when out of memory */
+cc_mg *cc_mg_new(void);
+void cc_mg_free(cc_mg *mg);
+
+/* B = the multigrid cycle (sim/multigrid.c) for the filtered system S A S + (I - S) of this A and F (builds the
+ * hierarchy when the pattern of A is new); 0, or -1 when a smoother block is not SPD,
+ * the pattern is not symmetric, or memory runs out (then mg holds no usable B) */
+int cc_mg_setup(cc_mg *mg, const cc_bsr *A, const cc_filter *F);
+
+/* s = S B^-1 r (r: 3n with r = S r; s: 3n, distinct from r); returns r . s. Only after a
+ * successful cc_mg_setup with the same F. */
+double cc_mg_apply(cc_mg *mg, const cc_filter *F, const double *r, double *s);
+
+/* levels of the current hierarchy (0 if none) and the block rows of level l in *n */
+int cc_mg_levels(const cc_mg *mg, int l, int *n);
+
+#endif
