@@ -14,14 +14,15 @@
  * radius 0.5 m, 003 Table 3.1, k_bend 1e-3 unless --param k_bend=...).
  *
  *   stab_probe [--table] [--grid N] [--h H] [--steps S] [--bend V] [--compare V2]
- *              [--param NAME=VALUE]... [--eig FROM]
+ *              [--param NAME=VALUE]... [--eig FROM] [--lambda FROM]
  *       Runs bend variant V (and V2 beside it, same parameters) step by step and prints per
  *       step: the largest |x_V - x_V2|, the fastest vertex, stretch/shear/bend/kinetic
  *       energies, the worst shear |C|, PSD retries and MPCG iterations. With --eig FROM, before
  *       each step from FROM on: the smallest eigenvalue of A = M - h df/dv - h^2 df/dx on the
  *       free DOFs (as the step assembles it, in units of the smallest vertex mass), also with
  *       the C d2C part of stretch, of shear and of bend left out (gauss-newton) and with
- *       stretch clamp.
+ *       stretch clamp. With --lambda FROM only the first of these (A as each run assembles it)
+ *       and, at the end, its smallest value over the steps.
  *   stab_probe [--table] [--grid N] [--h H] --copies C [--jitter E] [--from K] [--steps S]
  *              [--bend V] [--param NAME=VALUE]... [--base-param NAME=VALUE]...
  *       Ensemble: K steps of a base run (with the --base-param list if one is given, else with
@@ -45,7 +46,7 @@
 #define MAXP 16
 
 typedef struct opts {
-    int table, grid, steps, copies, from, eig;
+    int table, grid, steps, copies, from, eig, lambda;
     double h, jitter;
     const char *bend, *compare;
     const char *param[MAXP], *base[MAXP];
@@ -279,6 +280,7 @@ static void trace(const opts *o)
 {
     cc_sim *a = scene(o, o->bend, 1), *b = o->compare ? scene(o, o->compare, 1) : NULL;
     band B = {0, 0, NULL, NULL};
+    double low[2] = {INFINITY, INFINITY};
     printf("step  max|dx| | per run: vmax (m/s), E_stretch, E_shear, E_bend, E_kinetic (J), worst shear |C|, PSD retries, "
            "MPCG it\n");
     for (int k = 1; k <= o->steps; k++) {
@@ -286,6 +288,18 @@ static void trace(const opts *o)
             printf("before step %d:\n", k);
             eig_line(a, o->bend, &B);
             if (b) eig_line(b, o->compare, &B);
+        }
+        if (o->lambda && k >= o->lambda) {
+            cc_sim *r[2] = {a, b};
+            printf("before step %d: lambda_min(A)/m_min", k);
+            for (int q = 0; q < 2 && r[q]; q++) {
+                double mmin = INFINITY;
+                for (int i = 0; i < r[q]->nv; i++) mmin = fmin(mmin, r[q]->m[i]);
+                double l = lambda_min(r[q], &B) / mmin;
+                low[q] = fmin(low[q], l);
+                printf("  %s %.3g", q ? o->compare : o->bend, l);
+            }
+            printf("\n");
         }
         int ra = cc_sim_step(a), rb = b ? cc_sim_step(b) : 0;
         double dx = 0;
@@ -297,6 +311,11 @@ static void trace(const opts *o)
         if (ra < 0) printf("%s: %s\n", o->bend, cc_sim_error(a));
         if (rb < 0) printf("%s: %s\n", o->compare, cc_sim_error(b));
         if (ra < 0 || rb < 0) break;
+    }
+    if (o->lambda) {
+        printf("smallest lambda_min(A)/m_min over the steps: %s %.3g", o->bend, low[0]);
+        if (b) printf(", %s %.3g", o->compare, low[1]);
+        printf("\n");
     }
     cc_sim_free(a);
     if (b) cc_sim_free(b);
@@ -344,7 +363,7 @@ static double num(const char *name, const char *v, double lo, double hi)
 
 int main(int argc, char **argv)
 {
-    opts o = {0, 33, 100, 0, 0, 0, 0.02, 1e-6, "pritchard", NULL, {NULL}, {NULL}, 0, 0};
+    opts o = {0, 33, 100, 0, 0, 0, 0, 0.02, 1e-6, "pritchard", NULL, {NULL}, {NULL}, 0, 0};
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
         if (!strcmp(a, "--table")) {
@@ -357,6 +376,7 @@ int main(int argc, char **argv)
         else if (!strcmp(a, "--h")) o.h = num(a, v, 1e-9, 1);
         else if (!strcmp(a, "--steps")) o.steps = (int)num(a, v, 1, 1e6);
         else if (!strcmp(a, "--eig")) o.eig = (int)num(a, v, 1, 1e6);
+        else if (!strcmp(a, "--lambda")) o.lambda = (int)num(a, v, 1, 1e6);
         else if (!strcmp(a, "--copies")) o.copies = (int)num(a, v, 1, 1e6);
         else if (!strcmp(a, "--from")) o.from = (int)num(a, v, 0, 1e6);
         else if (!strcmp(a, "--jitter")) o.jitter = num(a, v, 0, 1);
