@@ -86,6 +86,15 @@ assert(math.abs(a.bend - b.bend) <= 1e-3 * math.abs(a.bend), "two exact gradient
 -- grid, sin(theta/2) ~ theta/2) between a quarter and a half of the condition's k/2 theta^2
 local bf = r.by["bridson-force"].final.bend
 assert(bf > 0.1 * b.bend and bf < 0.8 * b.bend, "bridson-force bend energy " .. bf .. " vs condition " .. b.bend)
+-- the same with stretch clamp and shear Gauss-Newton (sim.h, cc_hessian_mode): every formulation
+-- runs; a mode that is not one of the four words is an error before anything runs
+r = run("bend_compare", "--stretch_hessian", "clamp", "--shear_hessian", "gauss-newton")
+for _, v in ipairs{"pritchard", "pritchard-exact", "macri", "bridson", "bridson-force"} do
+  assert(r.by[v] and r.by[v].ok, v .. " runs with stretch clamp, shear gauss-newton")
+  finite_energies(r.by[v].final)
+end
+local bad_ok, bad_msg = pcall(run, "bend_compare", "--stretch_hessian", "exact")
+assert(not bad_ok and tostring(bad_msg):find("stretch_hessian must be"), tostring(bad_msg))
 plot_made(dir, "compare")
 
 -- scale_invariance: on the coarsest grid every power is the same simulation

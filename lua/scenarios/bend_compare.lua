@@ -14,8 +14,11 @@
 --
 --   clothcheck run lua/scenarios/bend_compare.lua [--quick | --full] [--n 33] [--T 1.2]
 --                  [--h 0.0025] [--k_bend 1e-5] [--psd_project] [--frames 40]
---                  [--picture [N]] [--out DIR]
+--                  [--stretch_hessian MODE] [--shear_hessian MODE] [--picture [N]] [--out DIR]
 -- --psd_project projects every element stiffness to PSD before assembly (all variants).
+-- --stretch_hessian, --shear_hessian: full (default), clamp, gauss-newton or project, how that
+-- term's C d2C enters the system matrix (sim.h, cc_hessian_mode); with stretch clamp and shear
+-- gauss-newton the system matrix stays positive definite (docs/scenarios.md, docs/performance.md).
 local cc = require "clothcheck"
 local scene = require "scene"
 
@@ -27,13 +30,22 @@ local variants = {
   {label = "bridson-force",   params = {bend_condition = "bridson-force"}},
 }
 
-local o = scene.options("bend_compare", arg, {n = 33, T = 1.2, h = 0.0025, k_bend = 1e-5, psd_project = false, frames = 40},
+local o = scene.options("bend_compare", arg, {n = 33, T = 1.2, h = 0.0025, k_bend = 1e-5, psd_project = false, frames = 40,
+  stretch_hessian = "full", shear_hessian = "full"},
   {quick = {n = 8, T = 0.1, frames = 10}, full = {n = 66, T = 2.4, h = 0.001}})
+
+for _, key in ipairs({"stretch_hessian", "shear_hessian"}) do
+  local ok = {full = true, clamp = true, ["gauss-newton"] = true, project = true}
+  if not ok[o[key]] then
+    error(string.format("bend_compare: --%s must be full, clamp, gauss-newton or project (got '%s')", key, tostring(o[key])), 0)
+  end
+end
 
 local runs, done, lines = {}, {}, {}
 local t_start = cc.wall_time()
 for _, v in ipairs(variants) do
-  local params = {preset = "thesis-table3.1", h = o.h, k_bend = o.k_bend, psd_project = o.psd_project}
+  local params = {preset = "thesis-table3.1", h = o.h, k_bend = o.k_bend, psd_project = o.psd_project,
+    stretch_hessian = o.stretch_hessian, shear_hessian = o.shear_hessian}
   for k, x in pairs(v.params) do params[k] = x end
   local made, sim, mesh, nu = pcall(scene.tablecloth, o.n, params)
   if not made then
@@ -98,12 +110,16 @@ if #done > 0 then
     key = "bottom center", yrange = {low - 0.05, 0.05}, series = profile}
   scene.plot_runs(o.dir, "compare",
     string.format("bend formulations, tablecloth %dx%d, h = %s, k-bend = %s%s (others Table 3.1)", o.n, o.n,
-      scene.fmt(o.h), scene.fmt(o.k_bend), o.psd_project and ", element stiffness projected to PSD" or ""),
+      scene.fmt(o.h), scene.fmt(o.k_bend), (o.psd_project and ", element stiffness projected to PSD" or "") ..
+      ((o.stretch_hessian ~= "full" or o.shear_hessian ~= "full") and
+        string.format(", stretch %s, shear %s", o.stretch_hessian, o.shear_hessian) or "")),
     done, {"bend", "stretch", "kinetic", "cg", "ms"}, extra)
 end
 lines[#lines + 1] = string.format("%d configurations in %.1f s wall; outputs in %s", #variants,
   cc.wall_time() - t_start, o.dir)
-scene.summary(string.format("bend_compare: %dx%d patches, h = %s, T = %s s", o.n, o.n, scene.fmt(o.h), o.T), lines)
+scene.summary(string.format("bend_compare: %dx%d patches, h = %s, T = %s s%s", o.n, o.n, scene.fmt(o.h), o.T,
+  (o.stretch_hessian ~= "full" or o.shear_hessian ~= "full") and
+    string.format(", stretch_hessian %s, shear_hessian %s", o.stretch_hessian, o.shear_hessian) or ""), lines)
 
 local byname = {}
 for _, r in ipairs(runs) do byname[r.label] = r end

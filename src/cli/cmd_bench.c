@@ -18,7 +18,8 @@
 
 static const char *const bench_help =
     "usage: clothcheck bench [--grid N] [--steps S] [--h H] [--bend VARIANT] [--precond P]\n"
-    "                        [--psd-project] [--json]\n"
+    "                        [--psd-project] [--stretch-hessian M] [--shear-hessian M]\n"
+    "                        [--bend-hessian M] [--json]\n"
     "       clothcheck bench --audit [--repeat R] [--json]\n\n"
     "Time the simulator on the standard scene: a 1 m square cloth of N x N vertices (default\n"
     "66) starting flat in the xy-plane, gravity along -z, the two corners of one edge pinned,\n"
@@ -36,8 +37,14 @@ static const char *const bench_help =
     "                  for Bridson's bending force model (bend_condition, see sim.h)\n"
     "  --precond P     jacobi, block-jacobi, ascher-boxerman, block-ic0 or multigrid (default)\n"
     "  --psd-project   project each element stiffness to positive semi-definite\n"
+    "  --stretch-hessian M, --shear-hessian M, --bend-hessian M\n"
+    "                  how that term's k C d2C enters the system matrix (sim.h,\n"
+    "                  cc_hessian_mode): full (default), clamp (left out where the element\n"
+    "                  pushes outwards: the exact PSD projection for stretch), gauss-newton\n"
+    "                  (left out) or project (eigen-decomposition per element of that term)\n"
     "  --json          one JSON object on stdout (keys: grid, vertices, steps, ms_per_step,\n"
-    "                  cg_iterations_per_step, assembly_ms, solve_ms, finite, ...)\n\n"
+    "                  cg_iterations_per_step, assembly_ms, solve_ms, finite, stretch_hessian,\n"
+    "                  shear_hessian, bend_hessian, ...)\n\n"
     "  --audit         instead of the scene, time the full audit matrix: R runs (--repeat,\n"
     "                  default 5) of what `clothcheck audit --plots DIR` does with its defaults\n"
     "                  (the table to /dev/null, the plots to a temporary directory); prints the\n"
@@ -68,6 +75,10 @@ static double median(double *v, int n)
     return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
 }
 
+/* the terms with a --TERM-hessian option, in the order of bench_opts.hessian */
+static const char *const hessian_terms[3] = {"stretch", "shear", "bend"};
+static const char *const hessian_opts[3] = {"stretch-hessian", "shear-hessian", "bend-hessian"};
+
 typedef struct bench_opts {
     int grid;              /* vertices per side */
     int steps;             /* steps to run */
@@ -76,6 +87,7 @@ typedef struct bench_opts {
     double h;              /* time step */
     const char *bend;      /* bend variant */
     const char *precond;   /* preconditioner name */
+    const char *hessian[3]; /* --stretch-hessian, --shear-hessian, --bend-hessian */
     int audit;             /* 1: time the audit matrix instead */
     int repeat;            /* audit runs */
 } bench_opts;
@@ -95,7 +107,8 @@ static int parse(int argc, char **argv, bench_opts *o)
 {
     static const cc_optspec specs[] = {{"grid", 1}, {"steps", 1}, {"h", 1}, {"json", 0}, {"bend", 1},
                                        {"precond", 1}, {"psd-project", 0}, {"help", 0}, {"audit", 0},
-                                       {"repeat", 1}, {NULL, 0}};
+                                       {"repeat", 1}, {"stretch-hessian", 1}, {"shear-hessian", 1},
+                                       {"bend-hessian", 1}, {NULL, 0}};
     cc_optparser p = {argc, argv, 1, specs, "bench"};
     cc_opt opt;
     int r;
@@ -112,6 +125,8 @@ static int parse(int argc, char **argv, bench_opts *o)
         if (!strcmp(opt.name, "repeat") && int_opt("repeat", opt.value, 1, 100, &o->repeat) < 0) return -1;
         if (!strcmp(opt.name, "bend")) o->bend = opt.value;
         if (!strcmp(opt.name, "precond")) o->precond = opt.value;
+        for (int k = 0; k < 3; k++)
+            if (!strcmp(opt.name, hessian_opts[k])) o->hessian[k] = opt.value;
     }
     return r < 0 ? -1 : 0;
 }
@@ -130,7 +145,10 @@ static cc_sim *standard_scene(const bench_opts *o)
     if (cc_sim_preset("pritchard-table1", &p, err) == 0 && cc_sim_param_set(&p, "h", hbuf, err) == 0 &&
         cc_sim_param_set(&p, strcmp(o->bend, CC_SIM_BEND_FORCE) ? "bend_variant" : "bend_condition", o->bend, err) == 0 &&
         cc_sim_param_set(&p, "psd_project", psd, err) == 0 &&
-        cc_sim_param_set(&p, "precond", o->precond, err) == 0) {
+        cc_sim_param_set(&p, "precond", o->precond, err) == 0 &&
+        cc_sim_param_set(&p, "stretch_hessian", o->hessian[0], err) == 0 &&
+        cc_sim_param_set(&p, "shear_hessian", o->hessian[1], err) == 0 &&
+        cc_sim_param_set(&p, "bend_hessian", o->hessian[2], err) == 0) {
         p.cg_tol = 1e-2;
         s = cc_sim_new(m, &p, err);
     }
@@ -164,11 +182,16 @@ static void report(const bench_opts *o, int nv, int done, double ms, double iter
         cc_json_string(stdout, o->bend);
         printf(", \"precond\": ");
         cc_json_string(stdout, o->precond);
+        for (int k = 0; k < 3; k++) {
+            printf(", \"%s_hessian\": ", hessian_terms[k]);
+            cc_json_string(stdout, o->hessian[k]);
+        }
         printf("}\n");
         return;
     }
     printf("standard scene: %d x %d grid, %d vertices, h = %g, bend/%s, preconditioner %s\n", o->grid, o->grid, nv,
            o->h, o->bend, o->precond);
+    printf("hessian          stretch %s, shear %s, bend %s\n", o->hessian[0], o->hessian[1], o->hessian[2]);
     printf("steps            %d of %d\n", done, o->steps);
     printf("ms per step      %.3f (median)\n", ms);
     printf("MPCG iterations  %.1f per step (%d steps not converged)\n", iters, unconverged);
@@ -181,7 +204,7 @@ static void report(const bench_opts *o, int nv, int done, double ms, double iter
 /* clothcheck bench: run the standard scene and report timings */
 int cc_cmd_bench(int argc, char **argv)
 {
-    bench_opts o = {66, 100, 0, 0, 0.02, "pritchard", "multigrid", 0, 5};
+    bench_opts o = {66, 100, 0, 0, 0.02, "pritchard", "multigrid", {"full", "full", "full"}, 0, 5};
     int r = parse(argc, argv, &o);
     if (r < 0) return CC_EXIT_USAGE;
     if (r > 0) return puts(bench_help), CC_EXIT_OK;

@@ -182,7 +182,8 @@ static int assemble_term(cc_sim *s, cc_term *t, const double *x, const double *v
     }
     int nv = t->nv, n = 3 * nv, jac = mat || jdx;
     int want = jac ? CC_WANT_ALL : (CC_WANT_VALUE | CC_WANT_GRAD);
-    int fused = mat && s->p.damping == 0 && !s->p.psd_project;
+    int hess = cc_term_hessian(s, t);   /* full unless a *_hessian parameter or psd_project (hessian.c) */
+    int fused = mat && s->p.damping == 0 && hess != CC_HESSIAN_PROJECT;
     cc_eval ev;
     cc_elem_force o;
     double xe[CC_MAX_DOF], ve[CC_MAX_DOF];
@@ -195,6 +196,7 @@ static int assemble_term(cc_sim *s, cc_term *t, const double *x, const double *v
             }
         if (eval_element(t, e, xe, want, &ev) < 0)
             return element_fault(s, t, e, "the condition is undefined here (degenerate element)");
+        if (jac && hess != CC_HESSIAN_FULL) cc_hessian_apply(hess, &ev, ve, t->k, t->kd);
         if (fused) {
             double chk = fused_element(&ev, vid, t->slot + e * nv * nv, nv, ve, t->k, t->kd, cx, cv, dx, f,
                                        jdx, s->A->val, &t->energy[e]);
@@ -203,7 +205,7 @@ static int assemble_term(cc_sim *s, cc_term *t, const double *x, const double *v
             continue;
         }
         cc_elem_forces(&ev, ve, t->k, t->kd, s->p.damping, jac, &o);
-        if (jac && s->p.psd_project) {
+        if (jac && hess == CC_HESSIAN_PROJECT) {
             double H[CC_MAX_DOF][CC_MAX_DOF];
             for (int a = 0; a < n; a++)
                 for (int b = 0; b < n; b++) H[a][b] = -o.Jx[a][b];

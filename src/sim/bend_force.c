@@ -29,8 +29,9 @@
  * term uses J_s = (dF/dx + dF/dx^T)/2 both in A = M - h dD/dv - h^2 J_s and in the product
  * df/dx (h v0 + y) of the right-hand side: the step is the backward Euler linearisation of
  * one consistent stiffness, as forces.h does for a condition whose Hessian is not symmetric.
- * The force itself is always the exact F + D. With psd_project, -J_s is projected onto the
- * PSD cone (cc_psd_project) and the projected J_s is used in both places.
+ * The force itself is always the exact F + D. With psd_project or bend_hessian = project, -J_s
+ * is projected onto the PSD cone (cc_psd_project) and the projected J_s is used in both places
+ * (clamp and gauss-newton need a condition's C d2C and are refused for this model, sim.c).
  *
  * Energy. Phi is F's work potential for bending: with w held fixed, -dPhi/dx = F exactly
  * (dPhi/dtheta = k w (sin(theta/2) - sin(theta0/2)) and dtheta/dx = -u), and rotating either
@@ -147,7 +148,7 @@ int cc_bend_force_term(cc_sim *s, cc_term *t, const double *x, const double *v, 
             ve[a] = v[3 * vid[a / 3] + a % 3];
         }
         *bad = e;
-        if (hinge_force(t, e, xe, ve, jac, s->p.psd_project, &o, &t->C[e]) < 0)
+        if (hinge_force(t, e, xe, ve, jac, cc_term_hessian(s, t) == CC_HESSIAN_PROJECT, &o, &t->C[e]) < 0)
             return *why = "the bending force is undefined here (degenerate hinge)", -1;
         if (!isfinite(hinge_norm(&o, jac))) return *why = "non-finite force or Jacobian", -1;
         t->energy[e] = o.energy;

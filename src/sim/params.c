@@ -112,6 +112,7 @@ static const char *const integrators[] = {"backward-euler", "explicit-euler", "s
 static const char *const dampings[] = {"summed", "per-particle", NULL};
 static const char *const preconds[] = {"jacobi", "block-jacobi", "ascher-boxerman", "block-ic0", "multigrid", NULL};
 static const char *const strains[] = {"none", "provot", "bridson", NULL};
+static const char *const hessians[] = {"full", "clamp", "gauss-newton", "project", NULL};
 
 #define F(n, k, w) {#n, offsetof(cc_sim_params, n), k, w}
 static const field fields[] = {
@@ -120,6 +121,7 @@ static const field fields[] = {
     F(density, 'd', NULL), F(gravity, 'g', NULL), F(air_drag, 'd', NULL),
     F(area_power, 'd', NULL), F(bu, 'd', NULL), F(bv, 'd', NULL), F(h, 'd', NULL),
     F(integrator, 'e', integrators), F(damping, 'e', dampings), F(psd_project, 'i', NULL),
+    F(stretch_hessian, 'e', hessians), F(shear_hessian, 'e', hessians), F(bend_hessian, 'e', hessians),
     F(cg_tol, 'd', NULL), F(cg_max_iter, 'i', NULL), F(precond, 'e', preconds),
     F(cg_warm_start, 'i', NULL), F(stretch_limit, 'd', NULL), F(h_min, 'd', NULL),
     F(grow_after, 'i', NULL), F(strain_mode, 'e', strains), F(strain_max, 'd', NULL),
@@ -204,6 +206,9 @@ int cc_sim_params_check(const cc_sim_params *p, char *err)
     else if (p->damping < 0 || p->damping > 1) bad = "damping must be 0 (summed) or 1 (per particle)";
     else if (p->precond < 0 || p->precond > CC_PRECOND_MG) bad = "unknown preconditioner";
     else if (p->strain_mode < 0 || p->strain_mode > CC_STRAIN_BRIDSON) bad = "unknown strain limiting mode";
+    else if (p->stretch_hessian < 0 || p->stretch_hessian > CC_HESSIAN_PROJECT || p->shear_hessian < 0 ||
+             p->shear_hessian > CC_HESSIAN_PROJECT || p->bend_hessian < 0 || p->bend_hessian > CC_HESSIAN_PROJECT)
+        bad = "unknown hessian mode (full, clamp, gauss-newton, project)";
     else if (!(p->strain_max > 0) || p->strain_iters < 0) bad = "strain limit must be > 0 with >= 0 sweeps";
     else if (!(p->stretch_limit > 0) || !(p->h_min > 0) || p->grow_after < 1) bad = "bad adaptive step settings";
     else if (!(p->max_speed > 0)) bad = "max speed must be > 0";

@@ -100,6 +100,9 @@ static int add_hinge_term(cc_sim *s, double k, double kd, char *err)
     cc_sim_params *p = &s->p;
     int force = !strcmp(p->bend_condition, CC_SIM_BEND_FORCE);
     if (force) snprintf(p->bend_variant, CC_SIM_NAMELEN, "bridson");
+    if (force && (p->bend_hessian == CC_HESSIAN_CLAMP || p->bend_hessian == CC_HESSIAN_GAUSS_NEWTON))
+        return snprintf(err, CC_ERRLEN, "bend_hessian clamp and gauss-newton act on a condition's C d2C; the %s model "
+                        "takes full or project", CC_SIM_BEND_FORCE), -1;
     if ((k == 0 && kd == 0) || s->nh == 0) return 0;
     const cc_condition *c = cc_condition_find(force ? "bend" : p->bend_condition, p->bend_variant);
     if (!c)

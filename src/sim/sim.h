@@ -41,6 +41,35 @@ typedef enum cc_strain_mode {
     CC_STRAIN_BRIDSON     /* velocity correction before positions are updated (002, Bridson & Fedkiw) */
 } cc_strain_mode;
 
+/* How the curvature part of a term's stiffness enters the backward Euler matrix A and the
+ * product df/dx dx. Per element and component c, with w_c = -k C_c - k_d Cdot_c (Cdot summed
+ * over the element, 001 (58)), the force Jacobian is
+ *   df/dx = sum_c (-k dC_c dC_c^T + w_c d2C_c)          (forces.h; Baraff & Witkin Section 4)
+ * and these modes change only the w_c d2C_c part (the force itself is never changed):
+ *   CC_HESSIAN_FULL          as it stands (the default);
+ *   CC_HESSIAN_CLAMP         w_c d2C_c left out where w_c > 0 (the element pushes outwards:
+ *                            compressed stretch); where d2C_c is PSD and orthogonal to dC_c,
+ *                            as in stretch/bw98 (001 (14)-(15): w^ against I - w^ w^T), this is
+ *                            exactly the projection of the component's stiffness
+ *                            k dC dC^T - w_c d2C_c onto the PSD cone, at no cost;
+ *                            for other conditions a partial fix;
+ *   CC_HESSIAN_GAUSS_NEWTON  w_c d2C_c left out everywhere (stiffness k dC^T dC only);
+ *   CC_HESSIAN_PROJECT       the element's -df/dx projected onto the PSD cone by an
+ *                            eigen-decomposition (cc_psd_project), as psd_project does for
+ *                            every term.
+ * docs/performance.md ("Other bend variants in the bench scene") measures why: with 001 Table 1
+ * at h = 0.02, the C d2C of compressed stretch elements (and, less often, of shear elements)
+ * outweighs the vertex masses and makes A indefinite on the free DOFs; a step whose MPCG
+ * does not meet that negative curvature (so no PSD retry) can blow up. stretch_hessian = clamp
+ * with shear_hessian = gauss-newton keeps A positive definite there at no extra cost per
+ * element; the bend term's C d2C was measured to be irrelevant (k_bend 1e-5 and 1e-3). */
+typedef enum cc_hessian_mode {
+    CC_HESSIAN_FULL,
+    CC_HESSIAN_CLAMP,
+    CC_HESSIAN_GAUSS_NEWTON,
+    CC_HESSIAN_PROJECT
+} cc_hessian_mode;
+
 /* Everything that sets up a run. Fill with cc_sim_preset, then change fields or use
  * cc_sim_param_set. Units: SI (m, kg, s). */
 typedef struct cc_sim_params {
@@ -54,7 +83,12 @@ typedef struct cc_sim_params {
     double h;               /* time step (the largest step when adaptive) */
     int integrator;         /* a cc_integrator */
     int damping;            /* 0: Cdot summed over the element's particles (001 (58)); 1: per particle */
-    int psd_project;        /* 1: project each element's stiffness block to PSD before assembly */
+    int psd_project;        /* 1: project each element's stiffness block to PSD before assembly
+                               (every term, whatever the *_hessian modes say) */
+    int stretch_hessian;    /* a cc_hessian_mode for the stretch term (default full) */
+    int shear_hessian;      /* a cc_hessian_mode for the shear term (default full) */
+    int bend_hessian;       /* a cc_hessian_mode for the bend term (default full); the
+                               bridson-force model takes full or project only */
     double cg_tol;          /* MPCG relative tolerance */
     int cg_max_iter;        /* MPCG iteration cap */
     int precond;            /* a cc_precond (sim/mpcg.h): 0 Jacobi, 1 block Jacobi, 2 Ascher & Boxerman, 3 block IC(0),

@@ -91,6 +91,13 @@ int cc_sim_assemble(cc_sim *s, const double *x, const double *v, int mat, double
  * sym(dF/dx) dx; energies and C stored. 0, or -1 with *bad the hinge and *why the reason. */
 int cc_bend_force_term(cc_sim *s, cc_term *t, const double *x, const double *v, int mat, double cx,
                        double cv, const double *dx, double *f, double *jdx, int *bad, const char **why);
+/* the cc_hessian_mode term t uses (hessian.c): CC_HESSIAN_PROJECT under psd_project, else
+ * stretch_hessian, shear_hessian or bend_hessian by its kind (user conditions: full) */
+int cc_term_hessian(const cc_sim *s, const cc_term *t);
+/* apply a closed-form mode to an evaluated element at velocities v (ndof) with stiffness k and
+ * damping kd: clamp zeroes d2C_c where w_c = -k C_c - kd dC_c.v > 0, Gauss-Newton every d2C_c;
+ * full and project leave it (project acts on the formed Jacobian) */
+void cc_hessian_apply(int mode, cc_eval *ev, const double *v, double k, double kd);
 /* build the BSR pattern and the slots of every term if not built; 0 or -1 */
 int cc_sim_pattern(cc_sim *s);
 /* strain limiting (strain.c): velocity correction of v1 for x + h v1 (Bridson & Fedkiw), and
