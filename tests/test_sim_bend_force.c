@@ -21,14 +21,8 @@
 #include "sim/sim_internal.h"
 
 static unsigned long long rng = 0x9E3779B97F4A7C15ULL;
-/* uniform in [-1, 1) (xorshift64) */
-static double rnd(void)
-{
-    rng ^= rng << 13;
-    rng ^= rng >> 7;
-    rng ^= rng << 17;
-    return (double)(rng >> 11) / 9007199254740992.0 * 2.0 - 1.0;
-}
+/* uniform in [-1, 1) from this suite's generator state */
+static double rnd(void) { return cc_test_rnd(&rng); }
 
 #define SIZE 0.3   /* grid side, m */
 

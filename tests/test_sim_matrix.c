@@ -11,14 +11,8 @@
 #include "sim/sim.h"
 
 static unsigned long long rng = 88172645463325252ULL;
-/* uniform in [-1, 1) (xorshift64) */
-static double rnd(void)
-{
-    rng ^= rng << 13;
-    rng ^= rng >> 7;
-    rng ^= rng << 17;
-    return (double)(rng >> 11) / 9007199254740992.0 * 2.0 - 1.0;
-}
+/* uniform in [-1, 1) from this suite's generator state */
+static double rnd(void) { return cc_test_rnd(&rng); }
 
 /* the pattern of a 3x3 grid: block (i,j) stored iff i, j share a triangle or hinge */
 static void test_pattern(void)

@@ -13,13 +13,8 @@
 #include "sim/sim.h"
 
 static unsigned long long rng = 0x9E3779B97F4A7C15ULL;
-static double rnd(void)
-{
-    rng ^= rng << 13;
-    rng ^= rng >> 7;
-    rng ^= rng << 17;
-    return (double)(rng >> 11) / 9007199254740992.0 * 2.0 - 1.0;
-}
+/* uniform in [-1, 1) from this suite's generator state */
+static double rnd(void) { return cc_test_rnd(&rng); }
 
 #define NV 40          /* vertices */
 #define N3 (3 * NV)

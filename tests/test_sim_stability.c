@@ -19,14 +19,8 @@
 #include "sim/sim.h"
 
 static unsigned long long rng = 0x9E3779B97F4A7C15ULL;
-/* uniform in [-1, 1) (xorshift) */
-static double rnd(void)
-{
-    rng ^= rng << 13;
-    rng ^= rng >> 7;
-    rng ^= rng << 17;
-    return (double)(rng >> 11) / 9007199254740992.0 * 2.0 - 1.0;
-}
+/* uniform in [-1, 1) from this suite's generator state */
+static double rnd(void) { return cc_test_rnd(&rng); }
 
 /* The bench scene (src/cli/cmd_bench.c): an n x n grid of 1 m, Table 1, block IC(0), MPCG
  * tolerance 1e-2, the two corners of the edge y = 1 pinned. Positions are scaled in the plane

@@ -9,13 +9,8 @@
 #include "sim/sim.h"
 
 static unsigned long long rng = 0x2545F4914F6CDD1DULL;
-static double rnd(void)
-{
-    rng ^= rng << 13;
-    rng ^= rng >> 7;
-    rng ^= rng << 17;
-    return (double)(rng >> 11) / 9007199254740992.0 * 2.0 - 1.0;
-}
+/* uniform in [-1, 1) from this suite's generator state */
+static double rnd(void) { return cc_test_rnd(&rng); }
 
 /* Table 1 parameters with `edit` applied, on an n x n grid of the given size; crumple > 0
  * perturbs the positions randomly by that much */

@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include "cli/cli.h"
 #include "conditions/condition.h"
 
@@ -90,4 +91,27 @@ int cc_parse_points(const char *s, int dim, double *out, int maxgroups, char *er
         p = semi + 1;
     }
     return groups;
+}
+
+/* monotonic wall time in seconds */
+double cc_cli_wall(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
+
+/* ascending doubles, for qsort */
+static int dbl_cmp(const void *p, const void *q)
+{
+    double a = *(const double *)p, b = *(const double *)q;
+    return (a > b) - (a < b);
+}
+
+/* median of n values (sorts v) */
+double cc_cli_median(double *v, int n)
+{
+    if (n <= 0) return NAN;
+    qsort(v, (size_t)n, sizeof *v, dbl_cmp);
+    return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
 }

@@ -9,7 +9,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 #include <unistd.h>
 #include "checks/audit.h"
 #include "checks/report.h"
@@ -17,20 +16,6 @@
 #include "cli/cli.h"
 #include "io/json.h"
 
-/* monotonic wall time in seconds */
-static double wall(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
-}
-
-/* ascending doubles, for qsort */
-static int dbl_cmp(const void *p, const void *q)
-{
-    double a = *(const double *)p, b = *(const double *)q;
-    return (a > b) - (a < b);
-}
 
 /* unlink every file in dir, then dir itself (the plot directory is flat) */
 static void remove_flat_dir(const char *dir)
@@ -54,7 +39,7 @@ static void remove_flat_dir(const char *dir)
 static double one_run(cc_audit *au, int n, FILE *sink, const char *dir, int *plots)
 {
     char err[CC_ERRLEN];
-    double t0 = wall();
+    double t0 = cc_cli_wall();
     cc_audit_opts o = cc_audit_defaults();
     for (int i = 0; i < n; i++) {
         cc_target t = cc_target_from_condition(cc_condition_at(i));
@@ -63,7 +48,7 @@ static double one_run(cc_audit *au, int n, FILE *sink, const char *dir, int *plo
     cc_report_table(sink, au, n);
     fflush(sink);
     *plots = dir && cc_report_plots(dir, au, n, err) >= 0;
-    return wall() - t0;
+    return cc_cli_wall() - t0;
 }
 
 /* clothcheck bench --audit: R timed runs of the audit matrix */
@@ -88,8 +73,7 @@ int cc_bench_audit(int repeat, int json)
     }
     if (have_dir) remove_flat_dir(dir);
     fclose(sink);
-    qsort(t, (size_t)repeat, sizeof *t, dbl_cmp);
-    double med = repeat % 2 ? t[repeat / 2] : 0.5 * (t[repeat / 2 - 1] + t[repeat / 2]);
+    double med = cc_cli_median(t, repeat);   /* sorts t: t[0] fastest, t[repeat - 1] slowest */
     cc_audit_opts o = cc_audit_defaults();
     if (json) {
         printf("{\"audit_runs\": %d, \"variants\": %d, \"samples\": %d, \"plots\": %s, \"audit_s_median\": ", repeat, n,

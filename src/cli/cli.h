@@ -22,6 +22,11 @@ int cc_bench_audit(int repeat, int json);
 /* Print "clothcheck CMD: message" on stderr; returns CC_EXIT_USAGE. */
 int cc_cli_error(const char *cmd, const char *fmt, ...);
 
+/* monotonic wall time in seconds */
+double cc_cli_wall(void);
+/* median of n values, NAN if n <= 0 (sorts v ascending) */
+double cc_cli_median(double *v, int n);
+
 /* A long option parser over argv[first..]: "--name value" or "--name=value".
  * Positional arguments are returned with name NULL. */
 typedef struct cc_opt {

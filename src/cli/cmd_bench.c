@@ -9,7 +9,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 #include "cli/cli.h"
 #include "io/files.h"
 #include "io/json.h"
@@ -52,28 +51,6 @@ static const char *const bench_help =
     "                  samples, plots, audit_s_median, audit_s_min, audit_s_max)\n"
     "  --repeat R      runs for --audit, 1..100 (default 5)";
 
-/* monotonic wall time in seconds */
-static double wall(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
-}
-
-/* ascending doubles, for qsort */
-static int dbl_cmp(const void *p, const void *q)
-{
-    double a = *(const double *)p, b = *(const double *)q;
-    return (a > b) - (a < b);
-}
-
-/* median of n values (sorts v) */
-static double median(double *v, int n)
-{
-    if (n <= 0) return NAN;
-    qsort(v, (size_t)n, sizeof *v, dbl_cmp);
-    return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
-}
 
 /* the terms with a --TERM-hessian option, in the order of bench_opts.hessian */
 static const char *const hessian_terms[3] = {"stretch", "shear", "bend"};
@@ -220,13 +197,13 @@ int cc_cmd_bench(int argc, char **argv)
     cc_sim_stats st;
     cc_sim_get_stats(s, &st);
     for (; done < o.steps; done++) {
-        double t0 = wall(), a0 = st.assembly_s, s0 = st.solve_s;
+        double t0 = cc_cli_wall(), a0 = st.assembly_s, s0 = st.solve_s;
         if (cc_sim_step(s) < 0) {
             fprintf(stderr, "clothcheck bench: %s\n", cc_sim_error(s));
             finite = 0;
             break;
         }
-        t[done] = 1e3 * (wall() - t0);
+        t[done] = 1e3 * (cc_cli_wall() - t0);
         cc_sim_get_stats(s, &st);
         ta[done] = 1e3 * (st.assembly_s - a0);
         ts[done] = 1e3 * (st.solve_s - s0);
@@ -234,8 +211,8 @@ int cc_cmd_bench(int argc, char **argv)
         cc_progress("bench", done + 1, o.steps);
     }
     int n = done > 0 ? done : 1;
-    report(&o, cc_sim_vertex_count(s), done, median(t, done), (double)st.cg_iterations / n, median(ta, done),
-           median(ts, done), finite, unconverged, st.psd_retries);
+    report(&o, cc_sim_vertex_count(s), done, cc_cli_median(t, done), (double)st.cg_iterations / n, cc_cli_median(ta, done),
+           cc_cli_median(ts, done), finite, unconverged, st.psd_retries);
     free(t);
     cc_sim_free(s);
     return finite ? CC_EXIT_OK : CC_EXIT_FAIL;

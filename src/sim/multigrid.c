@@ -585,62 +585,46 @@ int cc_mg_setup(cc_mg *mg, const cc_bsr *A, const cc_filter *F)
 
 /* ---------- the cycle ---------- */
 
+/* x_i = D_i^-1 (t - sum_p L_p x_col(p)) over the stored lower blocks of row i; then
+ * out_col(p) += sign L_p^T x_i (the transposed blocks, i.e. the upper part of A, applied) */
+static inline void gs_row(const mg_level *L, int i, double t0, double t1, double t2, double *x, double *out,
+                          double sign)
+{
+    int p0 = L->rowptr[i], p1 = L->rowptr[i + 1];
+    for (int p = p0; p < p1; p++) {
+        const cc_mgf *B = L->lf + 9 * p;
+        const double *xk = x + 3 * L->col[p];
+        t0 -= B[0] * xk[0] + B[1] * xk[1] + B[2] * xk[2];
+        t1 -= B[3] * xk[0] + B[4] * xk[1] + B[5] * xk[2];
+        t2 -= B[6] * xk[0] + B[7] * xk[1] + B[8] * xk[2];
+    }
+    const double *Di = L->dinv + 9 * i;
+    double x0 = Di[0] * t0 + Di[1] * t1 + Di[2] * t2;
+    double x1 = Di[3] * t0 + Di[4] * t1 + Di[5] * t2;
+    double x2 = Di[6] * t0 + Di[7] * t1 + Di[8] * t2;
+    x[3 * i] = x0, x[3 * i + 1] = x1, x[3 * i + 2] = x2;
+    for (int p = p0; p < p1; p++) {
+        const cc_mgf *B = L->lf + 9 * p;
+        double *ok = out + 3 * L->col[p];
+        ok[0] += sign * (B[0] * x0 + B[3] * x1 + B[6] * x2);
+        ok[1] += sign * (B[1] * x0 + B[4] * x1 + B[7] * x2);
+        ok[2] += sign * (B[2] * x0 + B[5] * x1 + B[8] * x2);
+    }
+}
+
 /* x = (D + L)^-1 b (forward block Gauss-Seidel from x = 0) and res = b - A x = -U x */
 static void gs_forward(const mg_level *L, const double *b, double *x, double *res)
 {
     memset(res, 0, (size_t)L->n * 3 * sizeof *res);
-    for (int i = 0; i < L->n; i++) {
-        double t0 = b[3 * i], t1 = b[3 * i + 1], t2 = b[3 * i + 2];
-        int p0 = L->rowptr[i], p1 = L->rowptr[i + 1];
-        for (int p = p0; p < p1; p++) {
-            const cc_mgf *B = L->lf + 9 * p;
-            const double *xk = x + 3 * L->col[p];
-            t0 -= B[0] * xk[0] + B[1] * xk[1] + B[2] * xk[2];
-            t1 -= B[3] * xk[0] + B[4] * xk[1] + B[5] * xk[2];
-            t2 -= B[6] * xk[0] + B[7] * xk[1] + B[8] * xk[2];
-        }
-        const double *Di = L->dinv + 9 * i;
-        double x0 = Di[0] * t0 + Di[1] * t1 + Di[2] * t2;
-        double x1 = Di[3] * t0 + Di[4] * t1 + Di[5] * t2;
-        double x2 = Di[6] * t0 + Di[7] * t1 + Di[8] * t2;
-        x[3 * i] = x0, x[3 * i + 1] = x1, x[3 * i + 2] = x2;
-        for (int p = p0; p < p1; p++) {
-            const cc_mgf *B = L->lf + 9 * p;
-            double *rk = res + 3 * L->col[p];
-            rk[0] -= B[0] * x0 + B[3] * x1 + B[6] * x2;
-            rk[1] -= B[1] * x0 + B[4] * x1 + B[7] * x2;
-            rk[2] -= B[2] * x0 + B[5] * x1 + B[8] * x2;
-        }
-    }
+    for (int i = 0; i < L->n; i++) gs_row(L, i, b[3 * i], b[3 * i + 1], b[3 * i + 2], x, res, -1.0);
 }
 
 /* x = x + (D + U)^-1 (b - A x) (backward block Gauss-Seidel); g is scratch */
 static void gs_backward(const mg_level *L, const double *b, double *x, double *g)
 {
     memset(g, 0, (size_t)L->n * 3 * sizeof *g);
-    for (int i = L->n - 1; i >= 0; i--) {
-        double t0 = b[3 * i] - g[3 * i], t1 = b[3 * i + 1] - g[3 * i + 1], t2 = b[3 * i + 2] - g[3 * i + 2];
-        int p0 = L->rowptr[i], p1 = L->rowptr[i + 1];
-        for (int p = p0; p < p1; p++) {
-            const cc_mgf *B = L->lf + 9 * p;
-            const double *xk = x + 3 * L->col[p];
-            t0 -= B[0] * xk[0] + B[1] * xk[1] + B[2] * xk[2];
-            t1 -= B[3] * xk[0] + B[4] * xk[1] + B[5] * xk[2];
-            t2 -= B[6] * xk[0] + B[7] * xk[1] + B[8] * xk[2];
-        }
-        const double *Di = L->dinv + 9 * i;
-        double x0 = Di[0] * t0 + Di[1] * t1 + Di[2] * t2;
-        double x1 = Di[3] * t0 + Di[4] * t1 + Di[5] * t2;
-        double x2 = Di[6] * t0 + Di[7] * t1 + Di[8] * t2;
-        x[3 * i] = x0, x[3 * i + 1] = x1, x[3 * i + 2] = x2;
-        for (int p = p0; p < p1; p++) {
-            const cc_mgf *B = L->lf + 9 * p;
-            double *gk = g + 3 * L->col[p];
-            gk[0] += B[0] * x0 + B[3] * x1 + B[6] * x2;
-            gk[1] += B[1] * x0 + B[4] * x1 + B[7] * x2;
-            gk[2] += B[2] * x0 + B[5] * x1 + B[8] * x2;
-        }
-    }
+    for (int i = L->n - 1; i >= 0; i--)
+        gs_row(L, i, b[3 * i] - g[3 * i], b[3 * i + 1] - g[3 * i + 1], b[3 * i + 2] - g[3 * i + 2], x, g, 1.0);
 }
 
 /* x = (R R^T)^-1 b with the dense Cholesky factor R of the coarsest level */

@@ -87,3 +87,14 @@ void cc_test_sim_jacobians(cc_sim *s, int wrt, double step, double *J, double *D
     free(x);
     free(v);
 }
+
+/* uniform in [-1, 1) by xorshift64 on *state */
+double cc_test_rnd(unsigned long long *state)
+{
+    unsigned long long r = *state;
+    r ^= r << 13;
+    r ^= r >> 7;
+    r ^= r << 17;
+    *state = r;
+    return (double)(r >> 11) / 9007199254740992.0 * 2.0 - 1.0;
+}

@@ -27,6 +27,9 @@ int cc_test_run_cli(const char *args, char *out, size_t outcap, char *err, size_
 /* Count the lines in s. */
 int cc_test_count_lines(const char *s);
 
+/* uniform in [-1, 1) by xorshift64 on *state (each suite keeps its own seed) */
+double cc_test_rnd(unsigned long long *state);
+
 /* J = the simulation's dense assembled Jacobian (wrt 0: df/dx, 1: df/dv), D = central
  * differences of its assembled force with the given step, D[a*n3 + b] = df_a/dq_b; both
  * n3 by n3 with n3 = 3 * vertices. The state of s is left as it was. */
