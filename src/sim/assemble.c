@@ -4,6 +4,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include "conditions/variants.h"
 #include "sim/sim_internal.h"
 
 /* the BSR pattern of all terms and every element's block slots, built once */
@@ -228,6 +229,50 @@ static int assemble_term(cc_sim *s, cc_term *t, const double *x, const double *v
     return 0;
 }
 
+enum { KERNEL_NONE, KERNEL_TRIANGLE, KERNEL_BEND };
+
+/* the structured kernel (kernel_*.c) that assembles term t, or KERNEL_NONE: backward Euler
+ * assembly (mat and dx) with summed damping, a mode other than project, and a variant that
+ * has one */
+static int term_kernel(const cc_sim *s, const cc_term *t, int mat, const double *dx)
+{
+    if (!s->p.kernels || !mat || !dx || s->p.damping != 0 || cc_term_hessian(s, t) == CC_HESSIAN_PROJECT)
+        return KERNEL_NONE;
+    if ((t->kind == TERM_STRETCH && t->cond == &cc_stretch_bw98) || (t->kind == TERM_SHEAR && t->cond == &cc_shear_bw98))
+        return KERNEL_TRIANGLE;
+    if (t->kind == TERM_BEND && t->cond == &cc_bend_pritchard) return KERNEL_BEND;
+    return KERNEL_NONE;
+}
+
+/* every term: through its structured kernel if it has one, else element by element */
+static int assemble_terms(cc_sim *s, const double *x, const double *v, int mat, double cx, double cv,
+                          const double *dx, double *f, double *jdx)
+{
+    cc_term *st = NULL, *sh = NULL, *bad_term = NULL;
+    int bad = -1;
+    const char *why = "";
+    for (int t = 0; t < s->nterm; t++)   /* stretch and shear share one pass over the triangles */
+        if (term_kernel(s, &s->term[t], mat, dx) == KERNEL_TRIANGLE) {
+            if (s->term[t].kind == TERM_STRETCH) st = &s->term[t];
+            else sh = &s->term[t];
+        }
+    if ((st || sh) && cc_kernel_triangles(s, st, st ? cc_term_hessian(s, st) : 0, sh, sh ? cc_term_hessian(s, sh) : 0,
+                                          x, v, cx, cv, dx, f, jdx, &bad_term, &bad, &why) < 0)
+        return element_fault(s, bad_term, bad, why);
+    for (int t = 0; t < s->nterm; t++) {
+        cc_term *tm = &s->term[t];
+        int kernel = term_kernel(s, tm, mat, dx);
+        if (kernel == KERNEL_TRIANGLE) continue;
+        if (kernel == KERNEL_BEND) {
+            if (cc_kernel_bend_pritchard(s, tm, cc_term_hessian(s, tm), x, v, cx, cv, dx, f, jdx, &bad, &why) < 0)
+                return element_fault(s, tm, bad, why);
+            continue;
+        }
+        if (assemble_term(s, tm, x, v, mat, cx, cv, dx, f, jdx) < 0) return -1;
+    }
+    return 0;
+}
+
 /* f = f(x, v); A = cm M + cx df/dx + cv df/dv if mat; jdx = df/dx dx if dx */
 int cc_sim_assemble(cc_sim *s, const double *x, const double *v, int mat, double cm, double cx,
                     double cv, const double *dx, double *f, double *jdx)
@@ -239,8 +284,7 @@ int cc_sim_assemble(cc_sim *s, const double *x, const double *v, int mat, double
     }
     memset(f, 0, n3 * sizeof *f);
     if (jdx) memset(jdx, 0, n3 * sizeof *jdx);
-    for (int t = 0; t < s->nterm; t++)
-        if (assemble_term(s, &s->term[t], x, v, mat, cx, cv, dx, f, jdx) < 0) return -1;
+    if (assemble_terms(s, x, v, mat, cx, cv, dx, f, jdx) < 0) return -1;
     /* gravity m g and air drag -k_a A_i v_i on every vertex */
     const double *g = s->p.gravity;
     for (int i = 0; i < s->nv; i++) {

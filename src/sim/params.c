@@ -22,6 +22,7 @@ static void common(cc_sim_params *p)
     p->cg_max_iter = 1000;
     p->precond = CC_PRECOND_AB;
     p->cg_warm_start = 1;
+    p->kernels = 1;
     p->stretch_limit = 5e-5;
     p->h_min = 1e-6;
     p->grow_after = 4;
@@ -123,7 +124,7 @@ static const field fields[] = {
     F(integrator, 'e', integrators), F(damping, 'e', dampings), F(psd_project, 'i', NULL),
     F(stretch_hessian, 'e', hessians), F(shear_hessian, 'e', hessians), F(bend_hessian, 'e', hessians),
     F(cg_tol, 'd', NULL), F(cg_max_iter, 'i', NULL), F(precond, 'e', preconds),
-    F(cg_warm_start, 'i', NULL), F(stretch_limit, 'd', NULL), F(h_min, 'd', NULL),
+    F(cg_warm_start, 'i', NULL), F(kernels, 'i', NULL), F(stretch_limit, 'd', NULL), F(h_min, 'd', NULL),
     F(grow_after, 'i', NULL), F(strain_mode, 'e', strains), F(strain_max, 'd', NULL),
     F(strain_iters, 'i', NULL), F(max_speed, 'd', NULL), F(contact_margin, 'd', NULL),
     F(stretch_variant, 's', NULL), F(shear_variant, 's', NULL), F(bend_condition, 's', NULL),
@@ -213,6 +214,7 @@ int cc_sim_params_check(const cc_sim_params *p, char *err)
     else if (!(p->stretch_limit > 0) || !(p->h_min > 0) || p->grow_after < 1) bad = "bad adaptive step settings";
     else if (!(p->max_speed > 0)) bad = "max speed must be > 0";
     else if (!(p->contact_margin >= 0)) bad = "contact margin must be >= 0";
+    else if (p->kernels < 0 || p->kernels > 1) bad = "kernels must be 0 or 1";
     for (int k = 0; k < 3 && !bad; k++)
         if (!isfinite(p->gravity[k])) bad = "gravity must be finite";
     if (bad) return snprintf(err, CC_ERRLEN, "%s", bad), -1;

@@ -89,6 +89,11 @@ typedef struct cc_sim_params {
     int shear_hessian;      /* a cc_hessian_mode for the shear term (default full) */
     int bend_hessian;       /* a cc_hessian_mode for the bend term (default full); the
                                bridson-force model takes full or project only */
+    int kernels;            /* 1 (default): backward Euler assembles stretch/bw98, shear/bw98 and
+                               bend/pritchard with the structured kernels (kernel_triangle.c,
+                               kernel_bend.c; summed damping, modes other than project);
+                               0: every term through the condition contract, the reference
+                               the kernels are tested against (same numbers up to round-off) */
     double cg_tol;          /* MPCG relative tolerance */
     int cg_max_iter;        /* MPCG iteration cap */
     int precond;            /* a cc_precond (sim/mpcg.h): 0 Jacobi, 1 block Jacobi, 2 Ascher & Boxerman, 3 block IC(0),

@@ -98,6 +98,18 @@ int cc_term_hessian(const cc_sim *s, const cc_term *t);
  * damping kd: clamp zeroes d2C_c where w_c = -k C_c - kd dC_c.v > 0, Gauss-Newton every d2C_c;
  * full and project leave it (project acts on the formed Jacobian) */
 void cc_hessian_apply(int mode, cc_eval *ev, const double *v, double k, double kd);
+/* The structured kernels: the fused backward Euler assembly of cc_sim_assemble (f += f_e,
+ * A += cx Jx + cv Jv, jdx += Jx dx, energies and C stored) for summed damping, the same
+ * numbers as the condition-contract path up to round-off, without forming element Hessians.
+ * kernel_triangle.c: stretch/bw98 on st and shear/bw98 on sh over the same triangles (either
+ * may be NULL); kernel_bend.c: bend/pritchard on the hinges of t. hess: the term's
+ * cc_hessian_mode (not project). 0, or -1 with the element in *bad (and its term in
+ * *bad_term) and the reason in *why. */
+int cc_kernel_triangles(cc_sim *s, cc_term *st, int st_hess, cc_term *sh, int sh_hess, const double *x,
+                        const double *v, double cx, double cv, const double *dx, double *f, double *jdx,
+                        cc_term **bad_term, int *bad, const char **why);
+int cc_kernel_bend_pritchard(cc_sim *s, cc_term *t, int hess, const double *x, const double *v, double cx,
+                             double cv, const double *dx, double *f, double *jdx, int *bad, const char **why);
 /* build the BSR pattern and the slots of every term if not built; 0 or -1 */
 int cc_sim_pattern(cc_sim *s);
 /* strain limiting (strain.c): velocity correction of v1 for x + h v1 (Bridson & Fedkiw), and

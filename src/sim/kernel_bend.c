@@ -1,0 +1,215 @@
+/* The structured assembly kernel of bend/pritchard (001 (24)-(57), constant magnitudes
+ * (40)-(45)): the fused backward Euler contribution of every hinge, CC_LANES hinges at a
+ * time (lanes.h), without forming the 12 x 12 Hessian.
+ *
+ * The formulas are those of bend_pritchard.c and conditions/hinge.h, rearranged. With
+ * a = nA^, b = nB^, e^, c = cos theta, s = sin theta, QA_m = qA_m/|nA|, QB_m = qB_m/|nB|,
+ * eps_m = qe_m/|e| (001 (25)-(36)), the blocks of (47), (49) are
+ *   dc_m = QA_m x b + QB_m x a,   ds_m = QA_m x (b x e^) + QB_m x (e^ x a) + eps_m (a x b),
+ * (54) is g_m = c ds_m - s dc_m, and (57)'s last two terms are
+ *   (s^2 - c^2)(ds dc^T + dc ds^T) + 2 s c (dc dc^T - ds ds^T) = -(g beta^T + beta g^T)
+ * with beta_m = c dc_m + s ds_m. Then c d2s - s d2c from the block forms of (50), (51) in
+ * hinge.h (above cc_hinge_trig_frozen) gives, for the vertex pair (m, n), with kA, kB the
+ * constants of dqA_m/dx_n, dqB_m/dx_n, Eps(w)_st = (e_s x e_t) . w and (u v^T)_st = u_s v_t,
+ *   H_mn = Eps(v_mn) + sigma_mn I
+ *        + (s QB_n + c eps_n b) QA_m^T + (s QA_n - c eps_n a) QB_m^T
+ *        - c e^ (QB_n x QA_m)^T - c (QB_m x QA_n) e^T
+ *        + c eps_m (QA_n b^T - QB_n a^T) - beta_m g_n^T - g_m beta_n^T
+ *   v_mn = kA/|nA| (c b x e^ - s b) + kB/|nB| (c e^ x a - s a) + pA_m QB_n - pA_n QB_m
+ *   sigma_mn = -s (QB_n . QA_m + QA_n . QB_m) + c eps_n tau_m + c eps_m tau_n
+ *   pA_m = c QA_m . e^,  tau_m = a . QB_m - QA_m . b.
+ * Terms that vanish identically (QA_3 = QB_0 = 0, eps_0 = eps_3 = 0) are skipped per block.
+ * test_sim_kernels compares the kernel with the condition-contract path of assemble.c.
+ *
+ * What the element adds (assemble.c, fused_nc): w = -k C - kd Cdot with Cdot = g . v
+ * (001 (58)); f_m += w g_m; A_mn += cx w' H_mn + (-cx k - cv kd) g_m g_n^T; jdx_m +=
+ * w' (H dx)_m - k g_m (g . dx), where w' = w, or 0 where the bend_hessian mode drops C d2C
+ * (clamp: where w > 0; gauss-newton: always).
+ */
+#include <math.h>
+#include <string.h>
+#include "sim/lanes.h"
+#include "sim/sim_internal.h"
+
+/* one batch of hinges: the per-hinge quantities of the banner, lane-wise */
+typedef struct hinge_ln {
+    cc_lv3 QA[4], QB[4];   /* qA_m/|nA|, qB_m/|nB|, (34), (35) */
+    cc_ln eps[4];          /* qe_m/|e|, (36) */
+    cc_lv3 a, b, eh;       /* nA^, nB^, e^ */
+    cc_ln c, s, theta;     /* cos, sin theta (28), (29); theta (30) */
+    cc_ln ilA, ilB;        /* 1/|nA|, 1/|nB| */
+    cc_lv3 wA, wB;         /* c b x e^ - s b, c e^ x a - s a */
+    cc_ln pA[4], tau[4];   /* c QA_m . e^; a . QB_m - QA_m . b */
+    cc_lv3 g[4], beta[4];  /* dC/dx_m (54); c dc_m + s ds_m */
+    cc_ln ok;              /* 1 where |nA|, |nB|, |e| are finite and > 0, else 0 */
+} hinge_ln;
+
+/* h from the positions p[4] of the batch: everything but the Hessian blocks */
+static void hinge_setup(const cc_lv3 p[4], hinge_ln *h)
+{
+    cc_lv3 nA = cc_lv3_cross(cc_lv3_sub(p[2], p[0]), cc_lv3_sub(p[1], p[0]));
+    cc_lv3 nB = cc_lv3_cross(cc_lv3_sub(p[1], p[3]), cc_lv3_sub(p[2], p[3]));
+    cc_lv3 e = cc_lv3_sub(p[1], p[2]);
+    cc_ln lA = cc_ln_sqrt(cc_lv3_dot(nA, nA)), lB = cc_ln_sqrt(cc_lv3_dot(nB, nB));
+    cc_ln le = cc_ln_sqrt(cc_lv3_dot(e, e));
+    for (int l = 0; l < CC_LANES; l++) h->ok[l] = lA[l] > 0 && lB[l] > 0 && le[l] > 0 && isfinite(lA[l] + lB[l] + le[l]);
+    cc_ln one = cc_ln_set(1.0), ile = one / le;
+    h->ilA = one / lA;
+    h->ilB = one / lB;
+    h->a = cc_lv3_scale(nA, h->ilA);
+    h->b = cc_lv3_scale(nB, h->ilB);
+    h->eh = cc_lv3_scale(e, ile);
+    cc_lv3 axb = cc_lv3_cross(h->a, h->b), bxe = cc_lv3_cross(h->b, h->eh), exa = cc_lv3_cross(h->eh, h->a);
+    h->c = cc_lv3_dot(h->a, h->b);
+    h->s = cc_lv3_dot(axb, h->eh);
+    h->theta = cc_ln_atan2(h->s, h->c);
+    cc_lv3 qA[4] = {cc_lv3_sub(p[2], p[1]), cc_lv3_sub(p[0], p[2]), cc_lv3_sub(p[1], p[0]), cc_lv3_zero()};
+    cc_lv3 qB[4] = {cc_lv3_zero(), cc_lv3_sub(p[2], p[3]), cc_lv3_sub(p[3], p[1]), cc_lv3_sub(p[1], p[2])};
+    h->eps[0] = h->eps[3] = cc_ln_set(0.0);
+    h->eps[1] = ile;
+    h->eps[2] = -ile;
+    h->wA = cc_lv3_sub(cc_lv3_scale(bxe, h->c), cc_lv3_scale(h->b, h->s));
+    h->wB = cc_lv3_sub(cc_lv3_scale(exa, h->c), cc_lv3_scale(h->a, h->s));
+    for (int m = 0; m < 4; m++) {
+        h->QA[m] = cc_lv3_scale(qA[m], h->ilA);
+        h->QB[m] = cc_lv3_scale(qB[m], h->ilB);
+        cc_lv3 dc = cc_lv3_add(cc_lv3_cross(h->QA[m], h->b), cc_lv3_cross(h->QB[m], h->a));
+        cc_lv3 ds = cc_lv3_axpy(cc_lv3_add(cc_lv3_cross(h->QA[m], bxe), cc_lv3_cross(h->QB[m], exa)), h->eps[m], axb);
+        h->g[m] = cc_lv3_sub(cc_lv3_scale(ds, h->c), cc_lv3_scale(dc, h->s));
+        h->beta[m] = cc_lv3_add(cc_lv3_scale(dc, h->c), cc_lv3_scale(ds, h->s));
+        h->pA[m] = h->c * cc_lv3_dot(h->QA[m], h->eh);
+        h->tau[m] = cc_lv3_dot(h->a, h->QB[m]) - cc_lv3_dot(h->QA[m], h->b);
+    }
+}
+
+/* H = H_mn of the banner: the (m, n) block of the frozen-magnitude Hessian (57) */
+static inline __attribute__((always_inline)) void hess_block(const hinge_ln *h, int m, int n, cc_ln H[9])
+{
+    static const double kA[4][4] = {{0, -1, 1, 0}, {1, 0, -1, 0}, {-1, 1, 0, 0}, {0, 0, 0, 0}};   /* (34) */
+    static const double kB[4][4] = {{0, 0, 0, 0}, {0, 0, 1, -1}, {0, -1, 0, 1}, {0, 1, -1, 0}};   /* (35) */
+    int am = m != 3, bm = m != 0, an = n != 3, bn = n != 0;   /* QA_m, QB_m, QA_n, QB_n nonzero */
+    int em = m == 1 || m == 2, en = n == 1 || n == 2;         /* eps_m, eps_n nonzero */
+    cc_ln s = h->s, c = h->c, cem = c * h->eps[m], cen = c * h->eps[n], sig = cc_ln_set(0.0);
+    cc_lv3 v = cc_lv3_zero();
+    if (kA[m][n] != 0) v = cc_lv3_axpy(v, kA[m][n] * h->ilA, h->wA);
+    if (kB[m][n] != 0) v = cc_lv3_axpy(v, kB[m][n] * h->ilB, h->wB);
+    if (am && bn) {
+        v = cc_lv3_axpy(v, h->pA[m], h->QB[n]);
+        sig -= s * cc_lv3_dot(h->QB[n], h->QA[m]);
+    }
+    if (an && bm) {
+        v = cc_lv3_axpy(v, -h->pA[n], h->QB[m]);
+        sig -= s * cc_lv3_dot(h->QA[n], h->QB[m]);
+    }
+    if (en) sig += cen * h->tau[m];
+    if (em) sig += cem * h->tau[n];
+    H[0] = sig, H[1] = v.z, H[2] = -v.y;   /* Eps(v) + sigma I */
+    H[3] = -v.z, H[4] = sig, H[5] = v.x;
+    H[6] = v.y, H[7] = -v.x, H[8] = sig;
+    if (am && (bn || en)) cc_lm3_outer(H, cc_lv3_axpy(cc_lv3_scale(h->QB[n], s), cen, h->b), h->QA[m]);
+    if (bm && (an || en)) cc_lm3_outer(H, cc_lv3_sub(cc_lv3_scale(h->QA[n], s), cc_lv3_scale(h->a, cen)), h->QB[m]);
+    if (am && bn) cc_lm3_outer(H, cc_lv3_scale(h->eh, -c), cc_lv3_cross(h->QB[n], h->QA[m]));
+    if (bm && an) cc_lm3_outer(H, cc_lv3_scale(cc_lv3_cross(h->QB[m], h->QA[n]), -c), h->eh);
+    if (em && an) cc_lm3_outer(H, cc_lv3_scale(h->QA[n], cem), h->b);
+    if (em && bn) cc_lm3_outer(H, cc_lv3_scale(h->QB[n], -cem), h->a);
+    cc_lm3_outer(H, cc_lv3_scale(h->beta[m], cc_ln_set(-1.0)), h->g[n]);
+    cc_lm3_outer(H, cc_lv3_scale(h->g[m], cc_ln_set(-1.0)), h->beta[n]);
+}
+
+/* the ten vertex pairs m <= n of a hinge, in the order of E in bend_batch */
+static const int pair_m[10] = {0, 0, 0, 0, 1, 1, 1, 2, 2, 3};
+static const int pair_n[10] = {0, 1, 2, 3, 1, 2, 3, 2, 3, 3};
+
+/* E[p] = cx w' H_mn + gg g_m g_n^T for pair p = (m, n); y_m += H_mn D_n, y_n += H_mn^T D_m */
+static inline __attribute__((always_inline)) void pair_block(const hinge_ln *h, int m, int n, cc_ln cw, cc_ln gg,
+                                                             const cc_lv3 D[4], cc_lv3 y[4], cc_ln E[9])
+{
+    cc_ln H[9];
+    hess_block(h, m, n, H);
+    y[m] = cc_lm3_mul_add(y[m], H, D[n], 0);
+    if (m != n) y[n] = cc_lm3_mul_add(y[n], H, D[m], 1);
+    for (int q = 0; q < 9; q++) E[q] = cw * H[q];
+    cc_lm3_outer(E, cc_lv3_scale(h->g[m], gg), h->g[n]);
+}
+
+/* a lane of the batch: 3-vector q of vertex m of hinge e from the array a (3 per vertex) */
+static inline void gather(const double *a, const int *vid, int m, cc_lv3 *q, int l)
+{
+    const double *p = a + 3 * vid[m];
+    q->x[l] = p[0], q->y[l] = p[1], q->z[l] = p[2];
+}
+
+int cc_kernel_bend_pritchard(cc_sim *s, cc_term *t, int hess, const double *x, const double *v, double cx,
+                             double cv, const double *dx, double *f, double *jdx, int *bad, const char **why)
+{
+    double *A = s->A->val;
+    cc_ln k = cc_ln_set(t->k), kd = cc_ln_set(t->kd), gg = cc_ln_set(-cx * t->k - cv * t->kd);
+    for (int e0 = 0; e0 < t->nel; e0 += CC_LANES) {
+        int live = t->nel - e0 < CC_LANES ? t->nel - e0 : CC_LANES;
+        cc_lv3 p[4], V[4], D[4], y[4], fo[4];
+        cc_ln rest;
+        for (int l = 0; l < CC_LANES; l++) {   /* dead lanes repeat the last live hinge */
+            int e = e0 + (l < live ? l : live - 1);
+            const int *vid = t->elem + 4 * e;
+            for (int m = 0; m < 4; m++) {
+                gather(x, vid, m, &p[m], l);
+                gather(v, vid, m, &V[m], l);
+                gather(dx, vid, m, &D[m], l);
+            }
+            rest[l] = t->rest[e].rest_angle;
+        }
+        hinge_ln h;
+        hinge_setup(p, &h);
+        for (int l = 0; l < live; l++)
+            if (h.ok[l] == 0) {
+                *bad = e0 + l;
+                *why = "the condition is undefined here (degenerate element)";
+                return -1;
+            }
+        cc_ln C = h.theta - rest, Cdot = cc_ln_set(0.0), gD = cc_ln_set(0.0);
+        for (int m = 0; m < 4; m++) {
+            Cdot += cc_lv3_dot(h.g[m], V[m]);
+            gD += cc_lv3_dot(h.g[m], D[m]);
+            y[m] = cc_lv3_zero();
+        }
+        cc_ln w = -k * C - kd * Cdot, wh = w;
+        if (hess == CC_HESSIAN_GAUSS_NEWTON) wh = cc_ln_set(0.0);
+        else if (hess == CC_HESSIAN_CLAMP) wh = cc_ln_and(~(w > 0.0), w);   /* hessian.c: kept unless w > 0 */
+        cc_ln E[10][9], cw = cx * wh, chk = cc_ln_set(0.0);
+        for (int q = 0; q < 10; q++) pair_block(&h, pair_m[q], pair_n[q], cw, gg, D, y, E[q]);
+        for (int m = 0; m < 4; m++) {
+            fo[m] = cc_lv3_scale(h.g[m], w);
+            y[m] = cc_lv3_sub(cc_lv3_scale(y[m], wh), cc_lv3_scale(h.g[m], k * gD));
+            chk += fo[m].x + fo[m].y + fo[m].z + y[m].x + y[m].y + y[m].z;
+        }
+        for (int q = 0; q < 10; q++)
+            for (int r = 0; r < 9; r++) chk += E[q][r];
+        for (int l = 0; l < live; l++)
+            if (!isfinite(chk[l])) {
+                *bad = e0 + l;
+                *why = "non-finite force or Jacobian";
+                return -1;
+            }
+        for (int l = 0; l < live; l++) {
+            int e = e0 + l;
+            const int *vid = t->elem + 4 * e, *slot = t->slot + 16 * e;
+            for (int q = 0; q < 10; q++) {
+                int m = pair_m[q], n = pair_n[q];
+                double *ab = A + 9 * slot[4 * m + n];
+                for (int r = 0; r < 9; r++) ab[r] += E[q][r][l];
+                if (m == n) continue;
+                double *ba = A + 9 * slot[4 * n + m];
+                for (int i = 0; i < 3; i++)
+                    for (int j = 0; j < 3; j++) ba[3 * j + i] += E[q][3 * i + j][l];
+            }
+            for (int m = 0; m < 4; m++) {
+                double *fm = f + 3 * vid[m], *jm = jdx + 3 * vid[m];
+                fm[0] += fo[m].x[l], fm[1] += fo[m].y[l], fm[2] += fo[m].z[l];
+                jm[0] += y[m].x[l], jm[1] += y[m].y[l], jm[2] += y[m].z[l];
+            }
+            t->C[e] = C[l];
+            t->energy[e] = 0.5 * t->k * C[l] * C[l];
+        }
+    }
+    return 0;
+}

@@ -1,0 +1,80 @@
+/* Lanes: CC_LANES elements side by side, for the structured assembly kernels (kernel_*.c).
+ *
+ * A cc_ln holds one double per element of a batch, in a GNU C vector type (gcc and clang), so
+ * a kernel written once in scalar-looking arithmetic evaluates CC_LANES elements with each
+ * instruction: two per SSE2 instruction on baseline x86-64, four with AVX. Every operation is
+ * lane-wise, and nothing is summed across lanes, so each lane's numbers are exactly those of
+ * the same code run on one element. A cc_lm is a lane mask (-1 true, 0 false), as comparisons
+ * of cc_ln give it.
+ */
+#ifndef CC_LANES_H
+#define CC_LANES_H
+
+#include <math.h>
+
+/* gcc notes that 256-bit vector arguments change the ABI when AVX is off; these functions
+ * are static inline, so no call crosses an ABI boundary */
+#pragma GCC diagnostic ignored "-Wpsabi"
+
+#define CC_LANES 4
+
+typedef double cc_ln __attribute__((vector_size(CC_LANES * sizeof(double))));
+typedef long long cc_lm __attribute__((vector_size(CC_LANES * sizeof(long long))));
+
+/* a 3-vector of lanes */
+typedef struct cc_lv3 {
+    cc_ln x, y, z;
+} cc_lv3;
+
+/* every lane = a */
+static inline cc_ln cc_ln_set(double a) { return (cc_ln){0} + a; }
+/* lane-wise sqrt */
+static inline cc_ln cc_ln_sqrt(cc_ln a)
+{
+    for (int l = 0; l < CC_LANES; l++) a[l] = sqrt(a[l]);
+    return a;
+}
+/* lane-wise atan2(y, x) */
+static inline cc_ln cc_ln_atan2(cc_ln y, cc_ln x)
+{
+    for (int l = 0; l < CC_LANES; l++) y[l] = atan2(y[l], x[l]);
+    return y;
+}
+/* a where m is true, else 0 */
+static inline cc_ln cc_ln_and(cc_lm m, cc_ln a) { return (cc_ln)((cc_lm)a & m); }
+
+static inline cc_lv3 cc_lv3_add(cc_lv3 a, cc_lv3 b) { return (cc_lv3){a.x + b.x, a.y + b.y, a.z + b.z}; }
+static inline cc_lv3 cc_lv3_sub(cc_lv3 a, cc_lv3 b) { return (cc_lv3){a.x - b.x, a.y - b.y, a.z - b.z}; }
+/* s a */
+static inline cc_lv3 cc_lv3_scale(cc_lv3 a, cc_ln s) { return (cc_lv3){s * a.x, s * a.y, s * a.z}; }
+/* a + s b */
+static inline cc_lv3 cc_lv3_axpy(cc_lv3 a, cc_ln s, cc_lv3 b) { return (cc_lv3){a.x + s * b.x, a.y + s * b.y, a.z + s * b.z}; }
+static inline cc_ln cc_lv3_dot(cc_lv3 a, cc_lv3 b) { return a.x * b.x + a.y * b.y + a.z * b.z; }
+static inline cc_lv3 cc_lv3_cross(cc_lv3 a, cc_lv3 b)
+{
+    return (cc_lv3){a.y * b.z - a.z * b.y, a.z * b.x - a.x * b.z, a.x * b.y - a.y * b.x};
+}
+static inline cc_lv3 cc_lv3_zero(void) { return (cc_lv3){{0}, {0}, {0}}; }
+
+/* M += u v^T, M a row-major 3x3 of lanes */
+static inline void cc_lm3_outer(cc_ln M[9], cc_lv3 u, cc_lv3 v)
+{
+    M[0] += u.x * v.x, M[1] += u.x * v.y, M[2] += u.x * v.z;
+    M[3] += u.y * v.x, M[4] += u.y * v.y, M[5] += u.y * v.z;
+    M[6] += u.z * v.x, M[7] += u.z * v.y, M[8] += u.z * v.z;
+}
+
+/* y += M x (transposed = 0) or M^T x (transposed = 1) */
+static inline cc_lv3 cc_lm3_mul_add(cc_lv3 y, const cc_ln M[9], cc_lv3 x, int transposed)
+{
+    if (transposed)
+        return (cc_lv3){y.x + M[0] * x.x + M[3] * x.y + M[6] * x.z, y.y + M[1] * x.x + M[4] * x.y + M[7] * x.z,
+                        y.z + M[2] * x.x + M[5] * x.y + M[8] * x.z};
+    return (cc_lv3){y.x + M[0] * x.x + M[1] * x.y + M[2] * x.z, y.y + M[3] * x.x + M[4] * x.y + M[5] * x.z,
+                    y.z + M[6] * x.x + M[7] * x.y + M[8] * x.z};
+}
+
+/* lane l of v into p[0..2] */
+static inline void cc_lv3_lane(cc_lv3 v, int l, double *p) { p[0] = v.x[l], p[1] = v.y[l], p[2] = v.z[l]; }
+
+#endif

@@ -1,0 +1,242 @@
+/* sim/kernel_triangle.c and sim/kernel_bend.c: the structured assembly kernels give the same
+ * force, system matrix, df/dx dx, energies and C as the condition-contract path of
+ * assemble.c (kernels = 0), for every Hessian mode they take, on crumpled moving cloth; and
+ * they name the same element when it is degenerate or non-finite. */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "cc_test.h"
+#include "mesh/mesh.h"
+#include "sim/sim.h"
+#include "sim/sim_internal.h"
+
+static unsigned long long rng = 0x2545F4914F6CDD1DULL;
+/* uniform in [-1, 1) from this suite's generator state */
+static double rnd(void) { return cc_test_rnd(&rng); }
+
+#define N 7   /* vertices per side */
+
+/* one assembly's outputs */
+typedef struct result {
+    double *f, *jdx, *A, *energy[3], *C[3];
+    int nnz, n3, nel[3], ncomp[3], nterm;
+} result;
+
+/* a crumpled N x N cloth (positions moved by up to 0.3 of an edge, random velocities) with p */
+static cc_sim *make(cc_sim_params *p, cc_mesh **mesh)
+{
+    char err[CC_ERRLEN];
+    cc_mesh *m = cc_mesh_grid(N, N, 1, 1, 1, err);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(m);
+    for (int i = 0; i < 3 * m->nv; i++) m->x[i] += 0.3 / (N - 1) * rnd();
+    cc_sim *s = cc_sim_new(m, p, err);
+    if (!s) printf("\n    %s ", err);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(s);
+    double *v = malloc(3 * (size_t)m->nv * sizeof *v);
+    for (int i = 0; i < 3 * m->nv; i++) v[i] = 0.5 * rnd();
+    cc_sim_set_state(s, NULL, v);
+    free(v);
+    *mesh = m;
+    return s;
+}
+
+/* assemble s with kernels on or off (cx = -h^2, cv = -h for h = 0.02, as step.c does) into r */
+static int run(cc_sim *s, int kernels, const double *dx, result *r)
+{
+    s->p.kernels = kernels;
+    r->n3 = 3 * s->nv;
+    r->f = malloc((size_t)r->n3 * sizeof *r->f);
+    r->jdx = malloc((size_t)r->n3 * sizeof *r->jdx);
+    double h = 0.02;
+    int rc = cc_sim_assemble(s, s->x, s->v, 1, 1.0, -h * h, -h, dx, r->f, r->jdx);
+    r->nnz = 9 * s->A->nnzb;
+    r->A = malloc((size_t)r->nnz * sizeof *r->A);
+    memcpy(r->A, s->A->val, (size_t)r->nnz * sizeof *r->A);
+    r->nterm = s->nterm;
+    for (int t = 0; t < s->nterm; t++) {
+        cc_term *tm = &s->term[t];
+        r->nel[t] = tm->nel;
+        r->ncomp[t] = tm->ncomp;
+        r->energy[t] = malloc((size_t)tm->nel * sizeof(double));
+        r->C[t] = malloc((size_t)tm->nel * tm->ncomp * sizeof(double));
+        memcpy(r->energy[t], tm->energy, (size_t)tm->nel * sizeof(double));
+        memcpy(r->C[t], tm->C, (size_t)tm->nel * tm->ncomp * sizeof(double));
+    }
+    return rc;
+}
+
+static void result_free(result *r)
+{
+    free(r->f);
+    free(r->jdx);
+    free(r->A);
+    for (int t = 0; t < r->nterm; t++) free(r->energy[t]), free(r->C[t]);
+}
+
+/* max |a - b| / max |b| over n numbers */
+static double rel_diff(const double *a, const double *b, int n)
+{
+    double d = 0, scale = 0;
+    for (int i = 0; i < n; i++) {
+        d = fmax(d, fabs(a[i] - b[i]));
+        scale = fmax(scale, fabs(b[i]));
+    }
+    return scale > 0 ? d / scale : d;
+}
+
+/* the worst relative difference of every output between the kernels and the reference path */
+static double compare(cc_sim_params *p)
+{
+    cc_mesh *m;
+    cc_sim *s = make(p, &m);
+    double *dx = malloc(3 * (size_t)m->nv * sizeof *dx);
+    for (int i = 0; i < 3 * m->nv; i++) dx[i] = 0.01 * rnd();
+    result ref, ker;
+    CU_ASSERT_EQUAL(run(s, 0, dx, &ref), 0);
+    CU_ASSERT_EQUAL(run(s, 1, dx, &ker), 0);
+    double worst = fmax(rel_diff(ker.f, ref.f, ref.n3), rel_diff(ker.jdx, ref.jdx, ref.n3));
+    worst = fmax(worst, rel_diff(ker.A, ref.A, ref.nnz));
+    for (int t = 0; t < ref.nterm; t++) {
+        worst = fmax(worst, rel_diff(ker.energy[t], ref.energy[t], ref.nel[t]));
+        worst = fmax(worst, rel_diff(ker.C[t], ref.C[t], ref.nel[t] * ref.ncomp[t]));
+    }
+    result_free(&ref);
+    result_free(&ker);
+    free(dx);
+    cc_sim_free(s);
+    cc_mesh_free(m);
+    return worst;
+}
+
+/* Table 1 with k_bend raised so that bend is not lost in the stretch blocks of A */
+static cc_sim_params table1(void)
+{
+    cc_sim_params p;
+    char err[CC_ERRLEN];
+    CU_ASSERT_EQUAL_FATAL(cc_sim_preset("pritchard-table1", &p, err), 0);
+    p.k_bend = 1e2;
+    p.d_bend = 20;
+    return p;
+}
+
+/* every term with the full Hessian, and each term alone */
+static void test_full(void)
+{
+    cc_sim_params p = table1();
+    double d = compare(&p);
+    printf("\n    all terms: %.2e ", d);
+    CU_ASSERT(d < 1e-12);
+    const char *only[3] = {"stretch", "shear", "bend"};
+    for (int t = 0; t < 3; t++) {
+        cc_sim_params q = table1();
+        if (t != 0) q.k_stretch = q.d_stretch = 0;
+        if (t != 1) q.k_shear = q.d_shear = 0;
+        if (t != 2) q.k_bend = q.d_bend = 0;
+        d = compare(&q);
+        printf("%s alone: %.2e ", only[t], d);
+        CU_ASSERT(d < 1e-12);
+    }
+}
+
+/* the closed-form modes: clamp and Gauss-Newton on each term */
+static void test_modes(void)
+{
+    int modes[2] = {CC_HESSIAN_CLAMP, CC_HESSIAN_GAUSS_NEWTON};
+    for (int k = 0; k < 2; k++) {
+        cc_sim_params p = table1();
+        p.stretch_hessian = p.shear_hessian = p.bend_hessian = modes[k];
+        double d = compare(&p);
+        printf("\n    mode %d: %.2e ", modes[k], d);
+        CU_ASSERT(d < 1e-12);
+    }
+}
+
+/* a curved rest state (b_u, b_v != 1) and a rest angle: the reference's C and theta0 */
+static void test_rest(void)
+{
+    cc_sim_params p = table1();
+    p.bu = 0.9;
+    p.bv = 1.1;
+    double d = compare(&p);
+    printf("\n    b_u 0.9, b_v 1.1: %.2e ", d);
+    CU_ASSERT(d < 1e-12);
+}
+
+/* the fault message of one assembly with the kernels on or off */
+static void fault_of(cc_sim *s, int kernels, char *msg)
+{
+    double *f = malloc(3 * (size_t)s->nv * sizeof *f), *jdx = malloc(3 * (size_t)s->nv * sizeof *jdx);
+    double *dx = calloc(3 * (size_t)s->nv, sizeof *dx);
+    s->p.kernels = kernels;
+    CU_ASSERT_EQUAL(cc_sim_assemble(s, s->x, s->v, 1, 1.0, -4e-4, -0.02, dx, f, jdx), -1);
+    snprintf(msg, CC_ERRLEN, "%s", s->err);
+    free(f);
+    free(jdx);
+    free(dx);
+}
+
+/* a vertex moved onto its neighbour (zero-length edge) and a NaN position: both paths stop
+ * with the same message naming the same element, with every term (the triangle kernel
+ * finds it) and with bend alone (the hinge kernel) */
+static void test_faults(void)
+{
+    for (int only_bend = 0; only_bend < 2; only_bend++)
+        for (int nan = 0; nan < 2; nan++) {
+            cc_sim_params p = table1();
+            if (only_bend) p.k_stretch = p.d_stretch = p.k_shear = p.d_shear = 0;
+            cc_mesh *m;
+            cc_sim *s = make(&p, &m);
+            int a = N + 1, b = N + 2;   /* two neighbours inside the grid */
+            if (nan) s->x[3 * a + 2] = NAN;
+            else memcpy(s->x + 3 * b, s->x + 3 * a, 3 * sizeof(double));
+            char ref[CC_ERRLEN], ker[CC_ERRLEN];
+            fault_of(s, 0, ref);
+            fault_of(s, 1, ker);
+            printf("\n    %s ", ker);
+            CU_ASSERT_STRING_EQUAL(ker, ref);
+            CU_ASSERT_PTR_NOT_NULL(strstr(ker, only_bend ? "bend element" : "stretch element"));
+            cc_sim_free(s);
+            cc_mesh_free(m);
+        }
+}
+
+/* a whole run: 20 backward Euler steps with and without the kernels stay within round-off */
+static void test_steps(void)
+{
+    cc_sim_params p;
+    char err[CC_ERRLEN];
+    CU_ASSERT_EQUAL_FATAL(cc_sim_preset("pritchard-table1", &p, err), 0);
+    cc_mesh *m = cc_mesh_grid(N, N, 1, 1, 1, err);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(m);
+    double *x[2];
+    for (int k = 0; k < 2; k++) {
+        p.kernels = k;
+        cc_sim *s = cc_sim_new(m, &p, err);
+        CU_ASSERT_PTR_NOT_NULL_FATAL(s);
+        CU_ASSERT_EQUAL(cc_sim_pin(s, N * N - 1, NULL, err), 0);
+        CU_ASSERT_EQUAL(cc_sim_pin(s, N * N - N, NULL, err), 0);
+        for (int i = 0; i < 20; i++) CU_ASSERT_EQUAL(cc_sim_step(s), 0);
+        x[k] = malloc(3 * (size_t)m->nv * sizeof(double));
+        memcpy(x[k], cc_sim_positions(s), 3 * (size_t)m->nv * sizeof(double));
+        cc_sim_free(s);
+    }
+    double d = 0;
+    for (int i = 0; i < 3 * m->nv; i++) d = fmax(d, fabs(x[0][i] - x[1][i]));
+    printf("\n    max |x_kernels - x_reference| after 20 steps: %.2e m ", d);
+    CU_ASSERT(d < 1e-9);
+    free(x[0]);
+    free(x[1]);
+    cc_mesh_free(m);
+}
+
+static const cc_test_case tests[] = {
+    {"kernels equal the reference path, full Hessian", test_full},
+    {"kernels equal the reference path, clamp and gauss-newton", test_modes},
+    {"kernels equal the reference path, rest stretch", test_rest},
+    {"kernels name the same faulty element", test_faults},
+    {"a run with kernels follows the reference run", test_steps},
+    {NULL, NULL},
+};
+
+int main(void) { return cc_test_main("sim kernels", tests); }
