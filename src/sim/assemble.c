@@ -27,10 +27,14 @@ int cc_sim_pattern(cc_sim *s)
     free(k);
     for (int t = 0; t < n && s->A; t++) {
         cc_term *tm = &s->term[t];
-        int nv = tm->nv;
+        int nv = tm->nv, pack = 0;
+        if ((tm->kind == TERM_STRETCH && tm->cond == &cc_stretch_bw98) || (tm->kind == TERM_SHEAR && tm->cond == &cc_shear_bw98))
+            pack = cc_kernel_pack_triangles(tm);
+        else if (tm->kind == TERM_BEND && tm->cond == &cc_bend_pritchard)
+            pack = cc_kernel_pack_bend(tm);
         free(tm->slot);
         tm->slot = malloc(((size_t)tm->nel * nv * nv + 1) * sizeof *tm->slot);
-        if (!tm->slot) {
+        if (!tm->slot || pack < 0) {
             cc_bsr_free(s->A);
             s->A = NULL;
             break;
@@ -229,6 +233,20 @@ static int assemble_term(cc_sim *s, cc_term *t, const double *x, const double *v
     return 0;
 }
 
+/* the upper blocks of A = the transposes of the lower ones: the kernels add each element block
+ * to the lower triangle only, the element-by-element path to both, so the lower triangle
+ * holds every term and the upper one is overwritten with it */
+static void mirror_lower(cc_bsr *A)
+{
+    for (int i = 0; i < A->n; i++)
+        for (int p = A->rowptr[i]; p < A->diag[i]; p++) {
+            const double *L = A->val + 9 * p;
+            double *U = A->val + 9 * A->tslot[p];
+            for (int a = 0; a < 3; a++)
+                for (int b = 0; b < 3; b++) U[3 * b + a] = L[3 * a + b];
+        }
+}
+
 enum { KERNEL_NONE, KERNEL_TRIANGLE, KERNEL_BEND };
 
 /* the structured kernel (kernel_*.c) that assembles term t, or KERNEL_NONE: backward Euler
@@ -285,6 +303,7 @@ int cc_sim_assemble(cc_sim *s, const double *x, const double *v, int mat, double
     memset(f, 0, n3 * sizeof *f);
     if (jdx) memset(jdx, 0, n3 * sizeof *jdx);
     if (assemble_terms(s, x, v, mat, cx, cv, dx, f, jdx) < 0) return -1;
+    if (mat) mirror_lower(s->A);
     /* gravity m g and air drag -k_a A_i v_i on every vertex */
     const double *g = s->p.gravity;
     for (int i = 0; i < s->nv; i++) {

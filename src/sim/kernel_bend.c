@@ -27,6 +27,7 @@
  * (clamp: where w > 0; gauss-newton: always).
  */
 #include <math.h>
+#include <stdlib.h>
 #include <string.h>
 #include "sim/lanes.h"
 #include "sim/sim_internal.h"
@@ -139,6 +140,14 @@ static inline void gather(const double *a, const int *vid, int m, cc_lv3 *q, int
     q->x[l] = p[0], q->y[l] = p[1], q->z[l] = p[2];
 }
 
+int cc_kernel_pack_bend(cc_term *t)
+{
+    free(t->kdata);
+    if (!(t->kdata = malloc(((size_t)t->nel + 1) * sizeof *t->kdata))) return -1;
+    for (int e = 0; e < t->nel; e++) t->kdata[e] = t->rest[e].rest_angle;
+    return 0;
+}
+
 int cc_kernel_bend_pritchard(cc_sim *s, cc_term *t, int hess, const double *x, const double *v, double cx,
                              double cv, const double *dx, double *f, double *jdx, int *bad, const char **why)
 {
@@ -156,7 +165,7 @@ int cc_kernel_bend_pritchard(cc_sim *s, cc_term *t, int hess, const double *x, c
                 gather(v, vid, m, &V[m], l);
                 gather(dx, vid, m, &D[m], l);
             }
-            rest[l] = t->rest[e].rest_angle;
+            rest[l] = t->kdata[e];
         }
         hinge_ln h;
         hinge_setup(p, &h);
@@ -193,15 +202,7 @@ int cc_kernel_bend_pritchard(cc_sim *s, cc_term *t, int hess, const double *x, c
         for (int l = 0; l < live; l++) {
             int e = e0 + l;
             const int *vid = t->elem + 4 * e, *slot = t->slot + 16 * e;
-            for (int q = 0; q < 10; q++) {
-                int m = pair_m[q], n = pair_n[q];
-                double *ab = A + 9 * slot[4 * m + n];
-                for (int r = 0; r < 9; r++) ab[r] += E[q][r][l];
-                if (m == n) continue;
-                double *ba = A + 9 * slot[4 * n + m];
-                for (int i = 0; i < 3; i++)
-                    for (int j = 0; j < 3; j++) ba[3 * j + i] += E[q][3 * i + j][l];
-            }
+            for (int q = 0; q < 10; q++) cc_ln_scatter_lower(A, vid, slot, 4, pair_m[q], pair_n[q], E[q], l);
             for (int m = 0; m < 4; m++) {
                 double *fm = f + 3 * vid[m], *jm = jdx + 3 * vid[m];
                 fm[0] += fo[m].x[l], fm[1] += fo[m].y[l], fm[2] += fo[m].z[l];

@@ -24,6 +24,7 @@
  * the condition-contract path of assemble.c.
  */
 #include <math.h>
+#include <stdlib.h>
 #include <string.h>
 #include "sim/lanes.h"
 #include "sim/sim_internal.h"
@@ -83,16 +84,16 @@ static int tri_batch(const cc_term *st, int st_hess, const cc_term *sh, int sh_h
     for (int l = 0; l < CC_LANES; l++) {   /* dead lanes repeat the last live triangle */
         int e = e0 + (l < live ? l : live - 1);
         const int *vid = t->elem + 3 * e;
-        const cc_rest *r = &t->rest[e];
+        const double *r = t->kdata + CC_KTRI * e;
         for (int m = 0; m < 3; m++) {
             gather(x, vid, m, &X[m], l);
             gather(v, vid, m, &V[m], l);
             gather(dx, vid, m, &D[m], l);
-            du[m][l] = r->dwu[m];
-            dv[m][l] = r->dwv[m];
+            du[m][l] = r[m];
+            dv[m][l] = r[3 + m];
         }
-        if (st) al[l] = st->rest[e].alpha, bu[l] = st->rest[e].bu, bv[l] = st->rest[e].bv;
-        if (sh) be[l] = sh->rest[e].alpha;
+        if (st) al[l] = r[6], bu[l] = r[7], bv[l] = r[8];
+        if (sh) be[l] = sh->kdata[CC_KTRI * e + 6];
     }
     cc_lv3 wu = combine(du, X), wv = combine(dv, X), vu = combine(du, V), vv = combine(dv, V);
     cc_lv3 dU = combine(du, D), dV = combine(dv, D);
@@ -157,14 +158,7 @@ static int tri_batch(const cc_term *st, int st_hess, const cc_term *sh, int sh_h
             double *fm = f + 3 * vid[m], *jm = jdx + 3 * vid[m];
             fm[0] += fo[m].x[l], fm[1] += fo[m].y[l], fm[2] += fo[m].z[l];
             jm[0] += jo[m].x[l], jm[1] += jo[m].y[l], jm[2] += jo[m].z[l];
-            for (int n = m; n < 3; n++, q++) {
-                double *ab = A + 9 * slot[3 * m + n];
-                for (int r = 0; r < 9; r++) ab[r] += E[q][r][l];
-                if (m == n) continue;
-                double *ba = A + 9 * slot[3 * n + m];
-                for (int i = 0; i < 3; i++)
-                    for (int j = 0; j < 3; j++) ba[3 * j + i] += E[q][3 * i + j][l];
-            }
+            for (int n = m; n < 3; n++, q++) cc_ln_scatter_lower(A, vid, slot, 3, m, n, E[q], l);
         }
         if (st) {
             st->C[2 * e] = Cu[l], st->C[2 * e + 1] = Cv[l];
@@ -176,6 +170,19 @@ static int tri_batch(const cc_term *st, int st_hess, const cc_term *sh, int sh_h
         }
     }
     return -1;
+}
+
+int cc_kernel_pack_triangles(cc_term *t)
+{
+    free(t->kdata);
+    if (!(t->kdata = malloc(((size_t)t->nel * CC_KTRI + 1) * sizeof *t->kdata))) return -1;
+    for (int e = 0; e < t->nel; e++) {
+        const cc_rest *r = &t->rest[e];
+        double *k = t->kdata + CC_KTRI * e;
+        for (int m = 0; m < 3; m++) k[m] = r->dwu[m], k[3 + m] = r->dwv[m];
+        k[6] = r->alpha, k[7] = r->bu, k[8] = r->bv;
+    }
+    return 0;
 }
 
 int cc_kernel_triangles(cc_sim *s, cc_term *st, int st_hess, cc_term *sh, int sh_hess, const double *x,

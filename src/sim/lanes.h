@@ -74,6 +74,22 @@ static inline cc_lv3 cc_lm3_mul_add(cc_lv3 y, const cc_ln M[9], cc_lv3 x, int tr
                     y.z + M[6] * x.x + M[7] * x.y + M[8] * x.z};
 }
 
+/* block (m, n) of an element, lane l of E, into the lower triangle of A (assemble.c mirrors it
+ * to the upper one): E to slot (m, n) when vertex vid[m] > vid[n] or m == n, else E^T to
+ * slot (n, m); slot is the element's nv by nv slots */
+static inline void cc_ln_scatter_lower(double *A, const int *vid, const int *slot, int nv, int m, int n,
+                                       const cc_ln E[9], int l)
+{
+    if (m == n || vid[m] > vid[n]) {
+        double *b = A + 9 * slot[nv * m + n];
+        for (int r = 0; r < 9; r++) b[r] += E[r][l];
+    } else {
+        double *b = A + 9 * slot[nv * n + m];
+        for (int i = 0; i < 3; i++)
+            for (int j = 0; j < 3; j++) b[3 * j + i] += E[3 * i + j][l];
+    }
+}
+
 /* lane l of v into p[0..2] */
 static inline void cc_lv3_lane(cc_lv3 v, int l, double *p) { p[0] = v.x[l], p[1] = v.y[l], p[2] = v.z[l]; }
 

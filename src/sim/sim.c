@@ -14,6 +14,7 @@ static void term_free(cc_term *t)
     free(t->elem);
     free(t->rest);
     free(t->slot);
+    free(t->kdata);
     free(t->energy);
     free(t->C);
 }

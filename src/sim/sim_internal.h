@@ -27,6 +27,8 @@ typedef struct cc_term {
     cc_sim_condition user;       /* the user callback (user conditions only) */
     double k, kd;                /* stiffness and damping constant */
     int *slot;                   /* nel by nv by nv BSR slots of block (a, b) */
+    double *kdata;               /* the rest data a structured kernel reads, packed per element
+                                    (cc_kernel_pack_*), or NULL: built with the slots */
     double *energy;              /* nel: k/2 C.C at the last evaluation (bend force: bend_force.c) */
     double *C;                   /* nel by ncomp: C at the last evaluation */
 } cc_term;
@@ -105,6 +107,11 @@ void cc_hessian_apply(int mode, cc_eval *ev, const double *v, double k, double k
  * may be NULL); kernel_bend.c: bend/pritchard on the hinges of t. hess: the term's
  * cc_hessian_mode (not project). 0, or -1 with the element in *bad (and its term in
  * *bad_term) and the reason in *why. */
+/* t->kdata for the kernel: stretch/bw98 and shear/bw98 CC_KTRI doubles per triangle (dwu[3],
+ * dwv[3], alpha, bu, bv), bend/pritchard one (theta0); 0, or -1 when out of memory */
+#define CC_KTRI 9
+int cc_kernel_pack_triangles(cc_term *t);
+int cc_kernel_pack_bend(cc_term *t);
 int cc_kernel_triangles(cc_sim *s, cc_term *st, int st_hess, cc_term *sh, int sh_hess, const double *x,
                         const double *v, double cx, double cv, const double *dx, double *f, double *jdx,
                         cc_term **bad_term, int *bad, const char **why);
