@@ -5,7 +5,30 @@
 #include <stdlib.h>
 #include <string.h>
 #include "conditions/variants.h"
+#include "sim/lanes.h"
 #include "sim/sim_internal.h"
+
+/* t->nbatch, bmax and smin (sim_internal.h) for the sweep of assemble_sweep; 0 or -1 */
+static int batch_bounds(cc_term *t, int n)
+{
+    int nb = t->nbatch = (t->nel + CC_LANES - 1) / CC_LANES;
+    free(t->bmax);
+    free(t->smin);
+    t->bmax = malloc(((size_t)nb + 1) * sizeof *t->bmax);
+    t->smin = malloc(((size_t)nb + 1) * sizeof *t->smin);
+    if (!t->bmax || !t->smin) return -1;
+    t->smin[nb] = n;
+    for (int b = nb - 1; b >= 0; b--) {
+        int lo = n, hi = -1;
+        for (int a = CC_LANES * b * t->nv; a < CC_LANES * (b + 1) * t->nv && a < t->nel * t->nv; a++) {
+            if (t->elem[a] < lo) lo = t->elem[a];
+            if (t->elem[a] > hi) hi = t->elem[a];
+        }
+        t->bmax[b] = hi;
+        t->smin[b] = lo < t->smin[b + 1] ? lo : t->smin[b + 1];
+    }
+    return 0;
+}
 
 /* the BSR pattern of all terms and every element's block slots, built once */
 int cc_sim_pattern(cc_sim *s)
@@ -32,6 +55,7 @@ int cc_sim_pattern(cc_sim *s)
             pack = cc_kernel_pack_triangles(tm);
         else if (tm->kind == TERM_BEND && tm->cond == &cc_bend_pritchard)
             pack = cc_kernel_pack_bend(tm);
+        if (pack == 0) pack = batch_bounds(tm, s->nv);
         free(tm->slot);
         tm->slot = malloc(((size_t)tm->nel * nv * nv + 1) * sizeof *tm->slot);
         if (!tm->slot || pack < 0) {
@@ -233,12 +257,13 @@ static int assemble_term(cc_sim *s, cc_term *t, const double *x, const double *v
     return 0;
 }
 
-/* the upper blocks of A = the transposes of the lower ones: the kernels add each element block
- * to the lower triangle only, the element-by-element path to both, so the lower triangle
- * holds every term and the upper one is overwritten with it */
-static void mirror_lower(cc_bsr *A)
+/* the upper blocks (j, i) of A = the transposes of the lower ones (i, j), for the rows
+ * from <= i < to: the kernels add each element block to the lower triangle only, the
+ * element-by-element path to both, so the lower triangle holds every term and the upper one
+ * is overwritten with it */
+static void mirror_rows(cc_bsr *A, int from, int to)
 {
-    for (int i = 0; i < A->n; i++)
+    for (int i = from; i < to; i++)
         for (int p = A->rowptr[i]; p < A->diag[i]; p++) {
             const double *L = A->val + 9 * p;
             double *U = A->val + 9 * A->tslot[p];
@@ -262,32 +287,89 @@ static int term_kernel(const cc_sim *s, const cc_term *t, int mat, const double 
     return KERNEL_NONE;
 }
 
-/* every term: through its structured kernel if it has one, else element by element */
+/* rows from <= i < to of A = 0 */
+static void zero_rows(cc_bsr *A, int from, int to)
+{
+    memset(A->val + 9 * (size_t)A->rowptr[from], 0, 9 * (size_t)(A->rowptr[to] - A->rowptr[from]) * sizeof *A->val);
+}
+
+#define CC_SWEEP_CHUNK 16   /* batches per kernel call in assemble_sweep */
+
+/* A (with f and jdx) from the kernels alone, in one sweep over its rows: batches of the
+ * triangle kernel (st, sh) and of the bend kernel (hg) are taken in the order of their lowest
+ * vertex, a row is zeroed just before the first batch that reaches it and mirrored as soon as
+ * no later batch can reach it, so each row is loaded into the cache about once instead of
+ * once for zeroing, once per term and once for the mirror. Every order of batches gives the
+ * same sums; only the order of additions differs from the term-by-term path (round-off). */
+static int assemble_sweep(cc_sim *s, cc_term *st, cc_term *sh, cc_term *hg, const double *x, const double *v,
+                          double cx, double cv, const double *dx, double *f, double *jdx)
+{
+    cc_bsr *A = s->A;
+    cc_term *tri = st ? st : sh, *bad_term = NULL;
+    int n = A->n, nbt = tri ? tri->nbatch : 0, nbh = hg ? hg->nbatch : 0, bt = 0, bh = 0, zr = 0, mr = 0, bad = -1;
+    int st_hess = st ? cc_term_hessian(s, st) : 0, sh_hess = sh ? cc_term_hessian(s, sh) : 0;
+    int hg_hess = hg ? cc_term_hessian(s, hg) : 0;
+    const char *why = "";
+    while (bt < nbt || bh < nbh) {
+        int use_tri = bh >= nbh || (bt < nbt && tri->smin[bt] <= hg->smin[bh]);
+        cc_term *t = use_tri ? tri : hg;
+        int b0 = use_tri ? bt : bh, nb = use_tri ? nbt : nbh, b1 = nb - b0 > CC_SWEEP_CHUNK ? b0 + CC_SWEEP_CHUNK : nb;
+        int top = zr;   /* rows below top are zeroed */
+        for (int b = b0; b < b1; b++)
+            if (t->bmax[b] + 1 > top) top = t->bmax[b] + 1;
+        if (top > zr) zero_rows(A, zr, top), zr = top;
+        if (use_tri) {
+            if (cc_kernel_triangles(s, st, st_hess, sh, sh_hess, b0, b1, x, v, cx, cv, dx, f, jdx, &bad_term, &bad, &why) < 0)
+                return element_fault(s, bad_term, bad, why);
+            bt = b1;
+        } else {
+            if (cc_kernel_bend_pritchard(s, hg, hg_hess, b0, b1, x, v, cx, cv, dx, f, jdx, &bad, &why) < 0)
+                return element_fault(s, hg, bad, why);
+            bh = b1;
+        }
+        int fin = bt < nbt ? tri->smin[bt] : n;   /* rows below fin are final */
+        if (bh < nbh && hg->smin[bh] < fin) fin = hg->smin[bh];
+        if (fin > zr) fin = zr;
+        if (fin > mr) mirror_rows(A, mr, fin), mr = fin;
+    }
+    if (zr < n) zero_rows(A, zr, n);
+    mirror_rows(A, mr, n);
+    return 0;
+}
+
+/* every term, into a zeroed A: through its structured kernel if it has one, else element by
+ * element; then the upper triangle from the lower one */
 static int assemble_terms(cc_sim *s, const double *x, const double *v, int mat, double cx, double cv,
                           const double *dx, double *f, double *jdx)
 {
-    cc_term *st = NULL, *sh = NULL, *bad_term = NULL;
-    int bad = -1;
+    cc_term *st = NULL, *sh = NULL, *hg = NULL, *bad_term = NULL;
+    int bad = -1, all = 1;
     const char *why = "";
-    for (int t = 0; t < s->nterm; t++)   /* stretch and shear share one pass over the triangles */
-        if (term_kernel(s, &s->term[t], mat, dx) == KERNEL_TRIANGLE) {
-            if (s->term[t].kind == TERM_STRETCH) st = &s->term[t];
-            else sh = &s->term[t];
-        }
-    if ((st || sh) && cc_kernel_triangles(s, st, st ? cc_term_hessian(s, st) : 0, sh, sh ? cc_term_hessian(s, sh) : 0,
-                                          x, v, cx, cv, dx, f, jdx, &bad_term, &bad, &why) < 0)
+    for (int t = 0; t < s->nterm; t++) {   /* stretch and shear share one pass over the triangles */
+        cc_term *tm = &s->term[t];
+        int kernel = term_kernel(s, tm, mat, dx);
+        if (kernel == KERNEL_TRIANGLE && tm->kind == TERM_STRETCH) st = tm;
+        else if (kernel == KERNEL_TRIANGLE) sh = tm;
+        else if (kernel == KERNEL_BEND) hg = tm;
+        all = all && kernel != KERNEL_NONE;
+    }
+    if (mat && all) return assemble_sweep(s, st, sh, hg, x, v, cx, cv, dx, f, jdx);
+    if (mat) cc_bsr_zero(s->A);
+    if ((st || sh) && cc_kernel_triangles(s, st, st ? cc_term_hessian(s, st) : 0, sh, sh ? cc_term_hessian(s, sh) : 0, 0,
+                                          (st ? st : sh)->nbatch, x, v, cx, cv, dx, f, jdx, &bad_term, &bad, &why) < 0)
         return element_fault(s, bad_term, bad, why);
     for (int t = 0; t < s->nterm; t++) {
         cc_term *tm = &s->term[t];
         int kernel = term_kernel(s, tm, mat, dx);
         if (kernel == KERNEL_TRIANGLE) continue;
         if (kernel == KERNEL_BEND) {
-            if (cc_kernel_bend_pritchard(s, tm, cc_term_hessian(s, tm), x, v, cx, cv, dx, f, jdx, &bad, &why) < 0)
+            if (cc_kernel_bend_pritchard(s, tm, cc_term_hessian(s, tm), 0, tm->nbatch, x, v, cx, cv, dx, f, jdx, &bad, &why) < 0)
                 return element_fault(s, tm, bad, why);
             continue;
         }
         if (assemble_term(s, tm, x, v, mat, cx, cv, dx, f, jdx) < 0) return -1;
     }
+    if (mat) mirror_rows(s->A, 0, s->A->n);
     return 0;
 }
 
@@ -296,14 +378,10 @@ int cc_sim_assemble(cc_sim *s, const double *x, const double *v, int mat, double
                     double cv, const double *dx, double *f, double *jdx)
 {
     size_t n3 = 3 * (size_t)s->nv;
-    if (mat) {
-        if (cc_sim_pattern(s) < 0) return -1;
-        cc_bsr_zero(s->A);
-    }
+    if (mat && cc_sim_pattern(s) < 0) return -1;
     memset(f, 0, n3 * sizeof *f);
     if (jdx) memset(jdx, 0, n3 * sizeof *jdx);
     if (assemble_terms(s, x, v, mat, cx, cv, dx, f, jdx) < 0) return -1;
-    if (mat) mirror_lower(s->A);
     /* gravity m g and air drag -k_a A_i v_i on every vertex */
     const double *g = s->p.gravity;
     for (int i = 0; i < s->nv; i++) {

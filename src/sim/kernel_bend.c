@@ -148,12 +148,12 @@ int cc_kernel_pack_bend(cc_term *t)
     return 0;
 }
 
-int cc_kernel_bend_pritchard(cc_sim *s, cc_term *t, int hess, const double *x, const double *v, double cx,
-                             double cv, const double *dx, double *f, double *jdx, int *bad, const char **why)
+int cc_kernel_bend_pritchard(cc_sim *s, cc_term *t, int hess, int b0, int b1, const double *x, const double *v,
+                             double cx, double cv, const double *dx, double *f, double *jdx, int *bad, const char **why)
 {
     double *A = s->A->val;
     cc_ln k = cc_ln_set(t->k), kd = cc_ln_set(t->kd), gg = cc_ln_set(-cx * t->k - cv * t->kd);
-    for (int e0 = 0; e0 < t->nel; e0 += CC_LANES) {
+    for (int e0 = CC_LANES * b0; e0 < t->nel && e0 < CC_LANES * b1; e0 += CC_LANES) {
         int live = t->nel - e0 < CC_LANES ? t->nel - e0 : CC_LANES;
         cc_lv3 p[4], V[4], D[4], y[4], fo[4];
         cc_ln rest;
@@ -191,8 +191,10 @@ int cc_kernel_bend_pritchard(cc_sim *s, cc_term *t, int hess, const double *x, c
             y[m] = cc_lv3_sub(cc_lv3_scale(y[m], wh), cc_lv3_scale(h.g[m], k * gD));
             chk += fo[m].x + fo[m].y + fo[m].z + y[m].x + y[m].y + y[m].z;
         }
+        cc_ln part[9] = {{0}};   /* nine independent sums, not one chain of 90 additions */
         for (int q = 0; q < 10; q++)
-            for (int r = 0; r < 9; r++) chk += E[q][r];
+            for (int r = 0; r < 9; r++) part[r] += E[q][r];
+        for (int r = 0; r < 9; r++) chk += part[r];
         for (int l = 0; l < live; l++)
             if (!isfinite(chk[l])) {
                 *bad = e0 + l;

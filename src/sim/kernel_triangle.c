@@ -139,16 +139,17 @@ static int tri_batch(const cc_term *st, int st_hess, const cc_term *sh, int sh_h
     cc_lv3 JU = cc_lm3_mul_add(cc_lm3_mul_add(cc_lv3_zero(), J.P, dU, 0), J.R, dV, 0);
     cc_lv3 JV = cc_lm3_mul_add(cc_lm3_mul_add(cc_lv3_zero(), J.Q, dV, 0), J.R, dU, 1);
     cc_lv3 fo[3], jo[3];
-    cc_ln E[6][9], chk = cc_ln_set(0.0);
+    cc_ln E[6][9], chk = cc_ln_set(0.0), part[9] = {{0}};   /* nine independent sums */
     for (int m = 0, q = 0; m < 3; m++) {
         fo[m] = cc_lv3_axpy(cc_lv3_scale(Fu, du[m]), dv[m], Fv);
         jo[m] = cc_lv3_axpy(cc_lv3_scale(JU, du[m]), dv[m], JV);
         chk += fo[m].x + fo[m].y + fo[m].z + jo[m].x + jo[m].y + jo[m].z;
         for (int n = m; n < 3; n++, q++) {
             pqr_block(&M, du[m], dv[m], du[n], dv[n], E[q]);
-            for (int r = 0; r < 9; r++) chk += E[q][r];
+            for (int r = 0; r < 9; r++) part[r] += E[q][r];
         }
     }
+    for (int r = 0; r < 9; r++) chk += part[r];
     for (int l = 0; l < live; l++)
         if (!isfinite(chk[l])) return *nonfinite = 1, e0 + l;
     for (int l = 0; l < live; l++) {
@@ -185,12 +186,12 @@ int cc_kernel_pack_triangles(cc_term *t)
     return 0;
 }
 
-int cc_kernel_triangles(cc_sim *s, cc_term *st, int st_hess, cc_term *sh, int sh_hess, const double *x,
-                        const double *v, double cx, double cv, const double *dx, double *f, double *jdx,
-                        cc_term **bad_term, int *bad, const char **why)
+int cc_kernel_triangles(cc_sim *s, cc_term *st, int st_hess, cc_term *sh, int sh_hess, int b0, int b1,
+                        const double *x, const double *v, double cx, double cv, const double *dx, double *f,
+                        double *jdx, cc_term **bad_term, int *bad, const char **why)
 {
     const cc_term *t = st ? st : sh;
-    for (int e0 = 0; e0 < t->nel; e0 += CC_LANES) {
+    for (int e0 = CC_LANES * b0; e0 < t->nel && e0 < CC_LANES * b1; e0 += CC_LANES) {
         int live = t->nel - e0 < CC_LANES ? t->nel - e0 : CC_LANES, nonfinite = 0;
         int e = tri_batch(st, st_hess, sh, sh_hess, e0, live, x, v, dx, cx, cv, s->A->val, f, jdx, &nonfinite);
         if (e < 0) continue;

@@ -15,6 +15,8 @@ static void term_free(cc_term *t)
     free(t->rest);
     free(t->slot);
     free(t->kdata);
+    free(t->bmax);
+    free(t->smin);
     free(t->energy);
     free(t->C);
 }

@@ -29,6 +29,9 @@ typedef struct cc_term {
     int *slot;                   /* nel by nv by nv BSR slots of block (a, b) */
     double *kdata;               /* the rest data a structured kernel reads, packed per element
                                     (cc_kernel_pack_*), or NULL: built with the slots */
+    int nbatch;                  /* batches of CC_LANES elements: ceil(nel / CC_LANES) */
+    int *bmax;                   /* nbatch: the highest vertex of each batch */
+    int *smin;                   /* nbatch + 1: the lowest vertex of batches b.. (n past the end) */
     double *energy;              /* nel: k/2 C.C at the last evaluation (bend force: bend_force.c) */
     double *C;                   /* nel by ncomp: C at the last evaluation */
 } cc_term;
@@ -102,7 +105,8 @@ int cc_term_hessian(const cc_sim *s, const cc_term *t);
 void cc_hessian_apply(int mode, cc_eval *ev, const double *v, double k, double kd);
 /* The structured kernels: the fused backward Euler assembly of cc_sim_assemble (f += f_e,
  * A += cx Jx + cv Jv, jdx += Jx dx, energies and C stored) for summed damping, the same
- * numbers as the condition-contract path up to round-off, without forming element Hessians.
+ * numbers as the condition-contract path up to round-off, without forming element Hessians,
+ * for the batches b0 <= b < b1 of CC_LANES elements (elements CC_LANES b .. CC_LANES b + 3).
  * kernel_triangle.c: stretch/bw98 on st and shear/bw98 on sh over the same triangles (either
  * may be NULL); kernel_bend.c: bend/pritchard on the hinges of t. hess: the term's
  * cc_hessian_mode (not project). 0, or -1 with the element in *bad (and its term in
@@ -112,11 +116,11 @@ void cc_hessian_apply(int mode, cc_eval *ev, const double *v, double k, double k
 #define CC_KTRI 9
 int cc_kernel_pack_triangles(cc_term *t);
 int cc_kernel_pack_bend(cc_term *t);
-int cc_kernel_triangles(cc_sim *s, cc_term *st, int st_hess, cc_term *sh, int sh_hess, const double *x,
-                        const double *v, double cx, double cv, const double *dx, double *f, double *jdx,
-                        cc_term **bad_term, int *bad, const char **why);
-int cc_kernel_bend_pritchard(cc_sim *s, cc_term *t, int hess, const double *x, const double *v, double cx,
-                             double cv, const double *dx, double *f, double *jdx, int *bad, const char **why);
+int cc_kernel_triangles(cc_sim *s, cc_term *st, int st_hess, cc_term *sh, int sh_hess, int b0, int b1,
+                        const double *x, const double *v, double cx, double cv, const double *dx, double *f,
+                        double *jdx, cc_term **bad_term, int *bad, const char **why);
+int cc_kernel_bend_pritchard(cc_sim *s, cc_term *t, int hess, int b0, int b1, const double *x, const double *v,
+                             double cx, double cv, const double *dx, double *f, double *jdx, int *bad, const char **why);
 /* build the BSR pattern and the slots of every term if not built; 0 or -1 */
 int cc_sim_pattern(cc_sim *s);
 /* strain limiting (strain.c): velocity correction of v1 for x + h v1 (Bridson & Fedkiw), and
