@@ -408,9 +408,12 @@ static int coarse_pattern(mg_level *F, mg_level *C, int na)
 /* block t of lv += (c & 1) B + (c >> 1) B^T for code = 4 t + c (see cslot) */
 static inline void add_coarse(double *restrict lv, int code, const double *restrict B)
 {
-    double c1 = code & 1, c2 = (code >> 1) & 1, *t = lv + 9 * (size_t)(code >> 2);
-    for (int a = 0; a < 3; a++)
-        for (int b = 0; b < 3; b++) t[3 * a + b] += c1 * B[3 * a + b] + c2 * B[3 * b + a];
+    double *t = lv + 9 * (size_t)(code >> 2);
+    if (code & 1)
+        for (int k = 0; k < 9; k++) t[k] += B[k];
+    if (code & 2)
+        for (int a = 0; a < 3; a++)
+            for (int b = 0; b < 3; b++) t[3 * a + b] += B[3 * b + a];
 }
 
 /* zero the Galerkin sums of level C (NULL is fine) */
@@ -827,13 +830,13 @@ static void vcycle(cc_mg *mg, int l, const cc_filter *F, const double *b, double
     for (int i = 0; i < L->n; i++) {
         int I = L->agg[i];
         if (I < 0) continue;
-        double t[3] = {L->g[4 * i], L->g[4 * i + 1], L->g[4 * i + 2]};
+        const double *gi = L->g + 4 * i;
         if (l == 0 && F->pos[i] >= 0) {
             const double *S = F->S + 9 * F->pos[i];
-            double u[3] = {t[0], t[1], t[2]};
-            for (int a = 0; a < 3; a++) t[a] = S[3 * a] * u[0] + S[3 * a + 1] * u[1] + S[3 * a + 2] * u[2];
+            for (int a = 0; a < 3; a++) C->b[4 * I + a] += S[3 * a] * gi[0] + S[3 * a + 1] * gi[1] + S[3 * a + 2] * gi[2];
+        } else {
+            for (int a = 0; a < 4; a++) C->b[4 * I + a] += gi[a];   /* lane 3: 0 + 0 */
         }
-        for (int a = 0; a < 3; a++) C->b[4 * I + a] += t[a];
     }
     vcycle(mg, l + 1, F, C->b, C->x);
     if (l + 2 < mg->nlev) {   /* W-cycle: a second coarse cycle on the coarse residual */
@@ -851,7 +854,7 @@ static void vcycle(cc_mg *mg, int l, const cc_filter *F, const double *b, double
             const double *S = F->S + 9 * F->pos[i];
             for (int a = 0; a < 3; a++) x[4 * i + a] += S[3 * a] * xc[0] + S[3 * a + 1] * xc[1] + S[3 * a + 2] * xc[2];
         } else {
-            for (int a = 0; a < 3; a++) x[4 * i + a] += xc[a];
+            for (int a = 0; a < 4; a++) x[4 * i + a] += xc[a];   /* lane 3: 0 + 0 */
         }
     }
     gs_backward(mg, L, b, x, L->g);
