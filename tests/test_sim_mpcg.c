@@ -562,6 +562,70 @@ static void test_mg_sim(void)
     CU_ASSERT(iters[1] < iters[0]);
 }
 
+/* cc_bsr_mul (AVX2 rows where the CPU has it, scalar rows next to the last column) equals
+ * the dense product to round-off, on random patterns that couple many rows to the last vertex */
+static void test_bsr_mul(void)
+{
+    static double D[N3 * N3];
+    double x[N3], y[N3];
+    for (int trial = 0; trial < 5; trial++) {
+        cc_bsr *A = random_spd(D, 1.0 + trial);
+        CU_ASSERT_FATAL(A != NULL);
+        for (int a = 0; a < N3; a++) x[a] = rnd();
+        cc_bsr_mul(A, x, y);
+        double worst = 0;
+        for (int a = 0; a < N3; a++) {
+            double ref = 0, scale = 0;
+            for (int c = 0; c < N3; c++) ref += D[a * N3 + c] * x[c], scale += fabs(D[a * N3 + c] * x[c]);
+            worst = fmax(worst, fabs(y[a] - ref) / scale);
+        }
+        CU_ASSERT(worst <= 1e-14);
+        cc_bsr_free(A);
+    }
+}
+
+/* the AVX2 and the scalar smoother give the same cycle to round-off, and the scalar one is
+ * symmetric too */
+static void test_mg_simd(void)
+{
+    int g = 40, n = g * g, n3 = 3 * n;
+    cc_bsr *A = grid_system(g, 1e-3, 0);
+    cc_filter *F = cc_filter_new(n);
+    cc_mg *mg = cc_mg_new();
+    double *u = malloc((size_t)n3 * sizeof *u), *v = malloc((size_t)n3 * sizeof *v), *z = malloc((size_t)n3 * sizeof *z);
+    double *Bs = malloc((size_t)n3 * sizeof *Bs), *Bv = malloc((size_t)n3 * sizeof *Bv), *Bu = malloc((size_t)n3 * sizeof *Bu);
+    constrain_grid(F, n, z);
+    CU_ASSERT_EQUAL_FATAL(cc_mg_setup(mg, A, F), 0);
+    int simd = cc_mg_set_simd(mg, 1);
+    printf("\n    AVX2 smoother %s", simd ? "available: compared with the scalar one" : "not available: scalar only");
+    for (int trial = 0; trial < 3; trial++) {
+        for (int a = 0; a < n3; a++) u[a] = rnd(), v[a] = rnd();
+        cc_filter_apply(F, u);
+        cc_filter_apply(F, v);
+        cc_mg_set_simd(mg, 1);
+        cc_mg_apply(mg, F, u, Bs);
+        CU_ASSERT_EQUAL(cc_mg_set_simd(mg, 0), 0);
+        double uBu = cc_mg_apply(mg, F, u, Bu), vBv = cc_mg_apply(mg, F, v, Bv), uBv = 0, vBu = 0, d2 = 0, n2 = 0;
+        for (int a = 0; a < n3; a++) {
+            uBv += u[a] * Bv[a], vBu += v[a] * Bu[a];
+            d2 += (Bs[a] - Bu[a]) * (Bs[a] - Bu[a]), n2 += Bu[a] * Bu[a];
+        }
+        CU_ASSERT(uBu > 0 && vBv > 0);
+        CU_ASSERT(fabs(uBv - vBu) <= 1e-12 * sqrt(uBu * vBv));
+        CU_ASSERT(n2 > 0 && d2 <= 1e-24 * n2);   /* ||B_avx u - B_scalar u|| <= 1e-12 ||B u|| */
+        if (trial == 0) printf("; ||B_avx2 u - B_scalar u|| / ||B u|| = %.1e", sqrt(d2 / n2));
+    }
+    free(u);
+    free(v);
+    free(z);
+    free(Bs);
+    free(Bu);
+    free(Bv);
+    cc_mg_free(mg);
+    cc_filter_free(F);
+    cc_bsr_free(A);
+}
+
 int main(void)
 {
     static const cc_test_case tests[] = {
@@ -574,6 +638,8 @@ int main(void)
         {"multigrid that cannot be built falls back to Ascher & Boxerman", test_mg_fallback},
         {"multigrid with nothing to coarsen is one symmetric Gauss-Seidel sweep", test_mg_no_coarsening},
         {"simulator with the multigrid preconditioner", test_mg_sim},
+        {"block product equals the dense product to round-off", test_bsr_mul},
+        {"AVX2 and scalar multigrid smoothers agree; both cycles symmetric", test_mg_simd},
         {NULL, NULL},
     };
     return cc_test_main("sim_mpcg", tests);

@@ -139,10 +139,76 @@ static inline void row_mul(const cc_bsr *A, int i, const double *restrict x, dou
     y[3 * i + 2] = y2;
 }
 
+#if defined(__GNUC__) && (defined(__x86_64__) || defined(__i386__))
+#include <immintrin.h>
+#define CC_BSR_AVX2 1
+#define CC_TARGET_AVX2 __attribute__((target("avx2,fma")))
+#else
+#define CC_BSR_AVX2 0
+#endif
+
+/* 1 if the AVX2 + FMA products can run on this CPU */
+static int bsr_avx2(void)
+{
+#if CC_BSR_AVX2
+    return __builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma");
+#else
+    return 0;
+#endif
+}
+
+#if CC_BSR_AVX2
+/* (a0[0..2] summed, a1[0..2] summed, a2[0..2] summed) into y[0..2] */
+CC_TARGET_AVX2 static inline void hsum3_store(__m256d a0, __m256d a1, __m256d a2, double *y)
+{
+    __m256d z = _mm256_setzero_pd();
+    a0 = _mm256_blend_pd(a0, z, 8), a1 = _mm256_blend_pd(a1, z, 8), a2 = _mm256_blend_pd(a2, z, 8);
+    __m256d h01 = _mm256_hadd_pd(a0, a1), h22 = _mm256_hadd_pd(a2, a2);
+    __m256d s = _mm256_add_pd(_mm256_permute2f128_pd(h01, h22, 0x20), _mm256_permute2f128_pd(h01, h22, 0x31));
+    _mm_storeu_pd(y, _mm256_castpd256_pd128(s));
+    _mm_store_sd(y + 2, _mm256_extractf128_pd(s, 1));
+}
+
+/* y = A x with AVX2, rows lo .. hi-1 whose blocks are all in columns < n - 1 (a 4-wide load
+ * of x_k reads x_{k+1,0} too, which only meets lane 3 and is dropped) */
+CC_TARGET_AVX2 static void mul_rows_avx2(const cc_bsr *A, int lo, int hi, const double *x, double *y)
+{
+    for (int i = lo; i < hi; i++) {
+        __m256d a0 = _mm256_setzero_pd(), a1 = a0, a2 = a0;
+        for (int p = A->rowptr[i]; p < A->rowptr[i + 1]; p++) {
+            const double *a = A->val + 9 * (size_t)p;
+            __m256d xk = _mm256_loadu_pd(x + 3 * A->col[p]);
+            a0 = _mm256_fmadd_pd(_mm256_loadu_pd(a), xk, a0);
+            a1 = _mm256_fmadd_pd(_mm256_loadu_pd(a + 3), xk, a1);
+            a2 = _mm256_fmadd_pd(_mm256_loadu_pd(a + 6), xk, a2);
+        }
+        hsum3_store(a0, a1, a2, y + 3 * i);
+    }
+}
+#endif
+
+/* first row with a block in the last column: by the symmetric pattern, the first column of
+ * the last row (rows from there on are checked one by one) */
+static int last_col_row(const cc_bsr *A)
+{
+    return A->n > 0 ? A->col[A->rowptr[A->n - 1]] : 0;
+}
+
 /* y = A x */
 void cc_bsr_mul(const cc_bsr *A, const double *x, double *y)
 {
-    for (int i = 0; i < A->n; i++) row_mul(A, i, x, y);
+    int i = 0;
+#if CC_BSR_AVX2
+    if (bsr_avx2()) {
+        int r0 = last_col_row(A);
+        mul_rows_avx2(A, 0, r0, x, y);
+        for (i = r0; i < A->n; i++)
+            if (A->col[A->rowptr[i + 1] - 1] == A->n - 1) row_mul(A, i, x, y);
+            else mul_rows_avx2(A, i, i + 1, x, y);
+        return;
+    }
+#endif
+    for (; i < A->n; i++) row_mul(A, i, x, y);
 }
 
 /* y_i = (A x)_i for i in rows */

@@ -70,16 +70,17 @@ typedef struct mg_level {
     int nlo;        /* strictly lower blocks */
     int *rowptr;    /* n+1: lower blocks of row i are rowptr[i] .. rowptr[i+1]-1 */
     int *col;       /* nlo: their columns, ascending */
-    cc_mgf *lf;     /* 9 nlo: the smoother's lower blocks L_ik */
-    double *dinv;   /* 9 n: D_i^-1 */
+    cc_mgf *lf;     /* 9 nlo (+ 4 zero pad): the smoother's lower blocks L_ik, row-major */
+    double *dinv;   /* 12 n: D_i^-1 by columns, each padded to 4 with a zero */
     double *lv;     /* 9 (nlo + n + 1): Galerkin lower blocks, then the diagonal blocks dv, then a
                        scratch block (levels >= 1, and level 0 when it is the coarsest) */
     double *dv;     /* = lv + 9 nlo: Galerkin diagonal blocks */
     int *agg;       /* n: aggregate (block row of the next level) or -1; NULL on the coarsest */
     int *cslot;     /* nlo: 4 t + c, block (i,k) B adds (c & 1) B + (c >> 1) B^T to block t of the
                        next level's lv (a lower block, or nlo + I for the diagonal of I) */
-    double *b, *x, *g;   /* 3n: right-hand side, solution, residual / upper sums (b, x not on level 0) */
-    double *r, *e;  /* 3n: residual and correction of the second coarse cycle (levels >= 1) */
+    double *b, *x, *g;   /* 4n: right-hand side, solution, residual / upper sums */
+    double *r, *e;  /* 4n: residual and correction of the second coarse cycle (levels >= 1) */
+    double *d3;     /* 3n: the dense solve's right-hand side and solution (coarsest level only) */
     double *chol;   /* (3n)^2: dense Cholesky factor, coarsest level only */
 } mg_level;
 
@@ -88,6 +89,7 @@ struct cc_mg {
     int dense;      /* 1 if the coarsest level is factored densely */
     int n, nnzb;    /* the pattern the hierarchy was built for */
     uint64_t key;   /* hash of its rowptr and col */
+    int avx2;       /* 1 if the smoother uses AVX2 and FMA (the CPU has them) */
     mg_level lev[CC_MG_MAXLEV];
 };
 
@@ -128,6 +130,18 @@ static int spd_inverse(const double *D, double *Dinv)
     return 0;
 }
 
+/* level L's D_i^-1 (padded columns) from the symmetric block D; -1 if D is not SPD */
+static int set_dinv(mg_level *L, int i, const double *D)
+{
+    double Dinv[9], *c = L->dinv + 12 * (size_t)i;
+    if (spd_inverse(D, Dinv) < 0) return -1;
+    for (int j = 0; j < 3; j++) {
+        for (int a = 0; a < 3; a++) c[4 * j + a] = Dinv[3 * a + j];
+        c[4 * j + 3] = 0;
+    }
+    return 0;
+}
+
 /* ||B||_F^2 */
 static double fro2(const double *B)
 {
@@ -154,6 +168,7 @@ static void level_free(mg_level *L)
     free(L->chol);
     free(L->r);
     free(L->e);
+    free(L->d3);
     memset(L, 0, sizeof *L);
 }
 
@@ -168,11 +183,21 @@ static void mg_clear(cc_mg *mg)
 }
 
 /* an empty preconditioner */
+static int have_avx2(void);
+
 cc_mg *cc_mg_new(void)
 {
     cc_mg *mg = calloc(1, sizeof *mg);
-    if (mg) mg_clear(mg);
+    if (mg) mg_clear(mg), mg->avx2 = have_avx2();
     return mg;
+}
+
+/* use the AVX2 smoother when the CPU has it and on != 0, else the scalar one; returns 1 if AVX2 is used */
+int cc_mg_set_simd(cc_mg *mg, int on)
+{
+    if (!mg) return 0;
+    mg->avx2 = on && have_avx2();
+    return mg->avx2;
 }
 
 /* free mg (NULL is fine) */
@@ -205,23 +230,32 @@ static uint64_t pattern_key(const cc_bsr *A)
     return h[0] ^ (h[1] * 3) ^ (h[2] * 5) ^ (h[3] * 7);
 }
 
+/* n vectors of 4 doubles (the cycle's layout: x_i in lanes 0..2 of entry i, lane 3 zero),
+ * 32-byte aligned and zeroed; NULL if no memory */
+static double *vec4_alloc(size_t n)
+{
+    double *v = aligned_alloc(32, 32 * (n + 1));
+    if (v) memset(v, 0, 32 * (n + 1));
+    return v;
+}
+
 /* the value arrays of level L for its n and nlo (vectors, smoother blocks); -1 if no memory */
 static int level_alloc(mg_level *L, int coarse)
 {
     size_t n = (size_t)L->n, nlo = (size_t)L->nlo;
-    L->lf = malloc((9 * nlo + 1) * sizeof *L->lf);
-    L->dinv = malloc((9 * n + 1) * sizeof *L->dinv);
-    L->g = malloc((3 * n + 1) * sizeof *L->g);
+    L->lf = calloc(9 * nlo + 4, sizeof *L->lf);   /* the pad: a row load of the last block reads one past it */
+    L->dinv = vec4_alloc(3 * n);
+    L->b = vec4_alloc(n);
+    L->x = vec4_alloc(n);
+    L->g = vec4_alloc(n);
     if (coarse) {
         L->lv = malloc(9 * (nlo + n + 1) * sizeof *L->lv);
         L->dv = L->lv ? L->lv + 9 * nlo : NULL;
-        L->b = malloc((3 * n + 1) * sizeof *L->b);
-        L->x = malloc((3 * n + 1) * sizeof *L->x);
-        L->r = malloc((3 * n + 1) * sizeof *L->r);
-        L->e = malloc((3 * n + 1) * sizeof *L->e);
-        if (!L->lv || !L->dv || !L->b || !L->x || !L->r || !L->e) return -1;
+        L->r = vec4_alloc(n);
+        L->e = vec4_alloc(n);
+        if (!L->lv || !L->dv || !L->r || !L->e) return -1;
     }
-    return L->lf && L->dinv && L->g ? 0 : -1;
+    return L->lf && L->dinv && L->b && L->x && L->g ? 0 : -1;
 }
 
 /* level 0's lower pattern = the strictly lower blocks of A; -1 if A is not symmetric in
@@ -374,9 +408,12 @@ static int coarse_pattern(mg_level *F, mg_level *C, int na)
 /* block t of lv += (c & 1) B + (c >> 1) B^T for code = 4 t + c (see cslot) */
 static inline void add_coarse(double *restrict lv, int code, const double *restrict B)
 {
-    double c1 = code & 1, c2 = (code >> 1) & 1, *t = lv + 9 * (size_t)(code >> 2);
-    for (int a = 0; a < 3; a++)
-        for (int b = 0; b < 3; b++) t[3 * a + b] += c1 * B[3 * a + b] + c2 * B[3 * b + a];
+    double *t = lv + 9 * (size_t)(code >> 2);
+    if (code & 1)
+        for (int k = 0; k < 9; k++) t[k] += B[k];
+    if (code & 2)
+        for (int a = 0; a < 3; a++)
+            for (int b = 0; b < 3; b++) t[3 * a + b] += B[3 * b + a];
 }
 
 /* zero the Galerkin sums of level C (NULL is fine) */
@@ -417,7 +454,7 @@ static int fill0(cc_mg *mg, const cc_bsr *A, const cc_filter *F)
         if (Si)
             for (int k = 0; k < 9; k++) D[k] += (k % 4 == 0 ? 1.0 : 0.0) - Si[k];
         if (self) memcpy(L->dv + 9 * i, D, sizeof D);
-        if (spd_inverse(D, L->dinv + 9 * i) < 0) return -1;
+        if (set_dinv(L, i, D) < 0) return -1;
     }
     return 0;
 }
@@ -437,7 +474,7 @@ static int fill(cc_mg *mg, int l)
         const double *D = L->dv + 9 * i;
         if (C && L->agg[i] >= 0)
             for (int k = 0; k < 9; k++) C->dv[9 * L->agg[i] + k] += D[k];
-        if (spd_inverse(D, L->dinv + 9 * i) < 0) return -1;
+        if (set_dinv(L, i, D) < 0) return -1;
     }
     return 0;
 }
@@ -557,7 +594,8 @@ static int build(cc_mg *mg, const cc_bsr *A, const cc_filter *F)
         mg->dense = 1;
         size_t m = 3 * (size_t)L->n;
         L->chol = malloc((m * m + 1) * sizeof *L->chol);
-        if (!L->chol) return mg_clear(mg), -1;
+        L->d3 = malloc((m + 1) * sizeof *L->d3);
+        if (!L->chol || !L->d3) return mg_clear(mg), -1;
         if (l == 0) {   /* a small system: level 0 is solved directly */
             L->lv = malloc(9 * ((size_t)L->nlo + L->n + 1) * sizeof *L->lv);
             if (!L->lv) return mg_clear(mg), -1;
@@ -585,27 +623,51 @@ int cc_mg_setup(cc_mg *mg, const cc_bsr *A, const cc_filter *F)
 
 /* ---------- the cycle ---------- */
 
+/* The cycle keeps its vectors 4 doubles per vertex (lanes 0..2, lane 3 zero), so a vertex is
+ * one aligned AVX vector. With AVX2 and FMA (checked at run time) a block row of the
+ * smoother is done with vectors: the gather accumulates the rows of L_ik (read as 4 floats,
+ * the fourth belonging to the next row and meeting the zero lane 3 of x_k) times x_k lane by
+ * lane and sums the lanes once per row; the scatter adds sum_a (row a of L_ik) x_ia, which is
+ * L_ik^T x_i, with its fourth lane cleared. Otherwise the same sums are taken one by one. */
+#if defined(__GNUC__) && (defined(__x86_64__) || defined(__i386__))
+#include <immintrin.h>
+#define CC_MG_AVX2 1
+#define CC_TARGET_AVX2 __attribute__((target("avx2,fma")))
+#else
+#define CC_MG_AVX2 0
+#endif
+
+/* 1 if the AVX2 + FMA smoother can run on this CPU */
+static int have_avx2(void)
+{
+#if CC_MG_AVX2
+    return __builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma");
+#else
+    return 0;
+#endif
+}
+
 /* x_i = D_i^-1 (t - sum_p L_p x_col(p)) over the stored lower blocks of row i; then
  * out_col(p) += sign L_p^T x_i (the transposed blocks, i.e. the upper part of A, applied) */
-static inline void gs_row(const mg_level *L, int i, double t0, double t1, double t2, double *x, double *out,
-                          double sign)
+static inline void gs_row(const mg_level *L, int i, const double *t, double *x, double *out, double sign)
 {
     int p0 = L->rowptr[i], p1 = L->rowptr[i + 1];
+    double t0 = t[0], t1 = t[1], t2 = t[2];
     for (int p = p0; p < p1; p++) {
         const cc_mgf *B = L->lf + 9 * p;
-        const double *xk = x + 3 * L->col[p];
+        const double *xk = x + 4 * L->col[p];
         t0 -= B[0] * xk[0] + B[1] * xk[1] + B[2] * xk[2];
         t1 -= B[3] * xk[0] + B[4] * xk[1] + B[5] * xk[2];
         t2 -= B[6] * xk[0] + B[7] * xk[1] + B[8] * xk[2];
     }
-    const double *Di = L->dinv + 9 * i;
-    double x0 = Di[0] * t0 + Di[1] * t1 + Di[2] * t2;
-    double x1 = Di[3] * t0 + Di[4] * t1 + Di[5] * t2;
-    double x2 = Di[6] * t0 + Di[7] * t1 + Di[8] * t2;
-    x[3 * i] = x0, x[3 * i + 1] = x1, x[3 * i + 2] = x2;
+    const double *Di = L->dinv + 12 * i;
+    double x0 = Di[0] * t0 + Di[4] * t1 + Di[8] * t2;
+    double x1 = Di[1] * t0 + Di[5] * t1 + Di[9] * t2;
+    double x2 = Di[2] * t0 + Di[6] * t1 + Di[10] * t2;
+    x[4 * i] = x0, x[4 * i + 1] = x1, x[4 * i + 2] = x2;
     for (int p = p0; p < p1; p++) {
         const cc_mgf *B = L->lf + 9 * p;
-        double *ok = out + 3 * L->col[p];
+        double *ok = out + 4 * L->col[p];
         ok[0] += sign * (B[0] * x0 + B[3] * x1 + B[6] * x2);
         ok[1] += sign * (B[1] * x0 + B[4] * x1 + B[7] * x2);
         ok[2] += sign * (B[2] * x0 + B[5] * x1 + B[8] * x2);
@@ -613,48 +675,138 @@ static inline void gs_row(const mg_level *L, int i, double t0, double t1, double
 }
 
 /* x = (D + L)^-1 b (forward block Gauss-Seidel from x = 0) and res = b - A x = -U x */
-static void gs_forward(const mg_level *L, const double *b, double *x, double *res)
+static void gs_forward_scalar(const mg_level *L, const double *b, double *x, double *res)
 {
-    memset(res, 0, (size_t)L->n * 3 * sizeof *res);
-    for (int i = 0; i < L->n; i++) gs_row(L, i, b[3 * i], b[3 * i + 1], b[3 * i + 2], x, res, -1.0);
+    memset(res, 0, (size_t)L->n * 4 * sizeof *res);
+    for (int i = 0; i < L->n; i++) gs_row(L, i, b + 4 * i, x, res, -1.0);
 }
 
 /* x = x + (D + U)^-1 (b - A x) (backward block Gauss-Seidel); g is scratch */
-static void gs_backward(const mg_level *L, const double *b, double *x, double *g)
+static void gs_backward_scalar(const mg_level *L, const double *b, double *x, double *g)
 {
-    memset(g, 0, (size_t)L->n * 3 * sizeof *g);
-    for (int i = L->n - 1; i >= 0; i--)
-        gs_row(L, i, b[3 * i] - g[3 * i], b[3 * i + 1] - g[3 * i + 1], b[3 * i + 2] - g[3 * i + 2], x, g, 1.0);
+    memset(g, 0, (size_t)L->n * 4 * sizeof *g);
+    for (int i = L->n - 1; i >= 0; i--) {
+        double t[3] = {b[4 * i] - g[4 * i], b[4 * i + 1] - g[4 * i + 1], b[4 * i + 2] - g[4 * i + 2]};
+        gs_row(L, i, t, x, g, 1.0);
+    }
 }
 
-/* x = (R R^T)^-1 b with the dense Cholesky factor R of the coarsest level */
+#if CC_MG_AVX2
+/* gs_row with AVX2: x_i = D_i^-1 (t - sum_p L_p x_col(p)), out_col(p) += sign L_p^T x_i */
+CC_TARGET_AVX2 static inline void gs_row_avx2(const mg_level *L, int i, __m256d t, double *x, double *out,
+                                              __m256d sign)
+{
+    int p0 = L->rowptr[i], p1 = L->rowptr[i + 1];
+    const int *col = L->col;
+    const cc_mgf *lf = L->lf;
+    __m256d a0 = _mm256_setzero_pd(), a1 = a0, a2 = a0;
+    for (int p = p0; p < p1; p++) {   /* lane j of a_r: sum_p (L_p)_rj (x_col(p))_j */
+        const cc_mgf *B = lf + 9 * p;
+        __m256d xk = _mm256_load_pd(x + 4 * col[p]);
+        a0 = _mm256_fmadd_pd(_mm256_cvtps_pd(_mm_loadu_ps(B)), xk, a0);
+        a1 = _mm256_fmadd_pd(_mm256_cvtps_pd(_mm_loadu_ps(B + 3)), xk, a1);
+        a2 = _mm256_fmadd_pd(_mm256_cvtps_pd(_mm_loadu_ps(B + 6)), xk, a2);
+    }
+    __m256d h01 = _mm256_hadd_pd(a0, a1), h22 = _mm256_hadd_pd(a2, a2);
+    __m256d s = _mm256_add_pd(_mm256_permute2f128_pd(h01, h22, 0x20), _mm256_permute2f128_pd(h01, h22, 0x31));
+    t = _mm256_sub_pd(t, s);   /* lanes 0..2: t - sum_p L_p x_col(p) */
+    const double *D = L->dinv + 12 * i;
+    __m256d xi = _mm256_mul_pd(_mm256_load_pd(D), _mm256_permute4x64_pd(t, 0x00));
+    xi = _mm256_fmadd_pd(_mm256_load_pd(D + 4), _mm256_permute4x64_pd(t, 0x55), xi);
+    xi = _mm256_fmadd_pd(_mm256_load_pd(D + 8), _mm256_permute4x64_pd(t, 0xAA), xi);
+    _mm256_store_pd(x + 4 * i, xi);   /* lane 3 is 0 (the padded columns of D_i^-1) */
+    xi = _mm256_mul_pd(xi, sign);
+    __m256d x0 = _mm256_permute4x64_pd(xi, 0x00), x1 = _mm256_permute4x64_pd(xi, 0x55);
+    __m256d x2 = _mm256_permute4x64_pd(xi, 0xAA), zero = _mm256_setzero_pd();
+    for (int p = p0; p < p1; p++) {
+        const cc_mgf *B = lf + 9 * p;
+        double *ok = out + 4 * col[p];
+        __m256d v = _mm256_mul_pd(_mm256_cvtps_pd(_mm_loadu_ps(B)), x0);
+        v = _mm256_fmadd_pd(_mm256_cvtps_pd(_mm_loadu_ps(B + 3)), x1, v);
+        v = _mm256_fmadd_pd(_mm256_cvtps_pd(_mm_loadu_ps(B + 6)), x2, v);
+        v = _mm256_blend_pd(v, zero, 8);   /* lane 3 held the next row's first entry */
+        _mm256_store_pd(ok, _mm256_add_pd(_mm256_load_pd(ok), v));
+    }
+}
+
+/* gs_forward_scalar with AVX2 */
+CC_TARGET_AVX2 static void gs_forward_avx2(const mg_level *L, const double *b, double *x, double *res)
+{
+    memset(res, 0, (size_t)L->n * 4 * sizeof *res);
+    __m256d sign = _mm256_set1_pd(-1.0);
+    for (int i = 0; i < L->n; i++) gs_row_avx2(L, i, _mm256_load_pd(b + 4 * i), x, res, sign);
+}
+
+/* gs_backward_scalar with AVX2 */
+CC_TARGET_AVX2 static void gs_backward_avx2(const mg_level *L, const double *b, double *x, double *g)
+{
+    memset(g, 0, (size_t)L->n * 4 * sizeof *g);
+    __m256d sign = _mm256_set1_pd(1.0);
+    for (int i = L->n - 1; i >= 0; i--)
+        gs_row_avx2(L, i, _mm256_sub_pd(_mm256_load_pd(b + 4 * i), _mm256_load_pd(g + 4 * i)), x, g, sign);
+}
+#endif
+
+/* x = (D + L)^-1 b and res = b - A x = -U x (4-lane vectors) */
+static void gs_forward(const cc_mg *mg, const mg_level *L, const double *b, double *x, double *res)
+{
+#if CC_MG_AVX2
+    if (mg->avx2) {
+        gs_forward_avx2(L, b, x, res);
+        return;
+    }
+#endif
+    (void)mg;
+    gs_forward_scalar(L, b, x, res);
+}
+
+/* x = x + (D + U)^-1 (b - A x) (4-lane vectors); g is scratch */
+static void gs_backward(const cc_mg *mg, const mg_level *L, const double *b, double *x, double *g)
+{
+#if CC_MG_AVX2
+    if (mg->avx2) {
+        gs_backward_avx2(L, b, x, g);
+        return;
+    }
+#endif
+    (void)mg;
+    gs_backward_scalar(L, b, x, g);
+}
+
+/* x = (R R^T)^-1 b with the dense Cholesky factor R of the coarsest level (4-lane b, x) */
 static void dense_solve(const mg_level *L, const double *b, double *x)
 {
     int m = 3 * L->n;
     const double *R = L->chol;
+    double *y = L->d3;
     for (int i = 0; i < m; i++) {
-        double s = b[i];
-        for (int k = 0; k < i; k++) s -= R[i * m + k] * x[k];
-        x[i] = s / R[i * m + i];
+        double s = b[4 * (i / 3) + i % 3];
+        for (int k = 0; k < i; k++) s -= R[i * m + k] * y[k];
+        y[i] = s / R[i * m + i];
     }
     for (int i = m - 1; i >= 0; i--) {
-        double s = x[i];
-        for (int k = i + 1; k < m; k++) s -= R[k * m + i] * x[k];
-        x[i] = s / R[i * m + i];
+        double s = y[i];
+        for (int k = i + 1; k < m; k++) s -= R[k * m + i] * y[k];
+        y[i] = s / R[i * m + i];
+    }
+    for (int i = 0; i < L->n; i++) {
+        for (int a = 0; a < 3; a++) x[4 * i + a] = y[3 * i + a];
+        x[4 * i + 3] = 0;
     }
 }
 
-/* r = b - A x on a level >= 1, with its Galerkin matrix in double (D + L + L^T) */
+/* r = b - A x on a level >= 1, with its Galerkin matrix in double (D + L + L^T); 4-lane vectors */
 static void sym_residual(const mg_level *L, const double *b, const double *x, double *r)
 {
     for (int i = 0; i < L->n; i++) {
-        const double *D = L->dv + 9 * i, *xi = x + 3 * i;
-        for (int a = 0; a < 3; a++) r[3 * i + a] = b[3 * i + a] - (D[3 * a] * xi[0] + D[3 * a + 1] * xi[1] + D[3 * a + 2] * xi[2]);
+        const double *D = L->dv + 9 * i, *xi = x + 4 * i;
+        for (int a = 0; a < 3; a++) r[4 * i + a] = b[4 * i + a] - (D[3 * a] * xi[0] + D[3 * a + 1] * xi[1] + D[3 * a + 2] * xi[2]);
+        r[4 * i + 3] = 0;
     }
     for (int i = 0; i < L->n; i++)
         for (int p = L->rowptr[i]; p < L->rowptr[i + 1]; p++) {
-            const double *B = L->lv + 9 * p, *xk = x + 3 * L->col[p], *xi = x + 3 * i;
-            double *ri = r + 3 * i, *rk = r + 3 * L->col[p];
+            const double *B = L->lv + 9 * p, *xk = x + 4 * L->col[p], *xi = x + 4 * i;
+            double *ri = r + 4 * i, *rk = r + 4 * L->col[p];
             for (int a = 0; a < 3; a++) {
                 ri[a] -= B[3 * a] * xk[0] + B[3 * a + 1] * xk[1] + B[3 * a + 2] * xk[2];
                 rk[a] -= B[a] * xi[0] + B[3 + a] * xi[1] + B[6 + a] * xi[2];
@@ -662,59 +814,67 @@ static void sym_residual(const mg_level *L, const double *b, const double *x, do
         }
 }
 
-/* x = B_l^-1 b on level l (the cycle from there down: forward sweep, coarse correction, backward sweep) */
+/* x = B_l^-1 b on level l (the cycle from there down: forward sweep, coarse correction,
+ * backward sweep); 4-lane vectors */
 static void vcycle(cc_mg *mg, int l, const cc_filter *F, const double *b, double *x)
 {
     mg_level *L = mg->lev + l;
     if (l == mg->nlev - 1) {
         if (mg->dense) dense_solve(L, b, x);
-        else gs_forward(L, b, x, L->g), gs_backward(L, b, x, L->g);
+        else gs_forward(mg, L, b, x, L->g), gs_backward(mg, L, b, x, L->g);
         return;
     }
     mg_level *C = L + 1;
-    gs_forward(L, b, x, L->g);
-    memset(C->b, 0, (size_t)C->n * 3 * sizeof *C->b);   /* b_c = P^T (b - A x) */
+    gs_forward(mg, L, b, x, L->g);
+    memset(C->b, 0, (size_t)C->n * 4 * sizeof *C->b);   /* b_c = P^T (b - A x) */
     for (int i = 0; i < L->n; i++) {
         int I = L->agg[i];
         if (I < 0) continue;
-        double t[3] = {L->g[3 * i], L->g[3 * i + 1], L->g[3 * i + 2]};
+        const double *gi = L->g + 4 * i;
         if (l == 0 && F->pos[i] >= 0) {
             const double *S = F->S + 9 * F->pos[i];
-            double u[3] = {t[0], t[1], t[2]};
-            for (int a = 0; a < 3; a++) t[a] = S[3 * a] * u[0] + S[3 * a + 1] * u[1] + S[3 * a + 2] * u[2];
+            for (int a = 0; a < 3; a++) C->b[4 * I + a] += S[3 * a] * gi[0] + S[3 * a + 1] * gi[1] + S[3 * a + 2] * gi[2];
+        } else {
+            for (int a = 0; a < 4; a++) C->b[4 * I + a] += gi[a];   /* lane 3: 0 + 0 */
         }
-        for (int a = 0; a < 3; a++) C->b[3 * I + a] += t[a];
     }
     vcycle(mg, l + 1, F, C->b, C->x);
     if (l + 2 < mg->nlev) {   /* W-cycle: a second coarse cycle on the coarse residual */
         sym_residual(C, C->b, C->x, C->r);
         vcycle(mg, l + 1, F, C->r, C->e);
-        for (int k = 0; k < 3 * C->n; k++) C->x[k] = CC_MG_ALPHA * (C->x[k] + C->e[k]);
+        for (int k = 0; k < 4 * C->n; k++) C->x[k] = CC_MG_ALPHA * (C->x[k] + C->e[k]);
     } else {
-        for (int k = 0; k < 3 * C->n; k++) C->x[k] *= CC_MG_ALPHA;
+        for (int k = 0; k < 4 * C->n; k++) C->x[k] *= CC_MG_ALPHA;
     }
     for (int i = 0; i < L->n; i++) {   /* x += P x_c */
         int I = L->agg[i];
         if (I < 0) continue;
-        const double *xc = C->x + 3 * I;
+        const double *xc = C->x + 4 * I;
         if (l == 0 && F->pos[i] >= 0) {
             const double *S = F->S + 9 * F->pos[i];
-            for (int a = 0; a < 3; a++) x[3 * i + a] += S[3 * a] * xc[0] + S[3 * a + 1] * xc[1] + S[3 * a + 2] * xc[2];
+            for (int a = 0; a < 3; a++) x[4 * i + a] += S[3 * a] * xc[0] + S[3 * a + 1] * xc[1] + S[3 * a + 2] * xc[2];
         } else {
-            for (int a = 0; a < 3; a++) x[3 * i + a] += xc[a];
+            for (int a = 0; a < 4; a++) x[4 * i + a] += xc[a];   /* lane 3: 0 + 0 */
         }
     }
-    gs_backward(L, b, x, L->g);
+    gs_backward(mg, L, b, x, L->g);
 }
 
 /* s = S B^-1 r; returns r . s */
 double cc_mg_apply(cc_mg *mg, const cc_filter *F, const double *r, double *s)
 {
     if (!mg || mg->nlev == 0 || !F || F->n != mg->lev[0].n) return 0;   /* no usable B: s untouched */
-    int n3 = 3 * mg->lev[0].n;
-    vcycle(mg, 0, F, r, s);
+    mg_level *L = mg->lev;
+    int n = L->n;
+    for (int i = 0; i < n; i++) {
+        for (int a = 0; a < 3; a++) L->b[4 * i + a] = r[3 * i + a];
+        L->b[4 * i + 3] = 0;
+    }
+    vcycle(mg, 0, F, L->b, L->x);
+    for (int i = 0; i < n; i++)
+        for (int a = 0; a < 3; a++) s[3 * i + a] = L->x[4 * i + a];
     cc_filter_apply(F, s);
     double d = 0;
-    for (int k = 0; k < n3; k++) d += r[k] * s[k];
+    for (int k = 0; k < 3 * n; k++) d += r[k] * s[k];
     return d;
 }

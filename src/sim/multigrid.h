@@ -26,6 +26,10 @@ int cc_mg_setup(cc_mg *mg, const cc_bsr *A, const cc_filter *F);
  * successful cc_mg_setup with the same F. */
 double cc_mg_apply(cc_mg *mg, const cc_filter *F, const double *r, double *s);
 
+/* on != 0: the smoother uses AVX2 and FMA when the CPU has them (the default); 0: the
+ * scalar smoother (same sums, other round-off). Returns 1 if AVX2 is now used. */
+int cc_mg_set_simd(cc_mg *mg, int on);
+
 /* levels of the current hierarchy (0 if none) and the block rows of level l in *n */
 int cc_mg_levels(const cc_mg *mg, int l, int *n);
 
