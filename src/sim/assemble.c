@@ -287,22 +287,30 @@ static int term_kernel(const cc_sim *s, const cc_term *t, int mat, const double 
     return KERNEL_NONE;
 }
 
-/* rows from <= i < to of A = 0 */
-static void zero_rows(cc_bsr *A, int from, int to)
+/* rows from <= i < to of A: the lower blocks (and the upper ones too if all) = 0, the diagonal
+ * block = (cm m_i - cv k_a A_i) I, the mass and air drag parts of A */
+static void init_rows(cc_sim *s, double cm, double cv, int from, int to, int all)
 {
-    memset(A->val + 9 * (size_t)A->rowptr[from], 0, 9 * (size_t)(A->rowptr[to] - A->rowptr[from]) * sizeof *A->val);
+    cc_bsr *A = s->A;
+    if (all) memset(A->val + 9 * (size_t)A->rowptr[from], 0, 9 * (size_t)(A->rowptr[to] - A->rowptr[from]) * sizeof *A->val);
+    for (int i = from; i < to; i++) {
+        double *d = A->val + 9 * (size_t)A->diag[i], md = cm * s->m[i] - cv * s->p.air_drag * s->area[i];
+        if (!all) memset(A->val + 9 * (size_t)A->rowptr[i], 0, 9 * (size_t)(A->diag[i] - A->rowptr[i]) * sizeof *A->val);
+        d[0] = md, d[1] = d[2] = d[3] = 0, d[4] = md, d[5] = d[6] = d[7] = 0, d[8] = md;
+    }
 }
 
 #define CC_SWEEP_CHUNK 16   /* batches per kernel call in assemble_sweep */
 
 /* A (with f and jdx) from the kernels alone, in one sweep over its rows: batches of the
  * triangle kernel (st, sh) and of the bend kernel (hg) are taken in the order of their lowest
- * vertex, a row is zeroed just before the first batch that reaches it and mirrored as soon as
- * no later batch can reach it, so each row is loaded into the cache about once instead of
- * once for zeroing, once per term and once for the mirror. Every order of batches gives the
+ * vertex, a row is set to its mass part (init_rows) just before the first batch that reaches it
+ * and mirrored as soon as no later batch can reach it, so each row is loaded into the cache
+ * about once instead of once for zeroing, once per term, once for the mirror and once for the
+ * mass. Upper blocks are only ever written by the mirror, so they are not zeroed. Every order of batches gives the
  * same sums; only the order of additions differs from the term-by-term path (round-off). */
 static int assemble_sweep(cc_sim *s, cc_term *st, cc_term *sh, cc_term *hg, const double *x, const double *v,
-                          double cx, double cv, const double *dx, double *f, double *jdx)
+                          double cm, double cx, double cv, const double *dx, double *f, double *jdx)
 {
     cc_bsr *A = s->A;
     cc_term *tri = st ? st : sh, *bad_term = NULL;
@@ -317,7 +325,7 @@ static int assemble_sweep(cc_sim *s, cc_term *st, cc_term *sh, cc_term *hg, cons
         int top = zr;   /* rows below top are zeroed */
         for (int b = b0; b < b1; b++)
             if (t->bmax[b] + 1 > top) top = t->bmax[b] + 1;
-        if (top > zr) zero_rows(A, zr, top), zr = top;
+        if (top > zr) init_rows(s, cm, cv, zr, top, 0), zr = top;
         if (use_tri) {
             if (cc_kernel_triangles(s, st, st_hess, sh, sh_hess, b0, b1, x, v, cx, cv, dx, f, jdx, &bad_term, &bad, &why) < 0)
                 return element_fault(s, bad_term, bad, why);
@@ -332,14 +340,14 @@ static int assemble_sweep(cc_sim *s, cc_term *st, cc_term *sh, cc_term *hg, cons
         if (fin > zr) fin = zr;
         if (fin > mr) mirror_rows(A, mr, fin), mr = fin;
     }
-    if (zr < n) zero_rows(A, zr, n);
+    if (zr < n) init_rows(s, cm, cv, zr, n, 0);
     mirror_rows(A, mr, n);
     return 0;
 }
 
-/* every term, into a zeroed A: through its structured kernel if it has one, else element by
+/* every term, into A set to its mass part: through its structured kernel if it has one, else element by
  * element; then the upper triangle from the lower one */
-static int assemble_terms(cc_sim *s, const double *x, const double *v, int mat, double cx, double cv,
+static int assemble_terms(cc_sim *s, const double *x, const double *v, int mat, double cm, double cx, double cv,
                           const double *dx, double *f, double *jdx)
 {
     cc_term *st = NULL, *sh = NULL, *hg = NULL, *bad_term = NULL;
@@ -353,8 +361,8 @@ static int assemble_terms(cc_sim *s, const double *x, const double *v, int mat, 
         else if (kernel == KERNEL_BEND) hg = tm;
         all = all && kernel != KERNEL_NONE;
     }
-    if (mat && all) return assemble_sweep(s, st, sh, hg, x, v, cx, cv, dx, f, jdx);
-    if (mat) cc_bsr_zero(s->A);
+    if (mat && all) return assemble_sweep(s, st, sh, hg, x, v, cm, cx, cv, dx, f, jdx);
+    if (mat) init_rows(s, cm, cv, 0, s->A->n, 1);
     if ((st || sh) && cc_kernel_triangles(s, st, st ? cc_term_hessian(s, st) : 0, sh, sh ? cc_term_hessian(s, sh) : 0, 0,
                                           (st ? st : sh)->nbatch, x, v, cx, cv, dx, f, jdx, &bad_term, &bad, &why) < 0)
         return element_fault(s, bad_term, bad, why);
@@ -379,18 +387,11 @@ int cc_sim_assemble(cc_sim *s, const double *x, const double *v, int mat, double
 {
     size_t n3 = 3 * (size_t)s->nv;
     if (mat && cc_sim_pattern(s) < 0) return -1;
-    memset(f, 0, n3 * sizeof *f);
-    if (jdx) memset(jdx, 0, n3 * sizeof *jdx);
-    if (assemble_terms(s, x, v, mat, cx, cv, dx, f, jdx) < 0) return -1;
-    /* gravity m g and air drag -k_a A_i v_i on every vertex */
     const double *g = s->p.gravity;
-    for (int i = 0; i < s->nv; i++) {
+    for (int i = 0; i < s->nv; i++) {   /* f starts as gravity m g and air drag -k_a A_i v_i */
         double drag = s->p.air_drag * s->area[i];
-        for (int k = 0; k < 3; k++) f[3 * i + k] += s->m[i] * g[k] - drag * v[3 * i + k];
-        if (mat) {
-            double *blk = s->A->val + 9 * s->A->diag[i];
-            for (int k = 0; k < 3; k++) blk[4 * k] += cm * s->m[i] - cv * drag;
-        }
+        for (int k = 0; k < 3; k++) f[3 * i + k] = s->m[i] * g[k] - drag * v[3 * i + k];
     }
-    return 0;
+    if (jdx) memset(jdx, 0, n3 * sizeof *jdx);
+    return assemble_terms(s, x, v, mat, cm, cx, cv, dx, f, jdx);
 }

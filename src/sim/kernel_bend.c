@@ -18,7 +18,9 @@
  *   v_mn = kA/|nA| (c b x e^ - s b) + kB/|nB| (c e^ x a - s a) + pA_m QB_n - pA_n QB_m
  *   sigma_mn = -s (QB_n . QA_m + QA_n . QB_m) + c eps_n tau_m + c eps_m tau_n
  *   pA_m = c QA_m . e^,  tau_m = a . QB_m - QA_m . b.
- * Terms that vanish identically (QA_3 = QB_0 = 0, eps_0 = eps_3 = 0) are skipped per block.
+ * Terms that vanish identically (QA_3 = QB_0 = 0, eps_0 = eps_3 = 0) are skipped per block,
+ * and only the six blocks among vertices 0..2 are formed: translation invariance gives the
+ * four with vertex 3 (derive_vertex3).
  * test_sim_kernels compares the kernel with the condition-contract path of assemble.c.
  *
  * What the element adds (assemble.c, fused_nc): w = -k C - kd Cdot with Cdot = g . v
@@ -121,9 +123,10 @@ static inline __attribute__((always_inline)) void hess_block(const hinge_ln *h, 
 static const int pair_m[10] = {0, 0, 0, 0, 1, 1, 1, 2, 2, 3};
 static const int pair_n[10] = {0, 1, 2, 3, 1, 2, 3, 2, 3, 3};
 
-/* E[p] = cx w' H_mn + gg g_m g_n^T for pair p = (m, n); y_m += H_mn D_n, y_n += H_mn^T D_m */
+/* E[p] = cx w' H_mn + gg g_m g_n^T for pair p = (m, n) of vertices 0..2; y_m += H_mn D_n,
+ * y_n += H_mn^T D_m (D relative to vertex 3: see derive_vertex3) */
 static inline __attribute__((always_inline)) void pair_block(const hinge_ln *h, int m, int n, cc_ln cw, cc_ln gg,
-                                                             const cc_lv3 D[4], cc_lv3 y[4], cc_ln E[9])
+                                                             const cc_lv3 *D, cc_lv3 y[4], cc_ln E[9])
 {
     cc_ln H[9];
     hess_block(h, m, n, H);
@@ -131,6 +134,36 @@ static inline __attribute__((always_inline)) void pair_block(const hinge_ln *h, 
     if (m != n) y[n] = cc_lm3_mul_add(y[n], H, D[m], 1);
     for (int q = 0; q < 9; q++) E[q] = cw * H[q];
     cc_lm3_outer(E, cc_lv3_scale(h->g[m], gg), h->g[n]);
+}
+
+/* T = M^T */
+static inline void transpose(const cc_ln M[9], cc_ln T[9])
+{
+    for (int i = 0; i < 3; i++)
+        for (int j = 0; j < 3; j++) T[3 * j + i] = M[3 * i + j];
+}
+
+/* The blocks with vertex 3 from the others. theta (frozen magnitudes too) is invariant under
+ * translations, so sum_n H_mn = 0 and sum_m g_m = 0 for every m; hence sum_n E_mn = 0, and
+ *   E_m3 = -(E_m0 + E_m1 + E_m2) (m < 3),   E_33 = -(E_03^T + E_13^T + E_23^T),
+ *   (H D)_m = sum_{n<3} H_mn (D_n - D_3) (m < 3),   (H D)_3 = -((H D)_0 + (H D)_1 + (H D)_2),
+ * which saves four of the ten blocks. E is indexed as pair_m, pair_n. */
+static void derive_vertex3(cc_ln E[10][9], cc_lv3 y[4])
+{
+    cc_ln T0[9], T1[9], T2[9];
+    transpose(E[1], T0);   /* E_10 */
+    transpose(E[2], T1);   /* E_20 */
+    transpose(E[5], T2);   /* E_21 */
+    for (int r = 0; r < 9; r++) {
+        E[3][r] = -(E[0][r] + E[1][r] + E[2][r]);
+        E[6][r] = -(T0[r] + E[4][r] + E[5][r]);
+        E[8][r] = -(T1[r] + T2[r] + E[7][r]);
+    }
+    transpose(E[3], T0);
+    transpose(E[6], T1);
+    transpose(E[8], T2);
+    for (int r = 0; r < 9; r++) E[9][r] = -(T0[r] + T1[r] + T2[r]);
+    y[3] = cc_lv3_scale(cc_lv3_add(cc_lv3_add(y[0], y[1]), y[2]), cc_ln_set(-1.0));
 }
 
 /* a lane of the batch: 3-vector q of vertex m of hinge e from the array a (3 per vertex) */
@@ -185,7 +218,11 @@ int cc_kernel_bend_pritchard(cc_sim *s, cc_term *t, int hess, int b0, int b1, co
         if (hess == CC_HESSIAN_GAUSS_NEWTON) wh = cc_ln_set(0.0);
         else if (hess == CC_HESSIAN_CLAMP) wh = cc_ln_and(~(w > 0.0), w);   /* hessian.c: kept unless w > 0 */
         cc_ln E[10][9], cw = cx * wh, chk = cc_ln_set(0.0);
-        for (int q = 0; q < 10; q++) pair_block(&h, pair_m[q], pair_n[q], cw, gg, D, y, E[q]);
+        cc_lv3 Dr[3];   /* D_n - D_3 */
+        for (int m = 0; m < 3; m++) Dr[m] = cc_lv3_sub(D[m], D[3]);
+        for (int q = 0; q < 10; q++)
+            if (pair_n[q] < 3) pair_block(&h, pair_m[q], pair_n[q], cw, gg, Dr, y, E[q]);
+        derive_vertex3(E, y);
         for (int m = 0; m < 4; m++) {
             fo[m] = cc_lv3_scale(h.g[m], w);
             y[m] = cc_lv3_sub(cc_lv3_scale(y[m], wh), cc_lv3_scale(h.g[m], k * gD));
