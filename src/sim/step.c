@@ -83,7 +83,7 @@ static int setup_constraints(cc_sim *s, const double *v)
     for (int i = 0; i < s->nv; i++) {
         const double *c = s->cvec + 3 * i, *vi = v + 3 * i;
         double S[9], *z = s->z + 3 * i;
-        int added = 1;
+        int added = 0;   /* a free vertex is a reaction row only while in contact */
         switch (s->con[i]) {
         case CON_PIN:       /* S = 0, the velocity becomes the pin's */
             memset(S, 0, sizeof S);
