@@ -247,12 +247,29 @@ static void test_steps(void)
     cc_mesh_free(m);
 }
 
+/* clothcheck bench runs with the kernels by default and without them on --no-kernels, and
+ * says which in its JSON */
+static void test_bench_cli(void)
+{
+    char out[2048], err[512];
+    const char *args[2] = {"bench --grid 8 --steps 5 --json", "bench --grid 8 --steps 5 --no-kernels --json"};
+    const char *want[2] = {"\"kernels\": true", "\"kernels\": false"};
+    for (int k = 0; k < 2; k++) {
+        CU_ASSERT_EQUAL(cc_test_run_cli(args[k], out, sizeof out, err, sizeof err), 0);
+        CU_ASSERT_PTR_NOT_NULL(strstr(out, want[k]));
+        CU_ASSERT_PTR_NOT_NULL(strstr(out, "\"finite\": true"));
+    }
+    CU_ASSERT_EQUAL(cc_test_run_cli("bench --no-kernels=1", out, sizeof out, err, sizeof err), 2);
+    CU_ASSERT_PTR_NOT_NULL(strstr(err, "--no-kernels"));
+}
+
 static const cc_test_case tests[] = {
     {"kernels equal the reference path, full Hessian", test_full},
     {"kernels equal the reference path, clamp and gauss-newton", test_modes},
     {"kernels equal the reference path, rest stretch", test_rest},
     {"kernels stop at a faulty element and name it", test_faults},
     {"a run with kernels follows the reference run", test_steps},
+    {"bench --no-kernels", test_bench_cli},
     {NULL, NULL},
 };
 

@@ -18,7 +18,7 @@
 static const char *const bench_help =
     "usage: clothcheck bench [--grid N] [--steps S] [--h H] [--bend VARIANT] [--precond P]\n"
     "                        [--psd-project] [--stretch-hessian M] [--shear-hessian M]\n"
-    "                        [--bend-hessian M] [--json]\n"
+    "                        [--bend-hessian M] [--no-kernels] [--json]\n"
     "       clothcheck bench --audit [--repeat R] [--json]\n\n"
     "Time the simulator on the standard scene: a 1 m square cloth of N x N vertices (default\n"
     "66) starting flat in the xy-plane, gravity along -z, the two corners of one edge pinned,\n"
@@ -41,9 +41,11 @@ static const char *const bench_help =
     "                  cc_hessian_mode): full (default), clamp (left out where the element\n"
     "                  pushes outwards: the exact PSD projection for stretch), gauss-newton\n"
     "                  (left out) or project (eigen-decomposition per element of that term)\n"
+    "  --no-kernels    assemble every term element by element through the condition\n"
+    "                  contract (the reference of the structured kernels, sim.h kernels)\n"
     "  --json          one JSON object on stdout (keys: grid, vertices, steps, ms_per_step,\n"
     "                  cg_iterations_per_step, assembly_ms, solve_ms, finite, stretch_hessian,\n"
-    "                  shear_hessian, bend_hessian, ...)\n\n"
+    "                  shear_hessian, bend_hessian, kernels, ...)\n\n"
     "  --audit         instead of the scene, time the full audit matrix: R runs (--repeat,\n"
     "                  default 5) of what `clothcheck audit --plots DIR` does with its defaults\n"
     "                  (the table to /dev/null, the plots to a temporary directory); prints the\n"
@@ -66,6 +68,7 @@ typedef struct bench_opts {
     const char *precond;   /* preconditioner name */
     const char *hessian[3]; /* --stretch-hessian, --shear-hessian, --bend-hessian */
     int audit;             /* 1: time the audit matrix instead */
+    int kernels;           /* 0: --no-kernels */
     int repeat;            /* audit runs */
 } bench_opts;
 
@@ -85,7 +88,7 @@ static int parse(int argc, char **argv, bench_opts *o)
     static const cc_optspec specs[] = {{"grid", 1}, {"steps", 1}, {"h", 1}, {"json", 0}, {"bend", 1},
                                        {"precond", 1}, {"psd-project", 0}, {"help", 0}, {"audit", 0},
                                        {"repeat", 1}, {"stretch-hessian", 1}, {"shear-hessian", 1},
-                                       {"bend-hessian", 1}, {NULL, 0}};
+                                       {"bend-hessian", 1}, {"no-kernels", 0}, {NULL, 0}};
     cc_optparser p = {argc, argv, 1, specs, "bench"};
     cc_opt opt;
     int r;
@@ -99,6 +102,7 @@ static int parse(int argc, char **argv, bench_opts *o)
         if (!strcmp(opt.name, "json")) o->json = 1;
         if (!strcmp(opt.name, "psd-project")) o->psd = 1;
         if (!strcmp(opt.name, "audit")) o->audit = 1;
+        if (!strcmp(opt.name, "no-kernels")) o->kernels = 0;
         if (!strcmp(opt.name, "repeat") && int_opt("repeat", opt.value, 1, 100, &o->repeat) < 0) return -1;
         if (!strcmp(opt.name, "bend")) o->bend = opt.value;
         if (!strcmp(opt.name, "precond")) o->precond = opt.value;
@@ -127,6 +131,7 @@ static cc_sim *standard_scene(const bench_opts *o)
         cc_sim_param_set(&p, "shear_hessian", o->hessian[1], err) == 0 &&
         cc_sim_param_set(&p, "bend_hessian", o->hessian[2], err) == 0) {
         p.cg_tol = 1e-2;
+        p.kernels = o->kernels;
         s = cc_sim_new(m, &p, err);
     }
     int top = o->grid * (o->grid - 1);
@@ -163,7 +168,7 @@ static void report(const bench_opts *o, int nv, int done, double ms, double iter
             printf(", \"%s_hessian\": ", hessian_terms[k]);
             cc_json_string(stdout, o->hessian[k]);
         }
-        printf("}\n");
+        printf(", \"kernels\": %s}\n", o->kernels ? "true" : "false");
         return;
     }
     printf("standard scene: %d x %d grid, %d vertices, h = %g, bend/%s, preconditioner %s\n", o->grid, o->grid, nv,
@@ -173,7 +178,8 @@ static void report(const bench_opts *o, int nv, int done, double ms, double iter
     printf("ms per step      %.3f (median)\n", ms);
     printf("MPCG iterations  %.1f per step (%d steps not converged)\n", iters, unconverged);
     printf("PSD retries      %ld (steps solved again with element stiffness projected to PSD)\n", psd_retries);
-    printf("assembly         %.3f ms per step (median)\n", asm_ms);
+    printf("assembly         %.3f ms per step (median), %s\n", asm_ms,
+           o->kernels ? "structured kernels" : "element by element (--no-kernels)");
     printf("solve            %.3f ms per step (median)\n", solve_ms);
     printf("finite           %s\n", finite ? "yes" : "no");
 }
@@ -181,7 +187,7 @@ static void report(const bench_opts *o, int nv, int done, double ms, double iter
 /* clothcheck bench: run the standard scene and report timings */
 int cc_cmd_bench(int argc, char **argv)
 {
-    bench_opts o = {66, 100, 0, 0, 0.02, "pritchard", "multigrid", {"full", "full", "full"}, 0, 5};
+    bench_opts o = {66, 100, 0, 0, 0.02, "pritchard", "multigrid", {"full", "full", "full"}, 0, 1, 5};
     int r = parse(argc, argv, &o);
     if (r < 0) return CC_EXIT_USAGE;
     if (r > 0) return puts(bench_help), CC_EXIT_OK;
