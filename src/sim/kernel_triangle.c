@@ -20,7 +20,8 @@
  * (001 (58), Cdot = dC . v) and w' = w, or 0 where the term's *_hessian mode drops C d2C.
  * Then f_m = dwu_m F_u + dwv_m F_v with F_u = w_u alpha w^_u + w_s beta w_v (and v
  * likewise), and (Jx dx)_m = dwu_m (P dU + R dV) + dwv_m (Q dV + R^T dU) with
- * dU = sum_n dwu_n dx_n, dV = sum_n dwv_n dx_n. test_sim_kernels compares the kernel with
+ * dU = sum_n dwu_n dx_n, dV = sum_n dwv_n dx_n. Since sum_m dwu_m = sum_m dwv_m = 0, the blocks
+ * of a row sum to zero, and three of the six are formed from the other three. test_sim_kernels compares the kernel with
  * the condition-contract path of assemble.c.
  */
 #include <math.h>
@@ -140,15 +141,25 @@ static int tri_batch(const cc_term *st, int st_hess, const cc_term *sh, int sh_h
     cc_lv3 JV = cc_lm3_mul_add(cc_lm3_mul_add(cc_lv3_zero(), J.Q, dV, 0), J.R, dU, 1);
     cc_lv3 fo[3], jo[3];
     cc_ln E[6][9], chk = cc_ln_set(0.0), part[9] = {{0}};   /* nine independent sums */
-    for (int m = 0, q = 0; m < 3; m++) {
+    for (int m = 0; m < 3; m++) {
         fo[m] = cc_lv3_axpy(cc_lv3_scale(Fu, du[m]), dv[m], Fv);
         jo[m] = cc_lv3_axpy(cc_lv3_scale(JU, du[m]), dv[m], JV);
         chk += fo[m].x + fo[m].y + fo[m].z + jo[m].x + jo[m].y + jo[m].z;
-        for (int n = m; n < 3; n++, q++) {
-            pqr_block(&M, du[m], dv[m], du[n], dv[n], E[q]);
-            for (int r = 0; r < 9; r++) part[r] += E[q][r];
-        }
     }
+    /* the pairs (0,0), (0,1), (1,1) formed; sum_m dw_m = 0 (translation invariance) gives
+     * E_02 = -(E_00 + E_01), E_12 = -(E_01^T + E_11), E_22 = -(E_02^T + E_12^T) */
+    pqr_block(&M, du[0], dv[0], du[0], dv[0], E[0]);
+    pqr_block(&M, du[0], dv[0], du[1], dv[1], E[1]);
+    pqr_block(&M, du[1], dv[1], du[1], dv[1], E[3]);
+    for (int i = 0; i < 3; i++)
+        for (int j = 0; j < 3; j++) {
+            E[2][3 * i + j] = -(E[0][3 * i + j] + E[1][3 * i + j]);
+            E[4][3 * i + j] = -(E[1][3 * j + i] + E[3][3 * i + j]);
+        }
+    for (int i = 0; i < 3; i++)
+        for (int j = 0; j < 3; j++) E[5][3 * i + j] = -(E[2][3 * j + i] + E[4][3 * j + i]);
+    for (int q = 0; q < 6; q++)
+        for (int r = 0; r < 9; r++) part[r] += E[q][r];
     for (int r = 0; r < 9; r++) chk += part[r];
     for (int l = 0; l < live; l++)
         if (!isfinite(chk[l])) return *nonfinite = 1, e0 + l;
