@@ -72,6 +72,7 @@ typedef struct mg_level {
     int *col;       /* nlo: their columns, ascending */
     cc_mgf *lf;     /* 9 nlo (+ 4 zero pad): the smoother's lower blocks L_ik, row-major */
     double *dinv;   /* 12 n: D_i^-1 by columns, each padded to 4 with a zero */
+    double *dsys;   /* 12 n (level 0 only): S_i A_ii S_i by columns, padded as dinv (the product) */
     double *lv;     /* 9 (nlo + n + 1): Galerkin lower blocks, then the diagonal blocks dv, then a
                        scratch block (levels >= 1, and level 0 when it is the coarsest) */
     double *dv;     /* = lv + 9 nlo: Galerkin diagonal blocks */
@@ -130,15 +131,21 @@ static int spd_inverse(const double *D, double *Dinv)
     return 0;
 }
 
+/* c = the columns of the row-major 3x3 M, each padded to 4 doubles with a zero */
+static void set_cols(double *c, const double *M)
+{
+    for (int j = 0; j < 3; j++) {
+        for (int a = 0; a < 3; a++) c[4 * j + a] = M[3 * a + j];
+        c[4 * j + 3] = 0;
+    }
+}
+
 /* level L's D_i^-1 (padded columns) from the symmetric block D; -1 if D is not SPD */
 static int set_dinv(mg_level *L, int i, const double *D)
 {
-    double Dinv[9], *c = L->dinv + 12 * (size_t)i;
+    double Dinv[9];
     if (spd_inverse(D, Dinv) < 0) return -1;
-    for (int j = 0; j < 3; j++) {
-        for (int a = 0; a < 3; a++) c[4 * j + a] = Dinv[3 * a + j];
-        c[4 * j + 3] = 0;
-    }
+    set_cols(L->dinv + 12 * (size_t)i, Dinv);
     return 0;
 }
 
@@ -159,6 +166,7 @@ static void level_free(mg_level *L)
     free(L->col);
     free(L->lf);
     free(L->dinv);
+    free(L->dsys);
     free(L->lv);
     free(L->agg);
     free(L->cslot);
@@ -248,6 +256,10 @@ static int level_alloc(mg_level *L, int coarse)
     L->b = vec4_alloc(n);
     L->x = vec4_alloc(n);
     L->g = vec4_alloc(n);
+    if (!coarse) {
+        L->dsys = vec4_alloc(3 * n);
+        if (!L->dsys) return -1;
+    }
     if (coarse) {
         L->lv = malloc(9 * (nlo + n + 1) * sizeof *L->lv);
         L->dv = L->lv ? L->lv + 9 * nlo : NULL;
@@ -444,6 +456,7 @@ static int fill0(cc_mg *mg, const cc_bsr *A, const cc_filter *F)
         }
         double D[9];
         filt(A->val + 9 * A->diag[i], Si, Si, D);
+        set_cols(L->dsys + 12 * (size_t)i, D);
         int I = C ? L->agg[i] : -1;
         if (I >= 0) {
             double *t = C->dv + 9 * I, eps = CC_MG_NULLFIX * fabs(A->val[9 * A->diag[i]] + A->val[9 * A->diag[i] + 4] + A->val[9 * A->diag[i] + 8]) / 3;
@@ -860,6 +873,18 @@ static void vcycle(cc_mg *mg, int l, const cc_filter *F, const double *b, double
     gs_backward(mg, L, b, x, L->g);
 }
 
+/* s = S B^-1 r for 4-lane r, s; returns r . s */
+double cc_mg_apply4(cc_mg *mg, const cc_filter *F, const double *r, double *s)
+{
+    if (!mg || mg->nlev == 0 || !F || F->n != mg->lev[0].n) return 0;   /* no usable B: s untouched */
+    int n = mg->lev[0].n;
+    vcycle(mg, 0, F, r, s);
+    cc_filter_apply4(F, s);
+    double d = 0;
+    for (int k = 0; k < 4 * n; k++) d += r[k] * s[k];
+    return d;
+}
+
 /* s = S B^-1 r; returns r . s */
 double cc_mg_apply(cc_mg *mg, const cc_filter *F, const double *r, double *s)
 {
@@ -870,11 +895,92 @@ double cc_mg_apply(cc_mg *mg, const cc_filter *F, const double *r, double *s)
         for (int a = 0; a < 3; a++) L->b[4 * i + a] = r[3 * i + a];
         L->b[4 * i + 3] = 0;
     }
-    vcycle(mg, 0, F, L->b, L->x);
-    for (int i = 0; i < n; i++)
-        for (int a = 0; a < 3; a++) s[3 * i + a] = L->x[4 * i + a];
-    cc_filter_apply(F, s);
+    cc_mg_apply4(mg, F, L->b, L->x);
     double d = 0;
-    for (int k = 0; k < 3 * n; k++) d += r[k] * s[k];
+    for (int i = 0; i < n; i++)
+        for (int a = 0; a < 3; a++) s[3 * i + a] = L->x[4 * i + a], d += r[3 * i + a] * s[3 * i + a];
     return d;
+}
+
+/* ---------- the product ---------- */
+
+/* The product q = S A S c that CG needs (c = S c) is taken from level 0's storage: the
+ * filtered diagonal blocks in double (dsys) and the smoother's single-precision lower blocks
+ * L_ik = fl(S_i A_ik S_k) with their transposes, i.e. q = (D + L + L^T) c. Row i gathers
+ * g_i = sum_k L_ik c_k and scatters L_ik^T c_i to the earlier rows k < i, which are already
+ * stored, so q_i = D_i c_i + g_i is stored at row i and complete once every later row has
+ * scattered into it. c . q = sum_i c_i . (D_i c_i + 2 g_i) is summed on the way. */
+
+/* q = (D + L + L^T) c and c . q, scalar */
+static double product_scalar(const mg_level *L, const double *c, double *q)
+{
+    double cq = 0;
+    for (int i = 0; i < L->n; i++) {
+        const double *D = L->dsys + 12 * (size_t)i, *ci = c + 4 * (size_t)i;
+        double g[3] = {0, 0, 0};
+        for (int p = L->rowptr[i]; p < L->rowptr[i + 1]; p++) {
+            const cc_mgf *B = L->lf + 9 * (size_t)p;
+            const double *ck = c + 4 * (size_t)L->col[p];
+            double *qk = q + 4 * (size_t)L->col[p];
+            for (int a = 0; a < 3; a++) {
+                g[a] += B[3 * a] * ck[0] + B[3 * a + 1] * ck[1] + B[3 * a + 2] * ck[2];
+                qk[a] += B[a] * ci[0] + B[3 + a] * ci[1] + B[6 + a] * ci[2];
+            }
+        }
+        double *qi = q + 4 * (size_t)i;
+        for (int a = 0; a < 3; a++) {
+            double d = D[a] * ci[0] + D[4 + a] * ci[1] + D[8 + a] * ci[2];
+            qi[a] = d + g[a];
+            cq += ci[a] * (d + 2 * g[a]);
+        }
+        qi[3] = 0;
+    }
+    return cq;
+}
+
+#if CC_MG_AVX2
+/* product_scalar with AVX2 (the block loads as in gs_row_avx2) */
+CC_TARGET_AVX2 static double product_avx2(const mg_level *L, const double *c, double *q)
+{
+    const int *col = L->col;
+    const cc_mgf *lf = L->lf;
+    __m256d zero = _mm256_setzero_pd(), cq = zero;
+    for (int i = 0; i < L->n; i++) {
+        __m256d ci = _mm256_load_pd(c + 4 * (size_t)i);
+        __m256d x0 = _mm256_permute4x64_pd(ci, 0x00), x1 = _mm256_permute4x64_pd(ci, 0x55);
+        __m256d x2 = _mm256_permute4x64_pd(ci, 0xAA), a0 = zero, a1 = zero, a2 = zero;
+        for (int p = L->rowptr[i]; p < L->rowptr[i + 1]; p++) {
+            const cc_mgf *B = lf + 9 * (size_t)p;
+            __m256d b0 = _mm256_cvtps_pd(_mm_loadu_ps(B)), b1 = _mm256_cvtps_pd(_mm_loadu_ps(B + 3));
+            __m256d b2 = _mm256_cvtps_pd(_mm_loadu_ps(B + 6)), ck = _mm256_load_pd(c + 4 * (size_t)col[p]);
+            double *qk = q + 4 * (size_t)col[p];
+            a0 = _mm256_fmadd_pd(b0, ck, a0);
+            a1 = _mm256_fmadd_pd(b1, ck, a1);
+            a2 = _mm256_fmadd_pd(b2, ck, a2);
+            __m256d v = _mm256_fmadd_pd(b2, x2, _mm256_fmadd_pd(b1, x1, _mm256_mul_pd(b0, x0)));
+            _mm256_store_pd(qk, _mm256_add_pd(_mm256_load_pd(qk), _mm256_blend_pd(v, zero, 8)));
+        }
+        __m256d h01 = _mm256_hadd_pd(a0, a1), h22 = _mm256_hadd_pd(a2, a2);
+        __m256d g = _mm256_add_pd(_mm256_permute2f128_pd(h01, h22, 0x20), _mm256_permute2f128_pd(h01, h22, 0x31));
+        g = _mm256_blend_pd(g, zero, 8);
+        const double *D = L->dsys + 12 * (size_t)i;
+        __m256d d = _mm256_mul_pd(_mm256_load_pd(D), x0);
+        d = _mm256_fmadd_pd(_mm256_load_pd(D + 4), x1, d);
+        d = _mm256_fmadd_pd(_mm256_load_pd(D + 8), x2, d);
+        _mm256_store_pd(q + 4 * (size_t)i, _mm256_add_pd(d, g));
+        cq = _mm256_fmadd_pd(ci, _mm256_add_pd(d, _mm256_add_pd(g, g)), cq);
+    }
+    __m128d h = _mm_add_pd(_mm256_castpd256_pd128(cq), _mm256_extractf128_pd(cq, 1));
+    return _mm_cvtsd_f64(_mm_add_sd(h, _mm_unpackhi_pd(h, h)));
+}
+#endif
+
+/* q = S A S c from level 0 (4-lane c = S c); returns c . q */
+double cc_mg_product(const cc_mg *mg, const double *c, double *q)
+{
+    if (!mg || mg->nlev == 0) return 0;
+#if CC_MG_AVX2
+    if (mg->avx2) return product_avx2(mg->lev, c, q);
+#endif
+    return product_scalar(mg->lev, c, q);
 }
