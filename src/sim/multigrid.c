@@ -49,7 +49,10 @@
  * the residual b - At x = -U x of the earlier rows k < i, and the backward sweep gathers
  * with L_ik and scatters L_ik^T x_i the same way. The diagonal block inverses and all the
  * coarse Galerkin sums stay in double; coarse sums are taken from A in double, so the
- * cancellation in them (stiff blocks summing to small ones) costs no accuracy.
+ * cancellation in them (stiff blocks summing to small ones) costs no accuracy. MPCG's
+ * products S A S c read the same single-precision lower blocks and the filtered diagonal
+ * blocks kept in double (cc_mg_product; mpcg.c argues the perturbation), so each CG
+ * iteration's matrix traffic is about 3.8 + 1.7 MB at 132 x 132 instead of 16 MB for A.
  */
 #include <math.h>
 #include <stdint.h>
