@@ -584,8 +584,8 @@ static void test_bsr_mul(void)
     }
 }
 
-/* the AVX2 and the scalar smoother give the same cycle to round-off, and the scalar one is
- * symmetric too */
+/* the AVX2 and the scalar smoother (and coarse residual, sym_residual) give the same cycle
+ * to round-off, and the scalar one is symmetric too */
 static void test_mg_simd(void)
 {
     int g = 40, n = g * g, n3 = 3 * n;

@@ -811,8 +811,41 @@ static void dense_solve(const mg_level *L, const double *b, double *x)
     }
 }
 
+#if CC_MG_AVX2
+/* sym_residual_scalar with AVX2: row i gathers D_i x_i + sum_k L_ik x_k lane by lane and
+ * scatters -L_ik^T x_i to the earlier rows k < i, already stored (a block row load reads one
+ * double past the block, the next block's or the scratch block's, which meets lane 3 of x) */
+CC_TARGET_AVX2 static void sym_residual_avx2(const mg_level *L, const double *b, const double *x, double *r)
+{
+    const int *col = L->col;
+    __m256d zero = _mm256_setzero_pd();
+    for (int i = 0; i < L->n; i++) {
+        __m256d xi = _mm256_load_pd(x + 4 * (size_t)i);
+        __m256d x0 = _mm256_permute4x64_pd(xi, 0x00), x1 = _mm256_permute4x64_pd(xi, 0x55);
+        __m256d x2 = _mm256_permute4x64_pd(xi, 0xAA);
+        const double *D = L->dv + 9 * (size_t)i;
+        __m256d a0 = _mm256_mul_pd(_mm256_loadu_pd(D), xi), a1 = _mm256_mul_pd(_mm256_loadu_pd(D + 3), xi);
+        __m256d a2 = _mm256_mul_pd(_mm256_loadu_pd(D + 6), xi);
+        for (int p = L->rowptr[i]; p < L->rowptr[i + 1]; p++) {
+            const double *B = L->lv + 9 * (size_t)p;
+            __m256d b0 = _mm256_loadu_pd(B), b1 = _mm256_loadu_pd(B + 3), b2 = _mm256_loadu_pd(B + 6);
+            __m256d xk = _mm256_load_pd(x + 4 * (size_t)col[p]);
+            double *rk = r + 4 * (size_t)col[p];
+            a0 = _mm256_fmadd_pd(b0, xk, a0);
+            a1 = _mm256_fmadd_pd(b1, xk, a1);
+            a2 = _mm256_fmadd_pd(b2, xk, a2);
+            __m256d v = _mm256_fmadd_pd(b2, x2, _mm256_fmadd_pd(b1, x1, _mm256_mul_pd(b0, x0)));
+            _mm256_store_pd(rk, _mm256_sub_pd(_mm256_load_pd(rk), _mm256_blend_pd(v, zero, 8)));
+        }
+        __m256d h01 = _mm256_hadd_pd(a0, a1), h22 = _mm256_hadd_pd(a2, a2);
+        __m256d g = _mm256_add_pd(_mm256_permute2f128_pd(h01, h22, 0x20), _mm256_permute2f128_pd(h01, h22, 0x31));
+        _mm256_store_pd(r + 4 * (size_t)i, _mm256_blend_pd(_mm256_sub_pd(_mm256_load_pd(b + 4 * (size_t)i), g), zero, 8));
+    }
+}
+#endif
+
 /* r = b - A x on a level >= 1, with its Galerkin matrix in double (D + L + L^T); 4-lane vectors */
-static void sym_residual(const mg_level *L, const double *b, const double *x, double *r)
+static void sym_residual_scalar(const mg_level *L, const double *b, const double *x, double *r)
 {
     for (int i = 0; i < L->n; i++) {
         const double *D = L->dv + 9 * i, *xi = x + 4 * i;
@@ -828,6 +861,19 @@ static void sym_residual(const mg_level *L, const double *b, const double *x, do
                 rk[a] -= B[a] * xi[0] + B[3 + a] * xi[1] + B[6 + a] * xi[2];
             }
         }
+}
+
+/* r = b - A x on a level >= 1 (4-lane vectors) */
+static void sym_residual(const cc_mg *mg, const mg_level *L, const double *b, const double *x, double *r)
+{
+#if CC_MG_AVX2
+    if (mg->avx2) {
+        sym_residual_avx2(L, b, x, r);
+        return;
+    }
+#endif
+    (void)mg;
+    sym_residual_scalar(L, b, x, r);
 }
 
 /* x = B_l^-1 b on level l (the cycle from there down: forward sweep, coarse correction,
@@ -856,7 +902,7 @@ static void vcycle(cc_mg *mg, int l, const cc_filter *F, const double *b, double
     }
     vcycle(mg, l + 1, F, C->b, C->x);
     if (l + 2 < mg->nlev) {   /* W-cycle: a second coarse cycle on the coarse residual */
-        sym_residual(C, C->b, C->x, C->r);
+        sym_residual(mg, C, C->b, C->x, C->r);
         vcycle(mg, l + 1, F, C->r, C->e);
         for (int k = 0; k < 4 * C->n; k++) C->x[k] = CC_MG_ALPHA * (C->x[k] + C->e[k]);
     } else {
