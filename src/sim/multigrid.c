@@ -690,17 +690,19 @@ static inline void gs_row(const mg_level *L, int i, const double *t, double *x, 
     }
 }
 
-/* x = (D + L)^-1 b (forward block Gauss-Seidel from x = 0) and res = b - A x = -U x */
+/* x = (D + L)^-1 b (forward block Gauss-Seidel from x = 0) and res = b - A x = -U x; res_i
+ * is zeroed at row i, before the later rows scatter into it */
 static void gs_forward_scalar(const mg_level *L, const double *b, double *x, double *res)
 {
-    memset(res, 0, (size_t)L->n * 4 * sizeof *res);
-    for (int i = 0; i < L->n; i++) gs_row(L, i, b + 4 * i, x, res, -1.0);
+    for (int i = 0; i < L->n; i++) {
+        memset(res + 4 * i, 0, 4 * sizeof *res);
+        gs_row(L, i, b + 4 * i, x, res, -1.0);
+    }
 }
 
-/* x = x + (D + U)^-1 (b - A x) (backward block Gauss-Seidel); g is scratch */
+/* x = x + (D + U)^-1 (b - A x) (backward block Gauss-Seidel); g is scratch, zero on entry */
 static void gs_backward_scalar(const mg_level *L, const double *b, double *x, double *g)
 {
-    memset(g, 0, (size_t)L->n * 4 * sizeof *g);
     for (int i = L->n - 1; i >= 0; i--) {
         double t[3] = {b[4 * i] - g[4 * i], b[4 * i + 1] - g[4 * i + 1], b[4 * i + 2] - g[4 * i + 2]};
         gs_row(L, i, t, x, g, 1.0);
@@ -748,15 +750,16 @@ CC_TARGET_AVX2 static inline void gs_row_avx2(const mg_level *L, int i, __m256d 
 /* gs_forward_scalar with AVX2 */
 CC_TARGET_AVX2 static void gs_forward_avx2(const mg_level *L, const double *b, double *x, double *res)
 {
-    memset(res, 0, (size_t)L->n * 4 * sizeof *res);
-    __m256d sign = _mm256_set1_pd(-1.0);
-    for (int i = 0; i < L->n; i++) gs_row_avx2(L, i, _mm256_load_pd(b + 4 * i), x, res, sign);
+    __m256d sign = _mm256_set1_pd(-1.0), zero = _mm256_setzero_pd();
+    for (int i = 0; i < L->n; i++) {
+        _mm256_store_pd(res + 4 * i, zero);
+        gs_row_avx2(L, i, _mm256_load_pd(b + 4 * i), x, res, sign);
+    }
 }
 
 /* gs_backward_scalar with AVX2 */
 CC_TARGET_AVX2 static void gs_backward_avx2(const mg_level *L, const double *b, double *x, double *g)
 {
-    memset(g, 0, (size_t)L->n * 4 * sizeof *g);
     __m256d sign = _mm256_set1_pd(1.0);
     for (int i = L->n - 1; i >= 0; i--)
         gs_row_avx2(L, i, _mm256_sub_pd(_mm256_load_pd(b + 4 * i), _mm256_load_pd(g + 4 * i)), x, g, sign);
@@ -776,7 +779,7 @@ static void gs_forward(const cc_mg *mg, const mg_level *L, const double *b, doub
     gs_forward_scalar(L, b, x, res);
 }
 
-/* x = x + (D + U)^-1 (b - A x) (4-lane vectors); g is scratch */
+/* x = x + (D + U)^-1 (b - A x) (4-lane vectors); g is scratch, zero on entry */
 static void gs_backward(const cc_mg *mg, const mg_level *L, const double *b, double *x, double *g)
 {
 #if CC_MG_AVX2
@@ -882,23 +885,32 @@ static void vcycle(cc_mg *mg, int l, const cc_filter *F, const double *b, double
 {
     mg_level *L = mg->lev + l;
     if (l == mg->nlev - 1) {
-        if (mg->dense) dense_solve(L, b, x);
-        else gs_forward(mg, L, b, x, L->g), gs_backward(mg, L, b, x, L->g);
+        if (mg->dense) {
+            dense_solve(L, b, x);
+        } else {
+            gs_forward(mg, L, b, x, L->g);
+            memset(L->g, 0, (size_t)L->n * 4 * sizeof *L->g);
+            gs_backward(mg, L, b, x, L->g);
+        }
         return;
     }
     mg_level *C = L + 1;
     gs_forward(mg, L, b, x, L->g);
-    memset(C->b, 0, (size_t)C->n * 4 * sizeof *C->b);   /* b_c = P^T (b - A x) */
+    memset(C->b, 0, (size_t)C->n * 4 * sizeof *C->b);   /* b_c = P^T (b - A x), and g = 0 for the backward sweep */
     for (int i = 0; i < L->n; i++) {
         int I = L->agg[i];
-        if (I < 0) continue;
-        const double *gi = L->g + 4 * i;
+        double *gi = L->g + 4 * i;
+        if (I < 0) {
+            memset(gi, 0, 4 * sizeof *gi);
+            continue;
+        }
         if (l == 0 && F->pos[i] >= 0) {
             const double *S = F->S + 9 * F->pos[i];
             for (int a = 0; a < 3; a++) C->b[4 * I + a] += S[3 * a] * gi[0] + S[3 * a + 1] * gi[1] + S[3 * a + 2] * gi[2];
         } else {
             for (int a = 0; a < 4; a++) C->b[4 * I + a] += gi[a];   /* lane 3: 0 + 0 */
         }
+        memset(gi, 0, 4 * sizeof *gi);
     }
     vcycle(mg, l + 1, F, C->b, C->x);
     if (l + 2 < mg->nlev) {   /* W-cycle: a second coarse cycle on the coarse residual */
