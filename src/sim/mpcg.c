@@ -24,8 +24,8 @@
  * about a quarter of the bytes of A in double. That is CG, exactly as above, on the matrix
  * At' = S (A + E) S with |E| <= 2^-24 |A| entrywise off the diagonal, E_ii = 0: symmetric,
  * and positive definite on the free space whenever A is and 2^-24 || |A| || is below its
- * smallest free eigenvalue (the mass diagonal dominates that by orders of magnitude; c^T q
- * <= 0 is caught as before). The residuals r and delta are those of At'. The initial residual
+ * smallest free eigenvalue, a relative margin of 6e-8 (where it fails, c^T q <= 0 is caught
+ * as for A itself). The residuals r and delta are those of At'. The initial residual
  * S (b - A dv0) is taken with A in double, so at the end the true residual differs from
  * r by S E S (dv - dv0) only: at most 2^-24 || |A| |dv - dv0| ||, the change made in this
  * solve. On the bench scene (132 x 132, steps 2 to 100) that difference was 0.6e-6 to
