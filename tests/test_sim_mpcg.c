@@ -584,8 +584,8 @@ static void test_bsr_mul(void)
     }
 }
 
-/* the AVX2 and the scalar smoother give the same cycle to round-off, and the scalar one is
- * symmetric too */
+/* the AVX2 and the scalar smoother (and coarse residual, sym_residual) give the same cycle
+ * to round-off, and the scalar one is symmetric too */
 static void test_mg_simd(void)
 {
     int g = 40, n = g * g, n3 = 3 * n;
@@ -626,6 +626,134 @@ static void test_mg_simd(void)
     cc_bsr_free(A);
 }
 
+/* 4 doubles per vertex (lane 3 zero) from 3n, in a 32-byte aligned array */
+static double *vec4_from(const double *v, int n)
+{
+    double *v4 = aligned_alloc(32, 32 * ((size_t)n + 1));
+    for (int i = 0; i < n; i++) {
+        for (int a = 0; a < 3; a++) v4[4 * i + a] = v[3 * i + a];
+        v4[4 * i + 3] = 0;
+    }
+    return v4;
+}
+
+/* cc_bsr_mul4 equals cc_bsr_mul to round-off on random patterns (rows touching the last
+ * vertex included), and leaves lane 3 zero */
+static void test_bsr_mul4(void)
+{
+    static double D[N3 * N3];
+    double x[N3], y[N3];
+    for (int trial = 0; trial < 5; trial++) {
+        cc_bsr *A = random_spd(D, 1.0 + trial);
+        CU_ASSERT_FATAL(A != NULL);
+        for (int a = 0; a < N3; a++) x[a] = rnd();
+        double *x4 = vec4_from(x, NV), *y4 = vec4_from(x, NV);
+        cc_bsr_mul(A, x, y);
+        cc_bsr_mul4(A, x4, y4);
+        double worst = 0, lane3 = 0;
+        for (int i = 0; i < NV; i++) {
+            lane3 = fmax(lane3, fabs(y4[4 * i + 3]));
+            for (int a = 0; a < 3; a++) worst = fmax(worst, fabs(y4[4 * i + a] - y[3 * i + a]) / (fabs(y[3 * i + a]) + 1));
+        }
+        CU_ASSERT(worst <= 1e-13);
+        CU_ASSERT_EQUAL(lane3, 0.0);
+        free(x4);
+        free(y4);
+        cc_bsr_free(A);
+    }
+}
+
+/* cc_mg_product = S A S c for filtered c, with the error of single-precision off-diagonal
+ * blocks only: ||q - S A c|| <= 2^-23 || |A| |c| || (AVX2 and scalar), c . q returned to
+ * round-off, lane 3 zero; constrained vertices of every kind included */
+static void test_mg_product(void)
+{
+    int g = 40, n = g * g, n3 = 3 * n;
+    cc_bsr *A = grid_system(g, 1e-3, 0);
+    cc_filter *F = cc_filter_new(n);
+    cc_mg *mg = cc_mg_new();
+    double *c = malloc((size_t)n3 * sizeof *c), *y = malloc((size_t)n3 * sizeof *y), *z = malloc((size_t)n3 * sizeof *z);
+    double *ac = malloc((size_t)n3 * sizeof *ac);
+    constrain_grid(F, n, z);
+    CU_ASSERT_EQUAL_FATAL(cc_mg_setup(mg, A, F), 0);
+    for (int a = 0; a < n3; a++) c[a] = rnd();
+    cc_filter_apply(F, c);
+    cc_bsr_mul(A, c, y);   /* S A S c = S A c */
+    cc_filter_apply(F, y);
+    for (int i = 0; i < n; i++)   /* |A| |c| */
+        for (int a = 0; a < 3; a++) {
+            ac[3 * i + a] = 0;
+            for (int p = A->rowptr[i]; p < A->rowptr[i + 1]; p++)
+                for (int b = 0; b < 3; b++) ac[3 * i + a] += fabs(A->val[9 * p + 3 * a + b] * c[3 * A->col[p] + b]);
+        }
+    double *c4 = vec4_from(c, n), *q4 = vec4_from(c, n);
+    for (int simd = 1; simd >= 0; simd--) {
+        cc_mg_set_simd(mg, simd);
+        double cq = cc_mg_product(mg, c4, q4), d2 = 0, s2 = 0, y2 = 0, cq4 = 0, cy = 0, lane3 = 0;
+        for (int i = 0; i < n; i++) {
+            lane3 = fmax(lane3, fabs(q4[4 * i + 3]));
+            for (int a = 0; a < 3; a++) {
+                double d = q4[4 * i + a] - y[3 * i + a];
+                d2 += d * d, s2 += ac[3 * i + a] * ac[3 * i + a], y2 += y[3 * i + a] * y[3 * i + a];
+                cq4 += c[3 * i + a] * q4[4 * i + a], cy += c[3 * i + a] * y[3 * i + a];
+            }
+        }
+        CU_ASSERT(d2 > 0 && d2 <= ldexp(s2, -46));
+        CU_ASSERT(fabs(cq - cq4) <= 1e-12 * fabs(cq4));
+        CU_ASSERT(fabs(cq - cy) <= 1e-5 * fabs(cy));
+        CU_ASSERT_EQUAL(lane3, 0.0);
+        if (simd) printf("\n    ||q - S A c|| = %.1e ||S A c||, %.1e || |A| |c| ||", sqrt(d2 / y2), sqrt(d2 / s2));
+    }
+    free(c4);
+    free(q4);
+    free(c);
+    free(y);
+    free(z);
+    free(ac);
+    cc_mg_free(mg);
+    cc_filter_free(F);
+    cc_bsr_free(A);
+}
+
+/* which product the multigrid loop takes: single precision from tol 1e-4 up under
+ * CC_PRODUCT_AUTO, double below, and as forced; every choice meets its tolerance in the
+ * 2-norm of the true residual, and single and double take about as many iterations */
+static void test_mg_product_choice(void)
+{
+    int g = 40, n = g * g, n3 = 3 * n;
+    cc_bsr *A = grid_system(g, 1e-3, 0);
+    cc_filter *F = cc_filter_new(n);
+    cc_mpcg_work *w = cc_mpcg_work_new(n);
+    double *b = malloc((size_t)n3 * sizeof *b), *x = malloc((size_t)n3 * sizeof *x), *z = malloc((size_t)n3 * sizeof *z);
+    for (int a = 0; a < n3; a++) b[a] = rnd();
+    constrain_grid(F, n, z);
+    struct { cc_mpcg_product pr; double tol; int single; } cases[] = {
+        {CC_PRODUCT_AUTO, 1e-2, 1}, {CC_PRODUCT_AUTO, CC_MPCG_SINGLE_TOL, 1}, {CC_PRODUCT_AUTO, 1e-6, 0},
+        {CC_PRODUCT_DOUBLE, 1e-2, 0}, {CC_PRODUCT_SINGLE, 1e-5, 1}, {CC_PRODUCT_DOUBLE, 1e-5, 0},
+    };
+    int it[6];
+    for (int k = 0; k < 6; k++) {
+        cc_mpcg_stats st;
+        w->product = cases[k].pr;
+        CU_ASSERT_EQUAL(cc_mpcg_solve(A, b, F, z, 0, CC_PRECOND_MG, cases[k].tol, 500, w, x, &st), 0);
+        CU_ASSERT_EQUAL(st.single_product, cases[k].single);
+        CU_ASSERT(sparse_rel_residual(A, F, b, x, z) < 30 * cases[k].tol);
+        it[k] = st.iterations;
+    }
+    printf("\n    iterations single / double: %d / %d at 1e-2, %d / %d at 1e-5", it[0], it[3], it[4], it[5]);
+    CU_ASSERT(abs(it[0] - it[3]) <= 1 && abs(it[4] - it[5]) <= 1);
+    cc_mpcg_stats st;   /* another preconditioner never takes it */
+    w->product = CC_PRODUCT_SINGLE;
+    CU_ASSERT_EQUAL(cc_mpcg_solve(A, b, F, z, 0, CC_PRECOND_AB, 1e-2, 5000, w, x, &st), 0);
+    CU_ASSERT_EQUAL(st.single_product, 0);
+    free(b);
+    free(x);
+    free(z);
+    cc_filter_free(F);
+    cc_mpcg_work_free(w);
+    cc_bsr_free(A);
+}
+
 int main(void)
 {
     static const cc_test_case tests[] = {
@@ -640,6 +768,9 @@ int main(void)
         {"simulator with the multigrid preconditioner", test_mg_sim},
         {"block product equals the dense product to round-off", test_bsr_mul},
         {"AVX2 and scalar multigrid smoothers agree; both cycles symmetric", test_mg_simd},
+        {"4-lane block product equals the 3n one", test_bsr_mul4},
+        {"multigrid level-0 product = S A S c up to single-precision blocks", test_mg_product},
+        {"single-precision products from tol 1e-4 up, double below; both meet tol", test_mg_product_choice},
         {NULL, NULL},
     };
     return cc_test_main("sim_mpcg", tests);

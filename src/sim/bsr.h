@@ -34,6 +34,10 @@ void cc_bsr_zero(cc_bsr *A);
 /* y = A x (x, y: 3n, distinct) */
 void cc_bsr_mul(const cc_bsr *A, const double *x, double *y);
 
+/* y = A x for vectors of 4 doubles per vertex (x_i in lanes 0..2 of entry i, lane 3 zero;
+ * 32-byte aligned, distinct); y's lane 3 is set to zero */
+void cc_bsr_mul4(const cc_bsr *A, const double *x, double *y);
+
 /* y_i = (A x)_i for the block rows rows[0..nr) only (x, y: 3n) */
 void cc_bsr_mul_rows(const cc_bsr *A, const int *rows, int nr, const double *x, double *y);
 

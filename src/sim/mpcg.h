@@ -27,6 +27,18 @@ typedef enum cc_precond {
 
 struct cc_mg;
 
+/* Where the CG loop's products S A S c come from (multigrid preconditioner only; the other
+ * preconditioners always use cc_bsr_mul). */
+typedef enum cc_mpcg_product {
+    CC_PRODUCT_AUTO,    /* CC_PRODUCT_SINGLE when tol >= CC_MPCG_SINGLE_TOL, else CC_PRODUCT_DOUBLE */
+    CC_PRODUCT_DOUBLE,  /* A in double (cc_bsr_mul4) */
+    CC_PRODUCT_SINGLE   /* the multigrid's level 0: double diagonal, single-precision
+                           off-diagonal blocks (cc_mg_product); mpcg.c argues the error */
+} cc_mpcg_product;
+
+/* smallest tolerance for which CC_PRODUCT_AUTO takes the single-precision product */
+#define CC_MPCG_SINGLE_TOL 1e-4
+
 /* The constraint filter S, stored for the constrained vertices only. */
 typedef struct cc_filter {
     int n;        /* vertices */
@@ -52,6 +64,10 @@ typedef struct cc_mpcg_work {
     int ic_ok;    /* 1 if the last IC(0) factorisation succeeded */
     struct cc_mg *mg;   /* multigrid hierarchy (CC_PRECOND_MG), created at its first use */
     int mg_ok;    /* 1 if the last multigrid setup succeeded */
+    cc_mpcg_product product;   /* the products of the multigrid CG loop (CC_PRODUCT_AUTO after
+                                  cc_mpcg_work_new) */
+    double *r4, *c4, *q4, *s4; /* 4(n+1) each, 32-byte aligned: r, c, q, s of the multigrid
+                                  loop, 4 doubles per vertex (lane 3 zero) */
 } cc_mpcg_work;
 
 /* What one solve did. */
@@ -63,6 +79,7 @@ typedef struct cc_mpcg_stats {
     int ic_fallback;     /* 1 if IC(0) or multigrid could not be built and block Jacobi (Ascher &
                             Boxerman) was used instead */
     double rel_residual; /* sqrt(delta / delta0), the preconditioned relative residual */
+    int single_product;  /* 1 if the loop's products were the single-precision ones */
 } cc_mpcg_stats;
 
 /* filter for n vertices, all free; NULL when out of memory */
@@ -76,6 +93,8 @@ int cc_filter_set(cc_filter *F, int v, const double S[9]);
 void cc_filter_get(const cc_filter *F, int v, double S[9]);
 /* r = S r (3n) */
 void cc_filter_apply(const cc_filter *F, double *r);
+/* r = S r (4 doubles per vertex, lane 3 untouched) */
+void cc_filter_apply4(const cc_filter *F, double *r);
 
 cc_mpcg_work *cc_mpcg_work_new(int n);
 void cc_mpcg_work_free(cc_mpcg_work *w);

@@ -49,7 +49,10 @@
  * the residual b - At x = -U x of the earlier rows k < i, and the backward sweep gathers
  * with L_ik and scatters L_ik^T x_i the same way. The diagonal block inverses and all the
  * coarse Galerkin sums stay in double; coarse sums are taken from A in double, so the
- * cancellation in them (stiff blocks summing to small ones) costs no accuracy.
+ * cancellation in them (stiff blocks summing to small ones) costs no accuracy. MPCG's
+ * products S A S c read the same single-precision lower blocks and the filtered diagonal
+ * blocks kept in double (cc_mg_product; mpcg.c argues the perturbation), so each CG
+ * iteration's matrix traffic is about 3.8 + 1.7 MB at 132 x 132 instead of 16 MB for A.
  */
 #include <math.h>
 #include <stdint.h>
@@ -72,6 +75,7 @@ typedef struct mg_level {
     int *col;       /* nlo: their columns, ascending */
     cc_mgf *lf;     /* 9 nlo (+ 4 zero pad): the smoother's lower blocks L_ik, row-major */
     double *dinv;   /* 12 n: D_i^-1 by columns, each padded to 4 with a zero */
+    double *dsys;   /* 12 n (level 0 only): S_i A_ii S_i by columns, padded as dinv (the product) */
     double *lv;     /* 9 (nlo + n + 1): Galerkin lower blocks, then the diagonal blocks dv, then a
                        scratch block (levels >= 1, and level 0 when it is the coarsest) */
     double *dv;     /* = lv + 9 nlo: Galerkin diagonal blocks */
@@ -130,15 +134,21 @@ static int spd_inverse(const double *D, double *Dinv)
     return 0;
 }
 
+/* c = the columns of the row-major 3x3 M, each padded to 4 doubles with a zero */
+static void set_cols(double *c, const double *M)
+{
+    for (int j = 0; j < 3; j++) {
+        for (int a = 0; a < 3; a++) c[4 * j + a] = M[3 * a + j];
+        c[4 * j + 3] = 0;
+    }
+}
+
 /* level L's D_i^-1 (padded columns) from the symmetric block D; -1 if D is not SPD */
 static int set_dinv(mg_level *L, int i, const double *D)
 {
-    double Dinv[9], *c = L->dinv + 12 * (size_t)i;
+    double Dinv[9];
     if (spd_inverse(D, Dinv) < 0) return -1;
-    for (int j = 0; j < 3; j++) {
-        for (int a = 0; a < 3; a++) c[4 * j + a] = Dinv[3 * a + j];
-        c[4 * j + 3] = 0;
-    }
+    set_cols(L->dinv + 12 * (size_t)i, Dinv);
     return 0;
 }
 
@@ -159,6 +169,7 @@ static void level_free(mg_level *L)
     free(L->col);
     free(L->lf);
     free(L->dinv);
+    free(L->dsys);
     free(L->lv);
     free(L->agg);
     free(L->cslot);
@@ -248,6 +259,10 @@ static int level_alloc(mg_level *L, int coarse)
     L->b = vec4_alloc(n);
     L->x = vec4_alloc(n);
     L->g = vec4_alloc(n);
+    if (!coarse) {
+        L->dsys = vec4_alloc(3 * n);
+        if (!L->dsys) return -1;
+    }
     if (coarse) {
         L->lv = malloc(9 * (nlo + n + 1) * sizeof *L->lv);
         L->dv = L->lv ? L->lv + 9 * nlo : NULL;
@@ -444,6 +459,7 @@ static int fill0(cc_mg *mg, const cc_bsr *A, const cc_filter *F)
         }
         double D[9];
         filt(A->val + 9 * A->diag[i], Si, Si, D);
+        set_cols(L->dsys + 12 * (size_t)i, D);
         int I = C ? L->agg[i] : -1;
         if (I >= 0) {
             double *t = C->dv + 9 * I, eps = CC_MG_NULLFIX * fabs(A->val[9 * A->diag[i]] + A->val[9 * A->diag[i] + 4] + A->val[9 * A->diag[i] + 8]) / 3;
@@ -674,17 +690,19 @@ static inline void gs_row(const mg_level *L, int i, const double *t, double *x, 
     }
 }
 
-/* x = (D + L)^-1 b (forward block Gauss-Seidel from x = 0) and res = b - A x = -U x */
+/* x = (D + L)^-1 b (forward block Gauss-Seidel from x = 0) and res = b - A x = -U x; res_i
+ * is zeroed at row i, before the later rows scatter into it */
 static void gs_forward_scalar(const mg_level *L, const double *b, double *x, double *res)
 {
-    memset(res, 0, (size_t)L->n * 4 * sizeof *res);
-    for (int i = 0; i < L->n; i++) gs_row(L, i, b + 4 * i, x, res, -1.0);
+    for (int i = 0; i < L->n; i++) {
+        memset(res + 4 * i, 0, 4 * sizeof *res);
+        gs_row(L, i, b + 4 * i, x, res, -1.0);
+    }
 }
 
-/* x = x + (D + U)^-1 (b - A x) (backward block Gauss-Seidel); g is scratch */
+/* x = x + (D + U)^-1 (b - A x) (backward block Gauss-Seidel); g is scratch, zero on entry */
 static void gs_backward_scalar(const mg_level *L, const double *b, double *x, double *g)
 {
-    memset(g, 0, (size_t)L->n * 4 * sizeof *g);
     for (int i = L->n - 1; i >= 0; i--) {
         double t[3] = {b[4 * i] - g[4 * i], b[4 * i + 1] - g[4 * i + 1], b[4 * i + 2] - g[4 * i + 2]};
         gs_row(L, i, t, x, g, 1.0);
@@ -732,15 +750,16 @@ CC_TARGET_AVX2 static inline void gs_row_avx2(const mg_level *L, int i, __m256d 
 /* gs_forward_scalar with AVX2 */
 CC_TARGET_AVX2 static void gs_forward_avx2(const mg_level *L, const double *b, double *x, double *res)
 {
-    memset(res, 0, (size_t)L->n * 4 * sizeof *res);
-    __m256d sign = _mm256_set1_pd(-1.0);
-    for (int i = 0; i < L->n; i++) gs_row_avx2(L, i, _mm256_load_pd(b + 4 * i), x, res, sign);
+    __m256d sign = _mm256_set1_pd(-1.0), zero = _mm256_setzero_pd();
+    for (int i = 0; i < L->n; i++) {
+        _mm256_store_pd(res + 4 * i, zero);
+        gs_row_avx2(L, i, _mm256_load_pd(b + 4 * i), x, res, sign);
+    }
 }
 
 /* gs_backward_scalar with AVX2 */
 CC_TARGET_AVX2 static void gs_backward_avx2(const mg_level *L, const double *b, double *x, double *g)
 {
-    memset(g, 0, (size_t)L->n * 4 * sizeof *g);
     __m256d sign = _mm256_set1_pd(1.0);
     for (int i = L->n - 1; i >= 0; i--)
         gs_row_avx2(L, i, _mm256_sub_pd(_mm256_load_pd(b + 4 * i), _mm256_load_pd(g + 4 * i)), x, g, sign);
@@ -760,7 +779,7 @@ static void gs_forward(const cc_mg *mg, const mg_level *L, const double *b, doub
     gs_forward_scalar(L, b, x, res);
 }
 
-/* x = x + (D + U)^-1 (b - A x) (4-lane vectors); g is scratch */
+/* x = x + (D + U)^-1 (b - A x) (4-lane vectors); g is scratch, zero on entry */
 static void gs_backward(const cc_mg *mg, const mg_level *L, const double *b, double *x, double *g)
 {
 #if CC_MG_AVX2
@@ -795,8 +814,41 @@ static void dense_solve(const mg_level *L, const double *b, double *x)
     }
 }
 
+#if CC_MG_AVX2
+/* sym_residual_scalar with AVX2: row i gathers D_i x_i + sum_k L_ik x_k lane by lane and
+ * scatters -L_ik^T x_i to the earlier rows k < i, already stored (a block row load reads one
+ * double past the block, the next block's or the scratch block's, which meets lane 3 of x) */
+CC_TARGET_AVX2 static void sym_residual_avx2(const mg_level *L, const double *b, const double *x, double *r)
+{
+    const int *col = L->col;
+    __m256d zero = _mm256_setzero_pd();
+    for (int i = 0; i < L->n; i++) {
+        __m256d xi = _mm256_load_pd(x + 4 * (size_t)i);
+        __m256d x0 = _mm256_permute4x64_pd(xi, 0x00), x1 = _mm256_permute4x64_pd(xi, 0x55);
+        __m256d x2 = _mm256_permute4x64_pd(xi, 0xAA);
+        const double *D = L->dv + 9 * (size_t)i;
+        __m256d a0 = _mm256_mul_pd(_mm256_loadu_pd(D), xi), a1 = _mm256_mul_pd(_mm256_loadu_pd(D + 3), xi);
+        __m256d a2 = _mm256_mul_pd(_mm256_loadu_pd(D + 6), xi);
+        for (int p = L->rowptr[i]; p < L->rowptr[i + 1]; p++) {
+            const double *B = L->lv + 9 * (size_t)p;
+            __m256d b0 = _mm256_loadu_pd(B), b1 = _mm256_loadu_pd(B + 3), b2 = _mm256_loadu_pd(B + 6);
+            __m256d xk = _mm256_load_pd(x + 4 * (size_t)col[p]);
+            double *rk = r + 4 * (size_t)col[p];
+            a0 = _mm256_fmadd_pd(b0, xk, a0);
+            a1 = _mm256_fmadd_pd(b1, xk, a1);
+            a2 = _mm256_fmadd_pd(b2, xk, a2);
+            __m256d v = _mm256_fmadd_pd(b2, x2, _mm256_fmadd_pd(b1, x1, _mm256_mul_pd(b0, x0)));
+            _mm256_store_pd(rk, _mm256_sub_pd(_mm256_load_pd(rk), _mm256_blend_pd(v, zero, 8)));
+        }
+        __m256d h01 = _mm256_hadd_pd(a0, a1), h22 = _mm256_hadd_pd(a2, a2);
+        __m256d g = _mm256_add_pd(_mm256_permute2f128_pd(h01, h22, 0x20), _mm256_permute2f128_pd(h01, h22, 0x31));
+        _mm256_store_pd(r + 4 * (size_t)i, _mm256_blend_pd(_mm256_sub_pd(_mm256_load_pd(b + 4 * (size_t)i), g), zero, 8));
+    }
+}
+#endif
+
 /* r = b - A x on a level >= 1, with its Galerkin matrix in double (D + L + L^T); 4-lane vectors */
-static void sym_residual(const mg_level *L, const double *b, const double *x, double *r)
+static void sym_residual_scalar(const mg_level *L, const double *b, const double *x, double *r)
 {
     for (int i = 0; i < L->n; i++) {
         const double *D = L->dv + 9 * i, *xi = x + 4 * i;
@@ -814,33 +866,55 @@ static void sym_residual(const mg_level *L, const double *b, const double *x, do
         }
 }
 
+/* r = b - A x on a level >= 1 (4-lane vectors) */
+static void sym_residual(const cc_mg *mg, const mg_level *L, const double *b, const double *x, double *r)
+{
+#if CC_MG_AVX2
+    if (mg->avx2) {
+        sym_residual_avx2(L, b, x, r);
+        return;
+    }
+#endif
+    (void)mg;
+    sym_residual_scalar(L, b, x, r);
+}
+
 /* x = B_l^-1 b on level l (the cycle from there down: forward sweep, coarse correction,
  * backward sweep); 4-lane vectors */
 static void vcycle(cc_mg *mg, int l, const cc_filter *F, const double *b, double *x)
 {
     mg_level *L = mg->lev + l;
     if (l == mg->nlev - 1) {
-        if (mg->dense) dense_solve(L, b, x);
-        else gs_forward(mg, L, b, x, L->g), gs_backward(mg, L, b, x, L->g);
+        if (mg->dense) {
+            dense_solve(L, b, x);
+        } else {
+            gs_forward(mg, L, b, x, L->g);
+            memset(L->g, 0, (size_t)L->n * 4 * sizeof *L->g);
+            gs_backward(mg, L, b, x, L->g);
+        }
         return;
     }
     mg_level *C = L + 1;
     gs_forward(mg, L, b, x, L->g);
-    memset(C->b, 0, (size_t)C->n * 4 * sizeof *C->b);   /* b_c = P^T (b - A x) */
+    memset(C->b, 0, (size_t)C->n * 4 * sizeof *C->b);   /* b_c = P^T (b - A x), and g = 0 for the backward sweep */
     for (int i = 0; i < L->n; i++) {
         int I = L->agg[i];
-        if (I < 0) continue;
-        const double *gi = L->g + 4 * i;
+        double *gi = L->g + 4 * i;
+        if (I < 0) {
+            memset(gi, 0, 4 * sizeof *gi);
+            continue;
+        }
         if (l == 0 && F->pos[i] >= 0) {
             const double *S = F->S + 9 * F->pos[i];
             for (int a = 0; a < 3; a++) C->b[4 * I + a] += S[3 * a] * gi[0] + S[3 * a + 1] * gi[1] + S[3 * a + 2] * gi[2];
         } else {
             for (int a = 0; a < 4; a++) C->b[4 * I + a] += gi[a];   /* lane 3: 0 + 0 */
         }
+        memset(gi, 0, 4 * sizeof *gi);
     }
     vcycle(mg, l + 1, F, C->b, C->x);
     if (l + 2 < mg->nlev) {   /* W-cycle: a second coarse cycle on the coarse residual */
-        sym_residual(C, C->b, C->x, C->r);
+        sym_residual(mg, C, C->b, C->x, C->r);
         vcycle(mg, l + 1, F, C->r, C->e);
         for (int k = 0; k < 4 * C->n; k++) C->x[k] = CC_MG_ALPHA * (C->x[k] + C->e[k]);
     } else {
@@ -860,6 +934,18 @@ static void vcycle(cc_mg *mg, int l, const cc_filter *F, const double *b, double
     gs_backward(mg, L, b, x, L->g);
 }
 
+/* s = S B^-1 r for 4-lane r, s; returns r . s */
+double cc_mg_apply4(cc_mg *mg, const cc_filter *F, const double *r, double *s)
+{
+    if (!mg || mg->nlev == 0 || !F || F->n != mg->lev[0].n) return 0;   /* no usable B: s untouched */
+    int n = mg->lev[0].n;
+    vcycle(mg, 0, F, r, s);
+    cc_filter_apply4(F, s);
+    double d = 0;
+    for (int k = 0; k < 4 * n; k++) d += r[k] * s[k];
+    return d;
+}
+
 /* s = S B^-1 r; returns r . s */
 double cc_mg_apply(cc_mg *mg, const cc_filter *F, const double *r, double *s)
 {
@@ -870,11 +956,92 @@ double cc_mg_apply(cc_mg *mg, const cc_filter *F, const double *r, double *s)
         for (int a = 0; a < 3; a++) L->b[4 * i + a] = r[3 * i + a];
         L->b[4 * i + 3] = 0;
     }
-    vcycle(mg, 0, F, L->b, L->x);
-    for (int i = 0; i < n; i++)
-        for (int a = 0; a < 3; a++) s[3 * i + a] = L->x[4 * i + a];
-    cc_filter_apply(F, s);
+    cc_mg_apply4(mg, F, L->b, L->x);
     double d = 0;
-    for (int k = 0; k < 3 * n; k++) d += r[k] * s[k];
+    for (int i = 0; i < n; i++)
+        for (int a = 0; a < 3; a++) s[3 * i + a] = L->x[4 * i + a], d += r[3 * i + a] * s[3 * i + a];
     return d;
+}
+
+/* ---------- the product ---------- */
+
+/* The product q = S A S c that CG needs (c = S c) is taken from level 0's storage: the
+ * filtered diagonal blocks in double (dsys) and the smoother's single-precision lower blocks
+ * L_ik = fl(S_i A_ik S_k) with their transposes, i.e. q = (D + L + L^T) c. Row i gathers
+ * g_i = sum_k L_ik c_k and scatters L_ik^T c_i to the earlier rows k < i, which are already
+ * stored, so q_i = D_i c_i + g_i is stored at row i and complete once every later row has
+ * scattered into it. c . q = sum_i c_i . (D_i c_i + 2 g_i) is summed on the way. */
+
+/* q = (D + L + L^T) c and c . q, scalar */
+static double product_scalar(const mg_level *L, const double *c, double *q)
+{
+    double cq = 0;
+    for (int i = 0; i < L->n; i++) {
+        const double *D = L->dsys + 12 * (size_t)i, *ci = c + 4 * (size_t)i;
+        double g[3] = {0, 0, 0};
+        for (int p = L->rowptr[i]; p < L->rowptr[i + 1]; p++) {
+            const cc_mgf *B = L->lf + 9 * (size_t)p;
+            const double *ck = c + 4 * (size_t)L->col[p];
+            double *qk = q + 4 * (size_t)L->col[p];
+            for (int a = 0; a < 3; a++) {
+                g[a] += B[3 * a] * ck[0] + B[3 * a + 1] * ck[1] + B[3 * a + 2] * ck[2];
+                qk[a] += B[a] * ci[0] + B[3 + a] * ci[1] + B[6 + a] * ci[2];
+            }
+        }
+        double *qi = q + 4 * (size_t)i;
+        for (int a = 0; a < 3; a++) {
+            double d = D[a] * ci[0] + D[4 + a] * ci[1] + D[8 + a] * ci[2];
+            qi[a] = d + g[a];
+            cq += ci[a] * (d + 2 * g[a]);
+        }
+        qi[3] = 0;
+    }
+    return cq;
+}
+
+#if CC_MG_AVX2
+/* product_scalar with AVX2 (the block loads as in gs_row_avx2) */
+CC_TARGET_AVX2 static double product_avx2(const mg_level *L, const double *c, double *q)
+{
+    const int *col = L->col;
+    const cc_mgf *lf = L->lf;
+    __m256d zero = _mm256_setzero_pd(), cq = zero;
+    for (int i = 0; i < L->n; i++) {
+        __m256d ci = _mm256_load_pd(c + 4 * (size_t)i);
+        __m256d x0 = _mm256_permute4x64_pd(ci, 0x00), x1 = _mm256_permute4x64_pd(ci, 0x55);
+        __m256d x2 = _mm256_permute4x64_pd(ci, 0xAA), a0 = zero, a1 = zero, a2 = zero;
+        for (int p = L->rowptr[i]; p < L->rowptr[i + 1]; p++) {
+            const cc_mgf *B = lf + 9 * (size_t)p;
+            __m256d b0 = _mm256_cvtps_pd(_mm_loadu_ps(B)), b1 = _mm256_cvtps_pd(_mm_loadu_ps(B + 3));
+            __m256d b2 = _mm256_cvtps_pd(_mm_loadu_ps(B + 6)), ck = _mm256_load_pd(c + 4 * (size_t)col[p]);
+            double *qk = q + 4 * (size_t)col[p];
+            a0 = _mm256_fmadd_pd(b0, ck, a0);
+            a1 = _mm256_fmadd_pd(b1, ck, a1);
+            a2 = _mm256_fmadd_pd(b2, ck, a2);
+            __m256d v = _mm256_fmadd_pd(b2, x2, _mm256_fmadd_pd(b1, x1, _mm256_mul_pd(b0, x0)));
+            _mm256_store_pd(qk, _mm256_add_pd(_mm256_load_pd(qk), _mm256_blend_pd(v, zero, 8)));
+        }
+        __m256d h01 = _mm256_hadd_pd(a0, a1), h22 = _mm256_hadd_pd(a2, a2);
+        __m256d g = _mm256_add_pd(_mm256_permute2f128_pd(h01, h22, 0x20), _mm256_permute2f128_pd(h01, h22, 0x31));
+        g = _mm256_blend_pd(g, zero, 8);
+        const double *D = L->dsys + 12 * (size_t)i;
+        __m256d d = _mm256_mul_pd(_mm256_load_pd(D), x0);
+        d = _mm256_fmadd_pd(_mm256_load_pd(D + 4), x1, d);
+        d = _mm256_fmadd_pd(_mm256_load_pd(D + 8), x2, d);
+        _mm256_store_pd(q + 4 * (size_t)i, _mm256_add_pd(d, g));
+        cq = _mm256_fmadd_pd(ci, _mm256_add_pd(d, _mm256_add_pd(g, g)), cq);
+    }
+    __m128d h = _mm_add_pd(_mm256_castpd256_pd128(cq), _mm256_extractf128_pd(cq, 1));
+    return _mm_cvtsd_f64(_mm_add_sd(h, _mm_unpackhi_pd(h, h)));
+}
+#endif
+
+/* q = S A S c from level 0 (4-lane c = S c); returns c . q */
+double cc_mg_product(const cc_mg *mg, const double *c, double *q)
+{
+    if (!mg || mg->nlev == 0) return 0;
+#if CC_MG_AVX2
+    if (mg->avx2) return product_avx2(mg->lev, c, q);
+#endif
+    return product_scalar(mg->lev, c, q);
 }

@@ -26,6 +26,15 @@ int cc_mg_setup(cc_mg *mg, const cc_bsr *A, const cc_filter *F);
  * successful cc_mg_setup with the same F. */
 double cc_mg_apply(cc_mg *mg, const cc_filter *F, const double *r, double *s);
 
+/* the same for vectors of 4 doubles per vertex (lanes 0..2, lane 3 zero; 32-byte aligned) */
+double cc_mg_apply4(cc_mg *mg, const cc_filter *F, const double *r, double *s);
+
+/* q = S A S c + e for the 4-lane c = S c (q: 4-lane, distinct from c), with the filtered
+ * diagonal blocks in double and the filtered off-diagonal blocks rounded to single precision
+ * (the smoother's copies): |e| <= 2^-24 |S A S| |c| entrywise, up to the sums' round-off.
+ * Returns c . q. Only after a successful cc_mg_setup (of that A and F). */
+double cc_mg_product(const cc_mg *mg, const double *c, double *q);
+
 /* on != 0: the smoother uses AVX2 and FMA when the CPU has them (the default); 0: the
  * scalar smoother (same sums, other round-off). Returns 1 if AVX2 is now used. */
 int cc_mg_set_simd(cc_mg *mg, int on);
