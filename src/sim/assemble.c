@@ -5,7 +5,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include "conditions/variants.h"
-#include "sim/lanes.h"
 #include "sim/sim_internal.h"
 
 /* t->nbatch, bmax and smin (sim_internal.h) for the sweep of assemble_sweep; 0 or -1 */

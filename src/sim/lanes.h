@@ -10,13 +10,9 @@
 #ifndef CC_LANES_H
 #define CC_LANES_H
 
+#include "sim/sim_internal.h"   /* CC_LANES */
 #include <math.h>
 
-/* gcc notes that 256-bit vector arguments change the ABI when AVX is off; these functions
- * are static inline, so no call crosses an ABI boundary */
-#pragma GCC diagnostic ignored "-Wpsabi"
-
-#define CC_LANES 4
 
 typedef double cc_ln __attribute__((vector_size(CC_LANES * sizeof(double))));
 typedef long long cc_lm __attribute__((vector_size(CC_LANES * sizeof(long long))));

@@ -103,6 +103,8 @@ int cc_term_hessian(const cc_sim *s, const cc_term *t);
  * damping kd: clamp zeroes d2C_c where w_c = -k C_c - kd dC_c.v > 0, Gauss-Newton every d2C_c;
  * full and project leave it (project acts on the formed Jacobian) */
 void cc_hessian_apply(int mode, cc_eval *ev, const double *v, double k, double kd);
+#define CC_LANES 4   /* elements a structured kernel evaluates side by side (sim/lanes.h) */
+
 /* The structured kernels: the fused backward Euler assembly of cc_sim_assemble (f += f_e,
  * A += cx Jx + cv Jv, jdx += Jx dx, energies and C stored) for summed damping, the same
  * numbers as the condition-contract path up to round-off, without forming element Hessians,
