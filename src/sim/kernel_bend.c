@@ -28,6 +28,7 @@
  * w' (H dx)_m - k g_m (g . dx), where w' = w, or 0 where the bend_hessian mode drops C d2C
  * (clamp: where w > 0; gauss-newton: always).
  */
+#include <float.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -44,7 +45,7 @@ typedef struct hinge_ln {
     cc_lv3 wA, wB;         /* c b x e^ - s b, c e^ x a - s a */
     cc_ln pA[4], tau[4];   /* c QA_m . e^; a . QB_m - QA_m . b */
     cc_lv3 g[4], beta[4];  /* dC/dx_m (54); c dc_m + s ds_m */
-    cc_ln ok;              /* 1 where |nA|, |nB|, |e| are finite and > 0, else 0 */
+    cc_lm ok;              /* true where |nA|, |nB|, |e| are finite and > 0 */
 } hinge_ln;
 
 /* h from the positions p[4] of the batch: everything but the Hessian blocks */
@@ -55,7 +56,7 @@ static void hinge_setup(const cc_lv3 p[4], hinge_ln *h)
     cc_lv3 e = cc_lv3_sub(p[1], p[2]);
     cc_ln lA = cc_ln_sqrt(cc_lv3_dot(nA, nA)), lB = cc_ln_sqrt(cc_lv3_dot(nB, nB));
     cc_ln le = cc_ln_sqrt(cc_lv3_dot(e, e));
-    for (int l = 0; l < CC_LANES; l++) h->ok[l] = lA[l] > 0 && lB[l] > 0 && le[l] > 0 && isfinite(lA[l] + lB[l] + le[l]);
+    h->ok = (lA > 0.0) & (lB > 0.0) & (le > 0.0) & (lA + lB + le <= DBL_MAX);   /* NaN compares false */
     cc_ln one = cc_ln_set(1.0), ile = one / le;
     h->ilA = one / lA;
     h->ilB = one / lB;
@@ -181,61 +182,68 @@ int cc_kernel_pack_bend(cc_term *t)
     return 0;
 }
 
+/* the hinges e0 .. e0 + live - 1 of t: fo_m = f_m, y_m = (Jx dx)_m and the blocks E of A of
+ * the pairs pair_m, pair_n, C = theta - theta0; returns a sum of everything added, for one
+ * NaN/inf test (dead lanes repeat the last live hinge) */
+static cc_ln bend_batch(const cc_term *t, int hess, int e0, int live, const double *x, const double *v,
+                        const double *dx, double cx, double cv, cc_lv3 fo[4], cc_lv3 y[4], cc_ln E[10][9],
+                        cc_ln *C, cc_lm *ok)
+{
+    cc_lv3 p[4], V[4], D[4], Dr[3];
+    cc_ln theta0, k = cc_ln_set(t->k), kd = cc_ln_set(t->kd), gg = cc_ln_set(-cx * t->k - cv * t->kd);
+    for (int l = 0; l < CC_LANES; l++) {
+        int e = e0 + (l < live ? l : live - 1);
+        const int *vid = t->elem + 4 * e;
+        for (int m = 0; m < 4; m++) {
+            gather(x, vid, m, &p[m], l);
+            gather(v, vid, m, &V[m], l);
+            gather(dx, vid, m, &D[m], l);
+        }
+        theta0[l] = t->kdata[e];
+    }
+    hinge_ln h;
+    hinge_setup(p, &h);
+    *ok = h.ok;
+    *C = h.theta - theta0;
+    cc_ln Cdot = cc_ln_set(0.0), gD = cc_ln_set(0.0);
+    for (int m = 0; m < 4; m++) {
+        Cdot += cc_lv3_dot(h.g[m], V[m]);
+        gD += cc_lv3_dot(h.g[m], D[m]);
+        y[m] = cc_lv3_zero();
+    }
+    cc_ln w = -k * *C - kd * Cdot, wh = w;   /* 001 (58): Cdot summed over the hinge */
+    if (hess == CC_HESSIAN_GAUSS_NEWTON) wh = cc_ln_set(0.0);
+    else if (hess == CC_HESSIAN_CLAMP) wh = cc_ln_and(~(w > 0.0), w);   /* hessian.c: kept unless w > 0 */
+    for (int m = 0; m < 3; m++) Dr[m] = cc_lv3_sub(D[m], D[3]);
+    for (int q = 0; q < 10; q++)
+        if (pair_n[q] < 3) pair_block(&h, pair_m[q], pair_n[q], cx * wh, gg, Dr, y, E[q]);
+    derive_vertex3(E, y);
+    cc_ln chk = cc_ln_set(0.0), part[9] = {{0}};   /* nine independent sums, not one chain of 90 */
+    for (int m = 0; m < 4; m++) {
+        fo[m] = cc_lv3_scale(h.g[m], w);
+        y[m] = cc_lv3_sub(cc_lv3_scale(y[m], wh), cc_lv3_scale(h.g[m], k * gD));
+        chk += fo[m].x + fo[m].y + fo[m].z + y[m].x + y[m].y + y[m].z;
+    }
+    for (int q = 0; q < 10; q++)
+        for (int r = 0; r < 9; r++) part[r] += E[q][r];
+    for (int r = 0; r < 9; r++) chk += part[r];
+    return chk;
+}
+
 int cc_kernel_bend_pritchard(cc_sim *s, cc_term *t, int hess, int b0, int b1, const double *x, const double *v,
                              double cx, double cv, const double *dx, double *f, double *jdx, int *bad, const char **why)
 {
     double *A = s->A->val;
-    cc_ln k = cc_ln_set(t->k), kd = cc_ln_set(t->kd), gg = cc_ln_set(-cx * t->k - cv * t->kd);
     for (int e0 = CC_LANES * b0; e0 < t->nel && e0 < CC_LANES * b1; e0 += CC_LANES) {
         int live = t->nel - e0 < CC_LANES ? t->nel - e0 : CC_LANES;
-        cc_lv3 p[4], V[4], D[4], y[4], fo[4];
-        cc_ln rest;
-        for (int l = 0; l < CC_LANES; l++) {   /* dead lanes repeat the last live hinge */
-            int e = e0 + (l < live ? l : live - 1);
-            const int *vid = t->elem + 4 * e;
-            for (int m = 0; m < 4; m++) {
-                gather(x, vid, m, &p[m], l);
-                gather(v, vid, m, &V[m], l);
-                gather(dx, vid, m, &D[m], l);
-            }
-            rest[l] = t->kdata[e];
-        }
-        hinge_ln h;
-        hinge_setup(p, &h);
+        cc_lv3 fo[4], y[4];
+        cc_ln E[10][9], C;
+        cc_lm ok;
+        cc_ln chk = bend_batch(t, hess, e0, live, x, v, dx, cx, cv, fo, y, E, &C, &ok);
         for (int l = 0; l < live; l++)
-            if (h.ok[l] == 0) {
+            if (!ok[l] || !isfinite(chk[l])) {
                 *bad = e0 + l;
-                *why = "the condition is undefined here (degenerate element)";
-                return -1;
-            }
-        cc_ln C = h.theta - rest, Cdot = cc_ln_set(0.0), gD = cc_ln_set(0.0);
-        for (int m = 0; m < 4; m++) {
-            Cdot += cc_lv3_dot(h.g[m], V[m]);
-            gD += cc_lv3_dot(h.g[m], D[m]);
-            y[m] = cc_lv3_zero();
-        }
-        cc_ln w = -k * C - kd * Cdot, wh = w;
-        if (hess == CC_HESSIAN_GAUSS_NEWTON) wh = cc_ln_set(0.0);
-        else if (hess == CC_HESSIAN_CLAMP) wh = cc_ln_and(~(w > 0.0), w);   /* hessian.c: kept unless w > 0 */
-        cc_ln E[10][9], cw = cx * wh, chk = cc_ln_set(0.0);
-        cc_lv3 Dr[3];   /* D_n - D_3 */
-        for (int m = 0; m < 3; m++) Dr[m] = cc_lv3_sub(D[m], D[3]);
-        for (int q = 0; q < 10; q++)
-            if (pair_n[q] < 3) pair_block(&h, pair_m[q], pair_n[q], cw, gg, Dr, y, E[q]);
-        derive_vertex3(E, y);
-        for (int m = 0; m < 4; m++) {
-            fo[m] = cc_lv3_scale(h.g[m], w);
-            y[m] = cc_lv3_sub(cc_lv3_scale(y[m], wh), cc_lv3_scale(h.g[m], k * gD));
-            chk += fo[m].x + fo[m].y + fo[m].z + y[m].x + y[m].y + y[m].z;
-        }
-        cc_ln part[9] = {{0}};   /* nine independent sums, not one chain of 90 additions */
-        for (int q = 0; q < 10; q++)
-            for (int r = 0; r < 9; r++) part[r] += E[q][r];
-        for (int r = 0; r < 9; r++) chk += part[r];
-        for (int l = 0; l < live; l++)
-            if (!isfinite(chk[l])) {
-                *bad = e0 + l;
-                *why = "non-finite force or Jacobian";
+                *why = ok[l] ? "non-finite force or Jacobian" : "the condition is undefined here (degenerate element)";
                 return -1;
             }
         for (int l = 0; l < live; l++) {

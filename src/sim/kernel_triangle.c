@@ -74,15 +74,25 @@ static inline cc_ln curvature_weight(int hess, cc_ln w)
     return w;
 }
 
-/* the stretch and shear of one batch; the element index where C is undefined, or -1 */
-static int tri_batch(const cc_term *st, int st_hess, const cc_term *sh, int sh_hess, int e0, int live,
-                     const double *x, const double *v, const double *dx, double cx, double cv, double *A,
-                     double *f, double *jdx, int *nonfinite)
+/* one batch of triangles: rest data, the w-combinations of positions, velocities and dx, and
+ * what the two terms add (the banner's P, Q, R for Jx and A, F_u and F_v) */
+typedef struct tri_ln {
+    cc_ln du[3], dv[3];            /* dwu_m, dwv_m */
+    cc_ln al, be, bu, bv;          /* alpha (stretch), beta (shear), b_u, b_v */
+    cc_lv3 wu, wv, vu, vv, dU, dV; /* sum_m dw_m x_m, ... v_m, ... dx_m for u and v */
+    tri_pqr J, M;                  /* Jx and A */
+    cc_lv3 Fu, Fv;                 /* f_m = dwu_m F_u + dwv_m F_v */
+    cc_ln Cu, Cv, Cs;              /* C of stretch (u, v) and shear */
+} tri_ln;
+
+/* T's rest data and w-combinations for the triangles e0 .. e0 + live - 1 of t (dead lanes
+ * repeat the last live triangle); sh gives beta */
+static void tri_gather(const cc_term *t, const cc_term *sh, int e0, int live, const double *x, const double *v,
+                       const double *dx, tri_ln *T)
 {
-    const cc_term *t = st ? st : sh;
     cc_lv3 X[3], V[3], D[3];
-    cc_ln du[3], dv[3], al = {0}, be = {0}, bu = {0}, bv = {0};
-    for (int l = 0; l < CC_LANES; l++) {   /* dead lanes repeat the last live triangle */
+    memset(T, 0, sizeof *T);
+    for (int l = 0; l < CC_LANES; l++) {
         int e = e0 + (l < live ? l : live - 1);
         const int *vid = t->elem + 3 * e;
         const double *r = t->kdata + CC_KTRI * e;
@@ -90,67 +100,76 @@ static int tri_batch(const cc_term *st, int st_hess, const cc_term *sh, int sh_h
             gather(x, vid, m, &X[m], l);
             gather(v, vid, m, &V[m], l);
             gather(dx, vid, m, &D[m], l);
-            du[m][l] = r[m];
-            dv[m][l] = r[3 + m];
+            T->du[m][l] = r[m];
+            T->dv[m][l] = r[3 + m];
         }
-        if (st) al[l] = r[6], bu[l] = r[7], bv[l] = r[8];
-        if (sh) be[l] = sh->kdata[CC_KTRI * e + 6];
+        T->al[l] = r[6], T->bu[l] = r[7], T->bv[l] = r[8];
+        if (sh) T->be[l] = sh->kdata[CC_KTRI * e + 6];
     }
-    cc_lv3 wu = combine(du, X), wv = combine(dv, X), vu = combine(du, V), vv = combine(dv, V);
-    cc_lv3 dU = combine(du, D), dV = combine(dv, D);
-    cc_lv3 Fu = cc_lv3_zero(), Fv = cc_lv3_zero();
-    tri_pqr J, M;   /* Jx and A */
-    memset(&J, 0, sizeof J);
-    memset(&M, 0, sizeof M);
-    cc_ln Cu = {0}, Cv = {0}, Cs = {0};
-    if (st) {
-        cc_ln k = cc_ln_set(st->k), kd = cc_ln_set(st->kd), gg = cc_ln_set(-cx * st->k - cv * st->kd);
-        cc_ln lu = cc_ln_sqrt(cc_lv3_dot(wu, wu)), lv = cc_ln_sqrt(cc_lv3_dot(wv, wv));
-        for (int l = 0; l < live; l++)
-            if (!(lu[l] > 0 && lv[l] > 0)) return e0 + l;   /* stretch_bw98.c: w^ undefined */
-        cc_lv3 uh = cc_lv3_scale(wu, 1.0 / lu), vh = cc_lv3_scale(wv, 1.0 / lv);
-        Cu = al * (lu - bu);
-        Cv = al * (lv - bv);
-        cc_ln wcu = -k * Cu - kd * al * cc_lv3_dot(uh, vu), wcv = -k * Cv - kd * al * cc_lv3_dot(vh, vv);
-        cc_ln hu = curvature_weight(st_hess, wcu) * al / lu, hv = curvature_weight(st_hess, wcv) * al / lv;
-        cc_ln a2 = al * al;
-        stretch_part(J.P, uh, -k * a2, hu);
-        stretch_part(J.Q, vh, -k * a2, hv);
-        stretch_part(M.P, uh, gg * a2, cx * hu);
-        stretch_part(M.Q, vh, gg * a2, cx * hv);
-        Fu = cc_lv3_scale(uh, wcu * al);
-        Fv = cc_lv3_scale(vh, wcv * al);
-    }
-    if (sh) {
-        cc_ln k = cc_ln_set(sh->k), kd = cc_ln_set(sh->kd), gg = cc_ln_set(-cx * sh->k - cv * sh->kd);
-        Cs = be * cc_lv3_dot(wu, wv);
-        cc_ln ws = -k * Cs - kd * be * (cc_lv3_dot(wv, vu) + cc_lv3_dot(wu, vv));
-        cc_ln hs = curvature_weight(sh_hess, ws) * be, b2 = be * be, ja = -k * b2, ma = gg * b2;
-        cc_lm3_outer(J.P, cc_lv3_scale(wv, ja), wv);
-        cc_lm3_outer(J.Q, cc_lv3_scale(wu, ja), wu);
-        cc_lm3_outer(J.R, cc_lv3_scale(wv, ja), wu);
-        cc_lm3_outer(M.P, cc_lv3_scale(wv, ma), wv);
-        cc_lm3_outer(M.Q, cc_lv3_scale(wu, ma), wu);
-        cc_lm3_outer(M.R, cc_lv3_scale(wv, ma), wu);
-        for (int i = 0; i < 3; i++) J.R[4 * i] += hs, M.R[4 * i] += cx * hs;
-        Fu = cc_lv3_axpy(Fu, ws * be, wv);
-        Fv = cc_lv3_axpy(Fv, ws * be, wu);
-    }
+    T->wu = combine(T->du, X), T->wv = combine(T->dv, X);
+    T->vu = combine(T->du, V), T->vv = combine(T->dv, V);
+    T->dU = combine(T->du, D), T->dV = combine(T->dv, D);
+}
+
+/* stretch/bw98 (001 (13)-(15)) with stiffness k, damping kd into T; the first live lane where
+ * |w_u| or |w_v| is not > 0 (stretch_bw98.c: w^ undefined), or -1 */
+static int stretch_add(tri_ln *T, double k, double kd, int hess, double cx, double cv, int live)
+{
+    cc_ln al = T->al, gg = cc_ln_set(-cx * k - cv * kd), a2 = al * al;
+    cc_ln lu = cc_ln_sqrt(cc_lv3_dot(T->wu, T->wu)), lv = cc_ln_sqrt(cc_lv3_dot(T->wv, T->wv));
+    for (int l = 0; l < live; l++)
+        if (!(lu[l] > 0 && lv[l] > 0)) return l;
+    cc_lv3 uh = cc_lv3_scale(T->wu, 1.0 / lu), vh = cc_lv3_scale(T->wv, 1.0 / lv);
+    T->Cu = al * (lu - T->bu);
+    T->Cv = al * (lv - T->bv);
+    cc_ln wcu = -k * T->Cu - kd * al * cc_lv3_dot(uh, T->vu), wcv = -k * T->Cv - kd * al * cc_lv3_dot(vh, T->vv);
+    cc_ln hu = curvature_weight(hess, wcu) * al / lu, hv = curvature_weight(hess, wcv) * al / lv;
+    stretch_part(T->J.P, uh, -k * a2, hu);
+    stretch_part(T->J.Q, vh, -k * a2, hv);
+    stretch_part(T->M.P, uh, gg * a2, cx * hu);
+    stretch_part(T->M.Q, vh, gg * a2, cx * hv);
+    T->Fu = cc_lv3_scale(uh, wcu * al);
+    T->Fv = cc_lv3_scale(vh, wcv * al);
+    return -1;
+}
+
+/* shear/bw98 (001 (19)-(23)) with stiffness k, damping kd added into T */
+static void shear_add(tri_ln *T, double k, double kd, int hess, double cx, double cv)
+{
+    cc_ln be = T->be, b2 = be * be, ja = -k * b2, ma = (-cx * k - cv * kd) * b2;
+    T->Cs = be * cc_lv3_dot(T->wu, T->wv);
+    cc_ln ws = -k * T->Cs - kd * be * (cc_lv3_dot(T->wv, T->vu) + cc_lv3_dot(T->wu, T->vv));
+    cc_ln hs = curvature_weight(hess, ws) * be;
+    cc_lm3_outer(T->J.P, cc_lv3_scale(T->wv, ja), T->wv);
+    cc_lm3_outer(T->J.Q, cc_lv3_scale(T->wu, ja), T->wu);
+    cc_lm3_outer(T->J.R, cc_lv3_scale(T->wv, ja), T->wu);
+    cc_lm3_outer(T->M.P, cc_lv3_scale(T->wv, ma), T->wv);
+    cc_lm3_outer(T->M.Q, cc_lv3_scale(T->wu, ma), T->wu);
+    cc_lm3_outer(T->M.R, cc_lv3_scale(T->wv, ma), T->wu);
+    for (int i = 0; i < 3; i++) T->J.R[4 * i] += hs, T->M.R[4 * i] += cx * hs;
+    T->Fu = cc_lv3_axpy(T->Fu, ws * be, T->wv);
+    T->Fv = cc_lv3_axpy(T->Fv, ws * be, T->wu);
+}
+
+/* fo_m = f_m, jo_m = (Jx dx)_m and the blocks E of A for the pairs (0,0), (0,1), (0,2),
+ * (1,1), (1,2), (2,2); returns a sum of all of them, for one NaN/inf test */
+static cc_ln tri_blocks(const tri_ln *T, cc_lv3 fo[3], cc_lv3 jo[3], cc_ln E[6][9])
+{
+    const cc_ln *du = T->du, *dv = T->dv;
     /* (Jx dx)_m = dwu_m (P dU + R dV) + dwv_m (Q dV + R^T dU) */
-    cc_lv3 JU = cc_lm3_mul_add(cc_lm3_mul_add(cc_lv3_zero(), J.P, dU, 0), J.R, dV, 0);
-    cc_lv3 JV = cc_lm3_mul_add(cc_lm3_mul_add(cc_lv3_zero(), J.Q, dV, 0), J.R, dU, 1);
-    cc_lv3 fo[3], jo[3];
-    cc_ln E[6][9], chk = cc_ln_set(0.0), part[9] = {{0}};   /* nine independent sums */
+    cc_lv3 JU = cc_lm3_mul_add(cc_lm3_mul_add(cc_lv3_zero(), T->J.P, T->dU, 0), T->J.R, T->dV, 0);
+    cc_lv3 JV = cc_lm3_mul_add(cc_lm3_mul_add(cc_lv3_zero(), T->J.Q, T->dV, 0), T->J.R, T->dU, 1);
+    cc_ln chk = cc_ln_set(0.0), part[9] = {{0}};   /* nine independent sums */
     for (int m = 0; m < 3; m++) {
-        fo[m] = cc_lv3_axpy(cc_lv3_scale(Fu, du[m]), dv[m], Fv);
+        fo[m] = cc_lv3_axpy(cc_lv3_scale(T->Fu, du[m]), dv[m], T->Fv);
         jo[m] = cc_lv3_axpy(cc_lv3_scale(JU, du[m]), dv[m], JV);
         chk += fo[m].x + fo[m].y + fo[m].z + jo[m].x + jo[m].y + jo[m].z;
     }
     /* the pairs (0,0), (0,1), (1,1) formed; sum_m dw_m = 0 (translation invariance) gives
      * E_02 = -(E_00 + E_01), E_12 = -(E_01^T + E_11), E_22 = -(E_02^T + E_12^T) */
-    pqr_block(&M, du[0], dv[0], du[0], dv[0], E[0]);
-    pqr_block(&M, du[0], dv[0], du[1], dv[1], E[1]);
-    pqr_block(&M, du[1], dv[1], du[1], dv[1], E[3]);
+    pqr_block(&T->M, du[0], dv[0], du[0], dv[0], E[0]);
+    pqr_block(&T->M, du[0], dv[0], du[1], dv[1], E[1]);
+    pqr_block(&T->M, du[1], dv[1], du[1], dv[1], E[3]);
     for (int i = 0; i < 3; i++)
         for (int j = 0; j < 3; j++) {
             E[2][3 * i + j] = -(E[0][3 * i + j] + E[1][3 * i + j]);
@@ -161,6 +180,26 @@ static int tri_batch(const cc_term *st, int st_hess, const cc_term *sh, int sh_h
     for (int q = 0; q < 6; q++)
         for (int r = 0; r < 9; r++) part[r] += E[q][r];
     for (int r = 0; r < 9; r++) chk += part[r];
+    return chk;
+}
+
+/* the stretch and shear of one batch; the element index where C is undefined or the result
+ * not finite (*nonfinite = 1), or -1 */
+static int tri_batch(cc_term *st, int st_hess, cc_term *sh, int sh_hess, int e0, int live, const double *x,
+                     const double *v, const double *dx, double cx, double cv, double *A, double *f, double *jdx,
+                     int *nonfinite)
+{
+    const cc_term *t = st ? st : sh;
+    tri_ln T;
+    cc_lv3 fo[3], jo[3];
+    cc_ln E[6][9];
+    tri_gather(t, sh, e0, live, x, v, dx, &T);
+    if (st) {
+        int l = stretch_add(&T, st->k, st->kd, st_hess, cx, cv, live);
+        if (l >= 0) return e0 + l;
+    }
+    if (sh) shear_add(&T, sh->k, sh->kd, sh_hess, cx, cv);
+    cc_ln chk = tri_blocks(&T, fo, jo, E);
     for (int l = 0; l < live; l++)
         if (!isfinite(chk[l])) return *nonfinite = 1, e0 + l;
     for (int l = 0; l < live; l++) {
@@ -173,12 +212,12 @@ static int tri_batch(const cc_term *st, int st_hess, const cc_term *sh, int sh_h
             for (int n = m; n < 3; n++, q++) cc_ln_scatter_lower(A, vid, slot, 3, m, n, E[q], l);
         }
         if (st) {
-            st->C[2 * e] = Cu[l], st->C[2 * e + 1] = Cv[l];
-            st->energy[e] = 0.5 * st->k * (Cu[l] * Cu[l] + Cv[l] * Cv[l]);
+            st->C[2 * e] = T.Cu[l], st->C[2 * e + 1] = T.Cv[l];
+            st->energy[e] = 0.5 * st->k * (T.Cu[l] * T.Cu[l] + T.Cv[l] * T.Cv[l]);
         }
         if (sh) {
-            sh->C[e] = Cs[l];
-            sh->energy[e] = 0.5 * sh->k * Cs[l] * Cs[l];
+            sh->C[e] = T.Cs[l];
+            sh->energy[e] = 0.5 * sh->k * T.Cs[l] * T.Cs[l];
         }
     }
     return -1;
@@ -206,7 +245,7 @@ int cc_kernel_triangles(cc_sim *s, cc_term *st, int st_hess, cc_term *sh, int sh
         int live = t->nel - e0 < CC_LANES ? t->nel - e0 : CC_LANES, nonfinite = 0;
         int e = tri_batch(st, st_hess, sh, sh_hess, e0, live, x, v, dx, cx, cv, s->A->val, f, jdx, &nonfinite);
         if (e < 0) continue;
-        *bad_term = nonfinite || !st ? (st ? st : sh) : st;
+        *bad_term = st ? st : sh;
         *bad = e;
         *why = nonfinite ? "non-finite force or Jacobian" : "the condition is undefined here (degenerate element)";
         return -1;
