@@ -4,7 +4,7 @@
  *
  * The formulas are those of bend_pritchard.c and conditions/hinge.h, rearranged. With
  * a = nA^, b = nB^, e^, c = cos theta, s = sin theta, QA_m = qA_m/|nA|, QB_m = qB_m/|nB|,
- * eps_m = qe_m/|e| (001 (25)-(36)), the blocks of (47), (49) are
+ * eps_m = qe_m/|e| (001 (25)-(36)), the blocks of (47), (49) (entry s: along axis s of vertex m) are
  *   dc_m = QA_m x b + QB_m x a,   ds_m = QA_m x (b x e^) + QB_m x (e^ x a) + eps_m (a x b),
  * (54) is g_m = c ds_m - s dc_m, and (57)'s last two terms are
  *   (s^2 - c^2)(ds dc^T + dc ds^T) + 2 s c (dc dc^T - ds ds^T) = -(g beta^T + beta g^T)
