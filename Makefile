@@ -2,9 +2,11 @@
 #   make demo   install missing packages, configure, build, run the main job: the derivative
 #               table, then the side-by-side bend comparison (lua/scenarios/bend_compare.lua)
 #   make test   install missing packages, configure, build, run every test
-# Variables: BUILD_TYPE=Release|Debug, SANITIZE=ON, BUILD_DIR=build
+# Variables: BUILD_TYPE=Release|Debug, SANITIZE=ON, BUILD_DIR=build, NATIVE=OFF (portable
+#            x86-64 instead of x86-64-v3 where the building CPU has AVX2; see CMakeLists.txt)
 BUILD_TYPE ?= Release
 SANITIZE   ?= OFF
+NATIVE     ?= ON
 BUILD_DIR  ?= build
 JOBS       ?= $(shell nproc 2>/dev/null || echo 2)
 MAKEFLAGS  += --no-print-directory
@@ -17,7 +19,7 @@ deps:
 	@sh .ci/install-deps
 
 configure: deps
-	@cmake -S . -B $(BUILD_DIR) -DCMAKE_BUILD_TYPE=$(BUILD_TYPE) -DCC_SANITIZE=$(SANITIZE) >/dev/null
+	@cmake -S . -B $(BUILD_DIR) -DCMAKE_BUILD_TYPE=$(BUILD_TYPE) -DCC_SANITIZE=$(SANITIZE) -DCC_NATIVE=$(NATIVE) >/dev/null
 
 build: configure
 	@cmake --build $(BUILD_DIR) -j $(JOBS)
