@@ -152,6 +152,23 @@ static void test_modes(void)
     }
 }
 
+/* a bend variant without a kernel (bridson, and Bridson's force model) next to the triangle
+ * kernel: the element-by-element path writes both triangles of A, the kernel the lower one,
+ * and the mirror must leave the same matrix */
+static void test_mixed(void)
+{
+    const char *cond[2] = {"bend", "bridson-force"};
+    for (int k = 0; k < 2; k++) {
+        cc_sim_params p = table1();
+        char err[CC_ERRLEN];
+        CU_ASSERT_EQUAL_FATAL(cc_sim_param_set(&p, "bend_condition", cond[k], err), 0);
+        CU_ASSERT_EQUAL_FATAL(cc_sim_param_set(&p, "bend_variant", "bridson", err), 0);
+        double d = compare(&p);
+        printf("\n    %s: %.2e ", cond[k], d);
+        CU_ASSERT(d < 1e-12);
+    }
+}
+
 /* a curved rest state (b_u, b_v != 1) and a rest angle: the reference's C and theta0 */
 static void test_rest(void)
 {
@@ -267,6 +284,7 @@ static const cc_test_case tests[] = {
     {"kernels equal the reference path, full Hessian", test_full},
     {"kernels equal the reference path, clamp and gauss-newton", test_modes},
     {"kernels equal the reference path, rest stretch", test_rest},
+    {"triangle kernel next to a bend term without one", test_mixed},
     {"kernels stop at a faulty element and name it", test_faults},
     {"a run with kernels follows the reference run", test_steps},
     {"bench --no-kernels", test_bench_cli},
