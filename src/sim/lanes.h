@@ -86,7 +86,5 @@ static inline void cc_ln_scatter_lower(double *A, const int *vid, const int *slo
     }
 }
 
-/* lane l of v into p[0..2] */
-static inline void cc_lv3_lane(cc_lv3 v, int l, double *p) { p[0] = v.x[l], p[1] = v.y[l], p[2] = v.z[l]; }
 
 #endif
