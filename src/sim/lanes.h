@@ -86,5 +86,4 @@ static inline void cc_ln_scatter_lower(double *A, const int *vid, const int *slo
     }
 }
 
-
 #endif
