@@ -139,25 +139,9 @@ static inline void row_mul(const cc_bsr *A, int i, const double *restrict x, dou
     y[3 * i + 2] = y2;
 }
 
-#if defined(__GNUC__) && (defined(__x86_64__) || defined(__i386__))
-#include <immintrin.h>
-#define CC_BSR_AVX2 1
-#define CC_TARGET_AVX2 __attribute__((target("avx2,fma")))
-#else
-#define CC_BSR_AVX2 0
-#endif
+#include "sim/avx2.h"
 
-/* 1 if the AVX2 + FMA products can run on this CPU */
-static int bsr_avx2(void)
-{
-#if CC_BSR_AVX2
-    return __builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma");
-#else
-    return 0;
-#endif
-}
-
-#if CC_BSR_AVX2
+#if CC_AVX2
 /* (a0[0..2] summed, a1[0..2] summed, a2[0..2] summed) into y[0..2] */
 CC_TARGET_AVX2 static inline void hsum3_store(__m256d a0, __m256d a1, __m256d a2, double *y)
 {
@@ -198,8 +182,8 @@ static int last_col_row(const cc_bsr *A)
 void cc_bsr_mul(const cc_bsr *A, const double *x, double *y)
 {
     int i = 0;
-#if CC_BSR_AVX2
-    if (bsr_avx2()) {
+#if CC_AVX2
+    if (cc_have_avx2()) {
         int r0 = last_col_row(A);
         mul_rows_avx2(A, 0, r0, x, y);
         for (i = r0; i < A->n; i++)
@@ -211,7 +195,7 @@ void cc_bsr_mul(const cc_bsr *A, const double *x, double *y)
     for (; i < A->n; i++) row_mul(A, i, x, y);
 }
 
-#if CC_BSR_AVX2
+#if CC_AVX2
 /* cc_bsr_mul4 with AVX2: a row load of a block reads the next row's first entry too, which
  * meets lane 3 of x_k (zero); the last block's load reads the one spare double after val */
 CC_TARGET_AVX2 static void mul4_avx2(const cc_bsr *A, const double *x, double *y)
@@ -236,8 +220,8 @@ CC_TARGET_AVX2 static void mul4_avx2(const cc_bsr *A, const double *x, double *y
 /* y = A x, 4 doubles per vertex */
 void cc_bsr_mul4(const cc_bsr *A, const double *x, double *y)
 {
-#if CC_BSR_AVX2
-    if (bsr_avx2()) {
+#if CC_AVX2
+    if (cc_have_avx2()) {
         mul4_avx2(A, x, y);
         return;
     }

@@ -58,6 +58,7 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#include "sim/avx2.h"
 #include "sim/multigrid.h"
 
 #define CC_MG_MAXLEV 12      /* levels at most */
@@ -194,12 +195,11 @@ static void mg_clear(cc_mg *mg)
 }
 
 /* an empty preconditioner */
-static int have_avx2(void);
 
 cc_mg *cc_mg_new(void)
 {
     cc_mg *mg = calloc(1, sizeof *mg);
-    if (mg) mg_clear(mg), mg->avx2 = have_avx2();
+    if (mg) mg_clear(mg), mg->avx2 = cc_have_avx2();
     return mg;
 }
 
@@ -207,7 +207,7 @@ cc_mg *cc_mg_new(void)
 int cc_mg_set_simd(cc_mg *mg, int on)
 {
     if (!mg) return 0;
-    mg->avx2 = on && have_avx2();
+    mg->avx2 = on && cc_have_avx2();
     return mg->avx2;
 }
 
@@ -645,23 +645,6 @@ int cc_mg_setup(cc_mg *mg, const cc_bsr *A, const cc_filter *F)
  * the fourth belonging to the next row and meeting the zero lane 3 of x_k) times x_k lane by
  * lane and sums the lanes once per row; the scatter adds sum_a (row a of L_ik) x_ia, which is
  * L_ik^T x_i, with its fourth lane cleared. Otherwise the same sums are taken one by one. */
-#if defined(__GNUC__) && (defined(__x86_64__) || defined(__i386__))
-#include <immintrin.h>
-#define CC_MG_AVX2 1
-#define CC_TARGET_AVX2 __attribute__((target("avx2,fma")))
-#else
-#define CC_MG_AVX2 0
-#endif
-
-/* 1 if the AVX2 + FMA smoother can run on this CPU */
-static int have_avx2(void)
-{
-#if CC_MG_AVX2
-    return __builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma");
-#else
-    return 0;
-#endif
-}
 
 /* x_i = D_i^-1 (t - sum_p L_p x_col(p)) over the stored lower blocks of row i; then
  * out_col(p) += sign L_p^T x_i (the transposed blocks, i.e. the upper part of A, applied) */
@@ -709,7 +692,7 @@ static void gs_backward_scalar(const mg_level *L, const double *b, double *x, do
     }
 }
 
-#if CC_MG_AVX2
+#if CC_AVX2
 /* gs_row with AVX2: x_i = D_i^-1 (t - sum_p L_p x_col(p)), out_col(p) += sign L_p^T x_i */
 CC_TARGET_AVX2 static inline void gs_row_avx2(const mg_level *L, int i, __m256d t, double *x, double *out,
                                               __m256d sign)
@@ -769,7 +752,7 @@ CC_TARGET_AVX2 static void gs_backward_avx2(const mg_level *L, const double *b, 
 /* x = (D + L)^-1 b and res = b - A x = -U x (4-lane vectors) */
 static void gs_forward(const cc_mg *mg, const mg_level *L, const double *b, double *x, double *res)
 {
-#if CC_MG_AVX2
+#if CC_AVX2
     if (mg->avx2) {
         gs_forward_avx2(L, b, x, res);
         return;
@@ -782,7 +765,7 @@ static void gs_forward(const cc_mg *mg, const mg_level *L, const double *b, doub
 /* x = x + (D + U)^-1 (b - A x) (4-lane vectors); g is scratch, zero on entry */
 static void gs_backward(const cc_mg *mg, const mg_level *L, const double *b, double *x, double *g)
 {
-#if CC_MG_AVX2
+#if CC_AVX2
     if (mg->avx2) {
         gs_backward_avx2(L, b, x, g);
         return;
@@ -814,7 +797,7 @@ static void dense_solve(const mg_level *L, const double *b, double *x)
     }
 }
 
-#if CC_MG_AVX2
+#if CC_AVX2
 /* sym_residual_scalar with AVX2: row i gathers D_i x_i + sum_k L_ik x_k lane by lane and
  * scatters -L_ik^T x_i to the earlier rows k < i, already stored (a block row load reads one
  * double past the block, the next block's or the scratch block's, which meets lane 3 of x) */
@@ -869,7 +852,7 @@ static void sym_residual_scalar(const mg_level *L, const double *b, const double
 /* r = b - A x on a level >= 1 (4-lane vectors) */
 static void sym_residual(const cc_mg *mg, const mg_level *L, const double *b, const double *x, double *r)
 {
-#if CC_MG_AVX2
+#if CC_AVX2
     if (mg->avx2) {
         sym_residual_avx2(L, b, x, r);
         return;
@@ -999,7 +982,7 @@ static double product_scalar(const mg_level *L, const double *c, double *q)
     return cq;
 }
 
-#if CC_MG_AVX2
+#if CC_AVX2
 /* product_scalar with AVX2 (the block loads as in gs_row_avx2) */
 CC_TARGET_AVX2 static double product_avx2(const mg_level *L, const double *c, double *q)
 {
@@ -1040,7 +1023,7 @@ CC_TARGET_AVX2 static double product_avx2(const mg_level *L, const double *c, do
 double cc_mg_product(const cc_mg *mg, const double *c, double *q)
 {
     if (!mg || mg->nlev == 0) return 0;
-#if CC_MG_AVX2
+#if CC_AVX2
     if (mg->avx2) return product_avx2(mg->lev, c, q);
 #endif
     return product_scalar(mg->lev, c, q);
