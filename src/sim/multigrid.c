@@ -195,7 +195,6 @@ static void mg_clear(cc_mg *mg)
 }
 
 /* an empty preconditioner */
-
 cc_mg *cc_mg_new(void)
 {
     cc_mg *mg = calloc(1, sizeof *mg);
