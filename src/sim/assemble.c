@@ -7,6 +7,16 @@
 #include "conditions/variants.h"
 #include "sim/sim_internal.h"
 
+enum { KERNEL_NONE, KERNEL_TRIANGLE, KERNEL_BEND };
+
+/* the structured kernel (kernel_*.c) written for term t's variant, or KERNEL_NONE */
+static int kernel_of(const cc_term *t)
+{
+    if ((t->kind == TERM_STRETCH && t->cond == &cc_stretch_bw98) || (t->kind == TERM_SHEAR && t->cond == &cc_shear_bw98))
+        return KERNEL_TRIANGLE;
+    return t->kind == TERM_BEND && t->cond == &cc_bend_pritchard ? KERNEL_BEND : KERNEL_NONE;
+}
+
 /* t->nbatch, bmax and smin (sim_internal.h) for the sweep of assemble_sweep; 0 or -1 */
 static int batch_bounds(cc_term *t, int n)
 {
@@ -49,11 +59,9 @@ int cc_sim_pattern(cc_sim *s)
     free(k);
     for (int t = 0; t < n && s->A; t++) {
         cc_term *tm = &s->term[t];
-        int nv = tm->nv, pack = 0;
-        if ((tm->kind == TERM_STRETCH && tm->cond == &cc_stretch_bw98) || (tm->kind == TERM_SHEAR && tm->cond == &cc_shear_bw98))
-            pack = cc_kernel_pack_triangles(tm);
-        else if (tm->kind == TERM_BEND && tm->cond == &cc_bend_pritchard)
-            pack = cc_kernel_pack_bend(tm);
+        int nv = tm->nv, kernel = kernel_of(tm), pack = 0;
+        if (kernel == KERNEL_TRIANGLE) pack = cc_kernel_pack_triangles(tm);
+        else if (kernel == KERNEL_BEND) pack = cc_kernel_pack_bend(tm);
         if (pack == 0) pack = batch_bounds(tm, s->nv);
         free(tm->slot);
         tm->slot = malloc(((size_t)tm->nel * nv * nv + 1) * sizeof *tm->slot);
@@ -271,8 +279,6 @@ static void mirror_rows(cc_bsr *A, int from, int to)
         }
 }
 
-enum { KERNEL_NONE, KERNEL_TRIANGLE, KERNEL_BEND };
-
 /* the structured kernel (kernel_*.c) that assembles term t, or KERNEL_NONE: backward Euler
  * assembly (mat and dx) with summed damping, a mode other than project, and a variant that
  * has one */
@@ -280,10 +286,7 @@ static int term_kernel(const cc_sim *s, const cc_term *t, int mat, const double 
 {
     if (!s->p.kernels || !mat || !dx || s->p.damping != 0 || cc_term_hessian(s, t) == CC_HESSIAN_PROJECT)
         return KERNEL_NONE;
-    if ((t->kind == TERM_STRETCH && t->cond == &cc_stretch_bw98) || (t->kind == TERM_SHEAR && t->cond == &cc_shear_bw98))
-        return KERNEL_TRIANGLE;
-    if (t->kind == TERM_BEND && t->cond == &cc_bend_pritchard) return KERNEL_BEND;
-    return KERNEL_NONE;
+    return kernel_of(t);
 }
 
 /* rows from <= i < to of A = 0 but the diagonal blocks = (cm m_i - cv k_a A_i) I, the mass and
