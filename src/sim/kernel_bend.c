@@ -167,13 +167,6 @@ static void derive_vertex3(cc_ln E[10][9], cc_lv3 y[4])
     y[3] = cc_lv3_scale(cc_lv3_add(cc_lv3_add(y[0], y[1]), y[2]), cc_ln_set(-1.0));
 }
 
-/* a lane of the batch: 3-vector q of vertex m of hinge e from the array a (3 per vertex) */
-static inline void gather(const double *a, const int *vid, int m, cc_lv3 *q, int l)
-{
-    const double *p = a + 3 * vid[m];
-    q->x[l] = p[0], q->y[l] = p[1], q->z[l] = p[2];
-}
-
 int cc_kernel_pack_bend(cc_term *t)
 {
     free(t->kdata);
@@ -195,9 +188,9 @@ static cc_ln bend_batch(const cc_term *t, int hess, int e0, int live, const doub
         int e = e0 + (l < live ? l : live - 1);
         const int *vid = t->elem + 4 * e;
         for (int m = 0; m < 4; m++) {
-            gather(x, vid, m, &p[m], l);
-            gather(v, vid, m, &V[m], l);
-            gather(dx, vid, m, &D[m], l);
+            cc_lv3_gather(x, vid, m, &p[m], l);
+            cc_lv3_gather(v, vid, m, &V[m], l);
+            cc_lv3_gather(dx, vid, m, &D[m], l);
         }
         theta0[l] = t->kdata[e];
     }

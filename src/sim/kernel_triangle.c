@@ -53,13 +53,6 @@ static inline void pqr_block(const tri_pqr *M, cc_ln um, cc_ln vm, cc_ln un, cc_
             out[3 * i + j] = uu * M->P[3 * i + j] + vv * M->Q[3 * i + j] + uv * M->R[3 * i + j] + vu * M->R[3 * j + i];
 }
 
-/* lane l of vertex m of the triangle vid from a (3 per vertex) into q */
-static inline void gather(const double *a, const int *vid, int m, cc_lv3 *q, int l)
-{
-    const double *p = a + 3 * vid[m];
-    q->x[l] = p[0], q->y[l] = p[1], q->z[l] = p[2];
-}
-
 /* sum_m dw_m q_m */
 static inline cc_lv3 combine(const cc_ln dw[3], const cc_lv3 q[3])
 {
@@ -97,9 +90,9 @@ static void tri_gather(const cc_term *t, const cc_term *sh, int e0, int live, co
         const int *vid = t->elem + 3 * e;
         const double *r = t->kdata + CC_KTRI * e;
         for (int m = 0; m < 3; m++) {
-            gather(x, vid, m, &X[m], l);
-            gather(v, vid, m, &V[m], l);
-            gather(dx, vid, m, &D[m], l);
+            cc_lv3_gather(x, vid, m, &X[m], l);
+            cc_lv3_gather(v, vid, m, &V[m], l);
+            cc_lv3_gather(dx, vid, m, &D[m], l);
             T->du[m][l] = r[m];
             T->dv[m][l] = r[3 + m];
         }

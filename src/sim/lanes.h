@@ -70,6 +70,13 @@ static inline cc_lv3 cc_lm3_mul_add(cc_lv3 y, const cc_ln M[9], cc_lv3 x, int tr
                     y.z + M[6] * x.x + M[7] * x.y + M[8] * x.z};
 }
 
+/* lane l of q = the 3-vector of vertex vid[m] in a (3 doubles per vertex) */
+static inline void cc_lv3_gather(const double *a, const int *vid, int m, cc_lv3 *q, int l)
+{
+    const double *p = a + 3 * vid[m];
+    q->x[l] = p[0], q->y[l] = p[1], q->z[l] = p[2];
+}
+
 /* block (m, n) of an element, lane l of E, into the lower triangle of A (assemble.c mirrors it
  * to the upper one): E to slot (m, n) when vertex vid[m] > vid[n] or m == n, else E^T to
  * slot (n, m); slot is the element's nv by nv slots */
