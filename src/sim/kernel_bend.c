@@ -167,6 +167,51 @@ static void derive_vertex3(cc_ln E[10][9], cc_lv3 y[4])
     y[3] = cc_lv3_scale(cc_lv3_add(cc_lv3_add(y[0], y[1]), y[2]), cc_ln_set(-1.0));
 }
 
+/* A batch's blocks as the scatter adds them, lane-major for vector adds: lane l of block q
+ * of E goes to A + off[l][q] (slot (m, n) when vid[m] > vid[n] or m == n, else E_q^T to slot
+ * (n, m), as cc_ln_scatter_lower), its entries 0-3 in r03[l][q], 4-7 in r47[l][q], 8 in e8[q][l] */
+typedef struct lane_blocks {
+    cc_ln r03[CC_LANES][10], r47[CC_LANES][10], e8[10];
+    int off[CC_LANES][10];
+} lane_blocks;
+
+/* L from the blocks E of the live lanes of the hinges vid (4 vertices each) and slot (16 each) */
+static void lane_blocks_of(const int *vid, const int *slot, int live, cc_ln E[10][9], lane_blocks *L)
+{
+    cc_lm V[4];   /* V[m][l] = vertex m of lane l's hinge (dead lanes: the last live one) */
+    for (int l = 0; l < CC_LANES; l++)
+        for (int m = 0; m < 4; m++) V[m][l] = vid[4 * (l < live ? l : live - 1) + m];
+    for (int q = 0; q < 10; q++) {
+        int m = pair_m[q], n = pair_n[q];
+        cc_ln F[9], R[CC_LANES];
+        memcpy(F, E[q], sizeof F);
+        if (m != n) {
+            cc_lm up = ~(V[m] > V[n]);   /* lanes that add E^T */
+            F[1] = cc_ln_select(up, E[q][3], E[q][1]), F[3] = cc_ln_select(up, E[q][1], E[q][3]);
+            F[2] = cc_ln_select(up, E[q][6], E[q][2]), F[6] = cc_ln_select(up, E[q][2], E[q][6]);
+            F[5] = cc_ln_select(up, E[q][7], E[q][5]), F[7] = cc_ln_select(up, E[q][5], E[q][7]);
+        }
+        cc_ln_transpose4(F[0], F[1], F[2], F[3], R);
+        for (int l = 0; l < CC_LANES; l++) L->r03[l][q] = R[l];
+        cc_ln_transpose4(F[4], F[5], F[6], F[7], R);
+        for (int l = 0; l < CC_LANES; l++) L->r47[l][q] = R[l];
+        L->e8[q] = F[8];
+        for (int l = 0; l < live; l++)
+            L->off[l][q] = 9 * slot[16 * l + (m == n || V[m][l] > V[n][l] ? 4 * m + n : 4 * n + m)];
+    }
+}
+
+/* lane l of L into A */
+static void scatter_blocks(double *A, const lane_blocks *L, int l)
+{
+    for (int q = 0; q < 10; q++) {
+        double *b = A + L->off[l][q];
+        cc_ln_add_to(b, L->r03[l][q]);
+        cc_ln_add_to(b + 4, L->r47[l][q]);
+        b[8] += L->e8[q][l];
+    }
+}
+
 int cc_kernel_pack_bend(cc_term *t)
 {
     free(t->kdata);
@@ -239,10 +284,12 @@ int cc_kernel_bend_pritchard(cc_sim *s, cc_term *t, int hess, int b0, int b1, co
                 *why = ok[l] ? "non-finite force or Jacobian" : "the condition is undefined here (degenerate element)";
                 return -1;
             }
+        lane_blocks L;
+        lane_blocks_of(t->elem + 4 * e0, t->slot + 16 * e0, live, E, &L);
         for (int l = 0; l < live; l++) {
             int e = e0 + l;
-            const int *vid = t->elem + 4 * e, *slot = t->slot + 16 * e;
-            for (int q = 0; q < 10; q++) cc_ln_scatter_lower(A, vid, slot, 4, pair_m[q], pair_n[q], E[q], l);
+            const int *vid = t->elem + 4 * e;
+            scatter_blocks(A, &L, l);
             for (int m = 0; m < 4; m++) {
                 double *fm = f + 3 * vid[m], *jm = jdx + 3 * vid[m];
                 fm[0] += fo[m].x[l], fm[1] += fo[m].y[l], fm[2] += fo[m].z[l];
