@@ -168,44 +168,44 @@ static void derive_vertex3(cc_ln E[10][9], cc_lv3 y[4])
 }
 
 /* A batch's blocks as the scatter adds them, lane-major for vector adds: lane l of block q
- * of E goes to A + off[l][q] (slot (m, n) when vid[m] > vid[n] or m == n, else E_q^T to slot
- * (n, m), as cc_ln_scatter_lower), its entries 0-3 in r03[l][q], 4-7 in r47[l][q], 8 in e8[q][l] */
+ * of E goes to slot slot[idx[q][l]] of A (slot: the batch's slots, 16 a hinge; slot (m, n) of
+ * the hinge when vid[m] > vid[n] or m == n, else E_q^T to slot (n, m), as
+ * cc_ln_scatter_lower), its entries 0-3 in r03[l][q], 4-7 in r47[l][q], 8 in e8[q][l] */
 typedef struct lane_blocks {
     cc_ln r03[CC_LANES][10], r47[CC_LANES][10], e8[10];
-    int off[CC_LANES][10];
+    cc_lm idx[10];
 } lane_blocks;
 
-/* L from the blocks E of the live lanes of the hinges vid (4 vertices each) and slot (16 each) */
-static void lane_blocks_of(const int *vid, const int *slot, int live, cc_ln E[10][9], lane_blocks *L)
+/* L from the blocks E of the live lanes of the hinges vid (4 vertices each) */
+static void lane_blocks_of(const int *vid, int live, cc_ln E[10][9], lane_blocks *L)
 {
-    cc_lm V[4];   /* V[m][l] = vertex m of lane l's hinge (dead lanes: the last live one) */
+    cc_lm V[4], hinge = {0, 16, 32, 48};   /* V[m][l] = vertex m of lane l (dead lanes: the last live) */
     for (int l = 0; l < CC_LANES; l++)
         for (int m = 0; m < 4; m++) V[m][l] = vid[4 * (l < live ? l : live - 1) + m];
     for (int q = 0; q < 10; q++) {
         int m = pair_m[q], n = pair_n[q];
-        cc_ln F[9], R[CC_LANES];
-        memcpy(F, E[q], sizeof F);
+        cc_ln R[CC_LANES], F1 = E[q][1], F2 = E[q][2], F3 = E[q][3], F5 = E[q][5], F6 = E[q][6], F7 = E[q][7];
+        L->idx[q] = hinge + (4 * m + n);
         if (m != n) {
-            cc_lm up = ~(V[m] > V[n]);   /* lanes that add E^T */
-            F[1] = cc_ln_select(up, E[q][3], E[q][1]), F[3] = cc_ln_select(up, E[q][1], E[q][3]);
-            F[2] = cc_ln_select(up, E[q][6], E[q][2]), F[6] = cc_ln_select(up, E[q][2], E[q][6]);
-            F[5] = cc_ln_select(up, E[q][7], E[q][5]), F[7] = cc_ln_select(up, E[q][5], E[q][7]);
+            cc_lm up = ~(V[m] > V[n]);   /* lanes that add E^T to slot (n, m) */
+            L->idx[q] += up & (3 * (n - m));
+            F1 = cc_ln_select(up, E[q][3], E[q][1]), F3 = cc_ln_select(up, E[q][1], E[q][3]);
+            F2 = cc_ln_select(up, E[q][6], E[q][2]), F6 = cc_ln_select(up, E[q][2], E[q][6]);
+            F5 = cc_ln_select(up, E[q][7], E[q][5]), F7 = cc_ln_select(up, E[q][5], E[q][7]);
         }
-        cc_ln_transpose4(F[0], F[1], F[2], F[3], R);
+        cc_ln_transpose4(E[q][0], F1, F2, F3, R);
         for (int l = 0; l < CC_LANES; l++) L->r03[l][q] = R[l];
-        cc_ln_transpose4(F[4], F[5], F[6], F[7], R);
+        cc_ln_transpose4(E[q][4], F5, F6, F7, R);
         for (int l = 0; l < CC_LANES; l++) L->r47[l][q] = R[l];
-        L->e8[q] = F[8];
-        for (int l = 0; l < live; l++)
-            L->off[l][q] = 9 * slot[16 * l + (m == n || V[m][l] > V[n][l] ? 4 * m + n : 4 * n + m)];
+        L->e8[q] = E[q][8];
     }
 }
 
-/* lane l of L into A */
-static void scatter_blocks(double *A, const lane_blocks *L, int l)
+/* lane l of L into A (slot: the batch's slots) */
+static void scatter_blocks(double *A, const int *slot, const lane_blocks *L, int l)
 {
     for (int q = 0; q < 10; q++) {
-        double *b = A + L->off[l][q];
+        double *b = A + 9 * slot[L->idx[q][l]];
         cc_ln_add_to(b, L->r03[l][q]);
         cc_ln_add_to(b + 4, L->r47[l][q]);
         b[8] += L->e8[q][l];
@@ -253,8 +253,13 @@ static cc_ln bend_batch(const cc_term *t, int hess, int e0, int live, const doub
     if (hess == CC_HESSIAN_GAUSS_NEWTON) wh = cc_ln_set(0.0);
     else if (hess == CC_HESSIAN_CLAMP) wh = cc_ln_and(~(w > 0.0), w);   /* hessian.c: kept unless w > 0 */
     for (int m = 0; m < 3; m++) Dr[m] = cc_lv3_sub(D[m], D[3]);
-    for (int q = 0; q < 10; q++)
-        if (pair_n[q] < 3) pair_block(&h, pair_m[q], pair_n[q], cx * wh, gg, Dr, y, E[q]);
+    cc_ln cw = cx * wh;   /* the pairs among vertices 0..2, spelled out: constant m, n drop the terms that vanish */
+    pair_block(&h, 0, 0, cw, gg, Dr, y, E[0]);
+    pair_block(&h, 0, 1, cw, gg, Dr, y, E[1]);
+    pair_block(&h, 0, 2, cw, gg, Dr, y, E[2]);
+    pair_block(&h, 1, 1, cw, gg, Dr, y, E[4]);
+    pair_block(&h, 1, 2, cw, gg, Dr, y, E[5]);
+    pair_block(&h, 2, 2, cw, gg, Dr, y, E[7]);
     derive_vertex3(E, y);
     cc_ln chk = cc_ln_set(0.0), part[9] = {{0}};   /* nine independent sums, not one chain of 90 */
     for (int m = 0; m < 4; m++) {
@@ -285,11 +290,11 @@ int cc_kernel_bend_pritchard(cc_sim *s, cc_term *t, int hess, int b0, int b1, co
                 return -1;
             }
         lane_blocks L;
-        lane_blocks_of(t->elem + 4 * e0, t->slot + 16 * e0, live, E, &L);
+        lane_blocks_of(t->elem + 4 * e0, live, E, &L);
         for (int l = 0; l < live; l++) {
             int e = e0 + l;
             const int *vid = t->elem + 4 * e;
-            scatter_blocks(A, &L, l);
+            scatter_blocks(A, t->slot + 16 * e0, &L, l);
             for (int m = 0; m < 4; m++) {
                 double *fm = f + 3 * vid[m], *jm = jdx + 3 * vid[m];
                 fm[0] += fo[m].x[l], fm[1] += fo[m].y[l], fm[2] += fo[m].z[l];
