@@ -120,9 +120,9 @@ static inline __attribute__((always_inline)) void hess_block(const hinge_ln *h, 
     cc_lm3_outer(H, cc_lv3_scale(h->g[m], cc_ln_set(-1.0)), h->beta[n]);
 }
 
-/* the ten vertex pairs m <= n of a hinge, in the order of E in bend_batch */
-static const int pair_m[10] = {0, 0, 0, 0, 1, 1, 1, 2, 2, 3};
-static const int pair_n[10] = {0, 1, 2, 3, 1, 2, 3, 2, 3, 3};
+/* E[q] of a batch is the block of the vertex pair q = (m, n), m <= n, in the order (0, 0),
+ * (0, 1), (0, 2), (0, 3), (1, 1), (1, 2), (1, 3), (2, 2), (2, 3), (3, 3); the functions below
+ * spell the pairs out, so that m, n are constants and the terms that vanish drop out */
 
 /* E[p] = cx w' H_mn + gg g_m g_n^T for pair p = (m, n) of vertices 0..2; y_m += H_mn D_n,
  * y_n += H_mn^T D_m (D relative to vertex 3: see derive_vertex3) */
@@ -148,7 +148,7 @@ static inline void transpose(const cc_ln M[9], cc_ln T[9])
  * translations, so sum_n H_mn = 0 and sum_m g_m = 0 for every m; hence sum_n E_mn = 0, and
  *   E_m3 = -(E_m0 + E_m1 + E_m2) (m < 3),   E_33 = -(E_03^T + E_13^T + E_23^T),
  *   (H D)_m = sum_{n<3} H_mn (D_n - D_3) (m < 3),   (H D)_3 = -((H D)_0 + (H D)_1 + (H D)_2),
- * which saves four of the ten blocks. E is indexed as pair_m, pair_n. */
+ * which saves four of the ten blocks. E is indexed by pair as above. */
 static void derive_vertex3(cc_ln E[10][9], cc_lv3 y[4])
 {
     cc_ln T0[9], T1[9], T2[9];
@@ -176,29 +176,43 @@ typedef struct lane_blocks {
     cc_lm idx[10];
 } lane_blocks;
 
+/* block q = (m, n) of L from E_q; V[m][l] = vertex m of lane l's hinge */
+static inline __attribute__((always_inline)) void lane_block(const cc_ln E[9], const cc_lm V[4], int q, int m, int n,
+                                                             lane_blocks *L)
+{
+    cc_lm hinge = {0, 16, 32, 48};
+    cc_ln R[CC_LANES], F1 = E[1], F2 = E[2], F3 = E[3], F5 = E[5], F6 = E[6], F7 = E[7];
+    L->idx[q] = hinge + (4 * m + n);
+    if (m != n) {
+        cc_lm up = ~(V[m] > V[n]);   /* lanes that add E^T to slot (n, m) */
+        L->idx[q] += up & (3 * (n - m));
+        F1 = cc_ln_select(up, E[3], E[1]), F3 = cc_ln_select(up, E[1], E[3]);
+        F2 = cc_ln_select(up, E[6], E[2]), F6 = cc_ln_select(up, E[2], E[6]);
+        F5 = cc_ln_select(up, E[7], E[5]), F7 = cc_ln_select(up, E[5], E[7]);
+    }
+    cc_ln_transpose4(E[0], F1, F2, F3, R);
+    for (int l = 0; l < CC_LANES; l++) L->r03[l][q] = R[l];
+    cc_ln_transpose4(E[4], F5, F6, F7, R);
+    for (int l = 0; l < CC_LANES; l++) L->r47[l][q] = R[l];
+    L->e8[q] = E[8];
+}
+
 /* L from the blocks E of the live lanes of the hinges vid (4 vertices each) */
 static void lane_blocks_of(const int *vid, int live, cc_ln E[10][9], lane_blocks *L)
 {
-    cc_lm V[4], hinge = {0, 16, 32, 48};   /* V[m][l] = vertex m of lane l (dead lanes: the last live) */
+    cc_lm V[4];   /* V[m][l] = vertex m of lane l (dead lanes: the last live) */
     for (int l = 0; l < CC_LANES; l++)
         for (int m = 0; m < 4; m++) V[m][l] = vid[4 * (l < live ? l : live - 1) + m];
-    for (int q = 0; q < 10; q++) {
-        int m = pair_m[q], n = pair_n[q];
-        cc_ln R[CC_LANES], F1 = E[q][1], F2 = E[q][2], F3 = E[q][3], F5 = E[q][5], F6 = E[q][6], F7 = E[q][7];
-        L->idx[q] = hinge + (4 * m + n);
-        if (m != n) {
-            cc_lm up = ~(V[m] > V[n]);   /* lanes that add E^T to slot (n, m) */
-            L->idx[q] += up & (3 * (n - m));
-            F1 = cc_ln_select(up, E[q][3], E[q][1]), F3 = cc_ln_select(up, E[q][1], E[q][3]);
-            F2 = cc_ln_select(up, E[q][6], E[q][2]), F6 = cc_ln_select(up, E[q][2], E[q][6]);
-            F5 = cc_ln_select(up, E[q][7], E[q][5]), F7 = cc_ln_select(up, E[q][5], E[q][7]);
-        }
-        cc_ln_transpose4(E[q][0], F1, F2, F3, R);
-        for (int l = 0; l < CC_LANES; l++) L->r03[l][q] = R[l];
-        cc_ln_transpose4(E[q][4], F5, F6, F7, R);
-        for (int l = 0; l < CC_LANES; l++) L->r47[l][q] = R[l];
-        L->e8[q] = E[q][8];
-    }
+    lane_block(E[0], V, 0, 0, 0, L);
+    lane_block(E[1], V, 1, 0, 1, L);
+    lane_block(E[2], V, 2, 0, 2, L);
+    lane_block(E[3], V, 3, 0, 3, L);
+    lane_block(E[4], V, 4, 1, 1, L);
+    lane_block(E[5], V, 5, 1, 2, L);
+    lane_block(E[6], V, 6, 1, 3, L);
+    lane_block(E[7], V, 7, 2, 2, L);
+    lane_block(E[8], V, 8, 2, 3, L);
+    lane_block(E[9], V, 9, 3, 3, L);
 }
 
 /* lane l of L into A (slot: the batch's slots) */
@@ -221,7 +235,7 @@ int cc_kernel_pack_bend(cc_term *t)
 }
 
 /* the hinges e0 .. e0 + live - 1 of t: fo_m = f_m, y_m = (Jx dx)_m and the blocks E of A of
- * the pairs pair_m, pair_n, C = theta - theta0; returns a sum of everything added, for one
+ * the ten vertex pairs, C = theta - theta0; returns a sum of everything added, for one
  * NaN/inf test (dead lanes repeat the last live hinge) */
 static cc_ln bend_batch(const cc_term *t, int hess, int e0, int live, const double *x, const double *v,
                         const double *dx, double cx, double cv, cc_lv3 fo[4], cc_lv3 y[4], cc_ln E[10][9],
@@ -253,7 +267,7 @@ static cc_ln bend_batch(const cc_term *t, int hess, int e0, int live, const doub
     if (hess == CC_HESSIAN_GAUSS_NEWTON) wh = cc_ln_set(0.0);
     else if (hess == CC_HESSIAN_CLAMP) wh = cc_ln_and(~(w > 0.0), w);   /* hessian.c: kept unless w > 0 */
     for (int m = 0; m < 3; m++) Dr[m] = cc_lv3_sub(D[m], D[3]);
-    cc_ln cw = cx * wh;   /* the pairs among vertices 0..2, spelled out: constant m, n drop the terms that vanish */
+    cc_ln cw = cx * wh;   /* the pairs among vertices 0..2 */
     pair_block(&h, 0, 0, cw, gg, Dr, y, E[0]);
     pair_block(&h, 0, 1, cw, gg, Dr, y, E[1]);
     pair_block(&h, 0, 2, cw, gg, Dr, y, E[2]);
