@@ -18,6 +18,11 @@
  *   v_mn = kA/|nA| (c b x e^ - s b) + kB/|nB| (c e^ x a - s a) + pA_m QB_n - pA_n QB_m
  *   sigma_mn = -s (QB_n . QA_m + QA_n . QB_m) + c eps_n tau_m + c eps_m tau_n
  *   pA_m = c QA_m . e^,  tau_m = a . QB_m - QA_m . b.
+ * A diagonal block is symmetric (v_mm = 0: kA = kB = 0 and the pA terms cancel); pairing each
+ * term with its transpose, it is formed on its lower triangle and mirrored:
+ *   H_mm = sigma_mm I + sym((s QB_m + c eps_m b) QA_m^T) - sym(c eps_m a QB_m^T)
+ *        - sym(c e^ (QB_m x QA_m)^T) - sym(beta_m g_m^T),   sym(M) = M + M^T,
+ *   sigma_mm = -2 s QB_m . QA_m + 2 c eps_m tau_m.
  * Terms that vanish identically (QA_3 = QB_0 = 0, eps_0 = eps_3 = 0) are skipped per block,
  * and only the six blocks among vertices 0..2 are formed: translation invariance gives the
  * four with vertex 3 (derive_vertex3).
@@ -120,6 +125,32 @@ static inline __attribute__((always_inline)) void hess_block(const hinge_ln *h, 
     cc_lm3_outer(H, cc_lv3_scale(h->g[m], cc_ln_set(-1.0)), h->beta[n]);
 }
 
+/* M_ij += u_i w_j + w_i u_j for i >= j: the lower triangle of M += u w^T + w u^T */
+static inline void sym_lower(cc_ln M[9], cc_lv3 u, cc_lv3 w)
+{
+    M[0] += u.x * w.x, M[0] += w.x * u.x;
+    M[3] += u.y * w.x, M[3] += w.y * u.x, M[4] += u.y * w.y, M[4] += w.y * u.y;
+    M[6] += u.z * w.x, M[6] += w.z * u.x, M[7] += u.z * w.y, M[7] += w.z * u.y, M[8] += u.z * w.z, M[8] += w.z * u.z;
+}
+
+/* the lower triangle of H = H_mm, m < 3, of the banner's diagonal form (the (m, m) block of
+ * (57), symmetric) */
+static inline __attribute__((always_inline)) void hess_diag(const hinge_ln *h, int m, cc_ln H[9])
+{
+    int ab = m != 0, em = m != 0;   /* QA_m, QB_m both nonzero; eps_m nonzero (m < 3) */
+    cc_ln s = h->s, c = h->c, cem = c * h->eps[m], sig = cc_ln_set(0.0);
+    if (ab) sig -= 2.0 * s * cc_lv3_dot(h->QB[m], h->QA[m]);
+    if (em) sig += 2.0 * cem * h->tau[m];
+    H[0] = H[4] = H[8] = sig;
+    H[3] = H[6] = H[7] = cc_ln_set(0.0);
+    if (ab) {
+        sym_lower(H, cc_lv3_axpy(cc_lv3_scale(h->QB[m], s), cem, h->b), h->QA[m]);
+        sym_lower(H, cc_lv3_scale(h->a, -cem), h->QB[m]);
+        sym_lower(H, cc_lv3_scale(h->eh, -c), cc_lv3_cross(h->QB[m], h->QA[m]));
+    }
+    sym_lower(H, cc_lv3_scale(h->beta[m], cc_ln_set(-1.0)), h->g[m]);
+}
+
 /* E[q] of a batch is the block of the vertex pair q = (m, n), m <= n, in the order (0, 0),
  * (0, 1), (0, 2), (0, 3), (1, 1), (1, 2), (1, 3), (2, 2), (2, 3), (3, 3); the functions below
  * spell the pairs out, so that m, n are constants and the terms that vanish drop out */
@@ -130,9 +161,20 @@ static inline __attribute__((always_inline)) void pair_block(const hinge_ln *h, 
                                                              const cc_lv3 *D, cc_lv3 y[4], cc_ln E[9])
 {
     cc_ln H[9];
+    if (m == n) {   /* symmetric: the lower triangle, mirrored */
+        hess_diag(h, m, H);
+        H[1] = H[3], H[2] = H[6], H[5] = H[7];
+        y[m] = cc_lm3_mul_add(y[m], H, D[m], 0);
+        cc_lv3 u = cc_lv3_scale(h->g[m], gg);
+        E[0] = cw * H[0] + u.x * h->g[m].x;
+        E[3] = cw * H[3] + u.y * h->g[m].x, E[4] = cw * H[4] + u.y * h->g[m].y;
+        E[6] = cw * H[6] + u.z * h->g[m].x, E[7] = cw * H[7] + u.z * h->g[m].y, E[8] = cw * H[8] + u.z * h->g[m].z;
+        E[1] = E[3], E[2] = E[6], E[5] = E[7];
+        return;
+    }
     hess_block(h, m, n, H);
     y[m] = cc_lm3_mul_add(y[m], H, D[n], 0);
-    if (m != n) y[n] = cc_lm3_mul_add(y[n], H, D[m], 1);
+    y[n] = cc_lm3_mul_add(y[n], H, D[m], 1);
     for (int q = 0; q < 9; q++) E[q] = cw * H[q];
     cc_lm3_outer(E, cc_lv3_scale(h->g[m], gg), h->g[n]);
 }
@@ -200,7 +242,7 @@ static inline __attribute__((always_inline)) void lane_block(const cc_ln E[9], c
 /* L from the blocks E of the live lanes of the hinges vid (4 vertices each) */
 static void lane_blocks_of(const int *vid, int live, cc_ln E[10][9], lane_blocks *L)
 {
-    cc_lm V[4];   /* V[m][l] = vertex m of lane l (dead lanes: the last live) */
+    cc_lm V[4] = {{0}};   /* V[m][l] = vertex m of lane l (dead lanes: the last live) */
     for (int l = 0; l < CC_LANES; l++)
         for (int m = 0; m < 4; m++) V[m][l] = vid[4 * (l < live ? l : live - 1) + m];
     lane_block(E[0], V, 0, 0, 0, L);
