@@ -53,6 +53,32 @@ typedef struct hinge_ln {
     cc_lm ok;              /* true where |nA|, |nB|, |e| are finite and > 0 */
 } hinge_ln;
 
+/* the quantities of vertex m in h from qA = qA_m, qB = qB_m (h's a, b, e^, c, s, eps, ilA, ilB
+ * set): QA_m, QB_m, g_m, beta_m, pA_m, tau_m; the terms with QA_3 = QB_0 = 0 and
+ * eps_0 = eps_3 = 0 skipped */
+static inline __attribute__((always_inline)) void hinge_vertex(hinge_ln *h, int m, cc_lv3 qA, cc_lv3 qB, cc_lv3 axb,
+                                                               cc_lv3 bxe, cc_lv3 exa)
+{
+    cc_lv3 dc = cc_lv3_zero(), ds = cc_lv3_zero();
+    h->QA[m] = cc_lv3_scale(qA, h->ilA);
+    h->QB[m] = cc_lv3_scale(qB, h->ilB);
+    h->pA[m] = h->tau[m] = cc_ln_set(0.0);
+    if (m != 3) {
+        dc = cc_lv3_cross(h->QA[m], h->b);
+        ds = cc_lv3_cross(h->QA[m], bxe);
+        h->pA[m] = h->c * cc_lv3_dot(h->QA[m], h->eh);
+        h->tau[m] = -cc_lv3_dot(h->QA[m], h->b);
+    }
+    if (m != 0) {
+        dc = cc_lv3_add(dc, cc_lv3_cross(h->QB[m], h->a));
+        ds = cc_lv3_add(ds, cc_lv3_cross(h->QB[m], exa));
+        h->tau[m] = cc_lv3_dot(h->a, h->QB[m]) + h->tau[m];
+    }
+    if (m == 1 || m == 2) ds = cc_lv3_axpy(ds, h->eps[m], axb);
+    h->g[m] = cc_lv3_sub(cc_lv3_scale(ds, h->c), cc_lv3_scale(dc, h->s));
+    h->beta[m] = cc_lv3_add(cc_lv3_scale(dc, h->c), cc_lv3_scale(ds, h->s));
+}
+
 /* h from the positions p[4] of the batch: everything but the Hessian blocks */
 static void hinge_setup(const cc_lv3 p[4], hinge_ln *h)
 {
@@ -72,23 +98,15 @@ static void hinge_setup(const cc_lv3 p[4], hinge_ln *h)
     h->c = cc_lv3_dot(h->a, h->b);
     h->s = cc_lv3_dot(axb, h->eh);
     h->theta = cc_ln_atan2(h->s, h->c);
-    cc_lv3 qA[4] = {cc_lv3_sub(p[2], p[1]), cc_lv3_sub(p[0], p[2]), cc_lv3_sub(p[1], p[0]), cc_lv3_zero()};
-    cc_lv3 qB[4] = {cc_lv3_zero(), cc_lv3_sub(p[2], p[3]), cc_lv3_sub(p[3], p[1]), cc_lv3_sub(p[1], p[2])};
     h->eps[0] = h->eps[3] = cc_ln_set(0.0);
     h->eps[1] = ile;
     h->eps[2] = -ile;
     h->wA = cc_lv3_sub(cc_lv3_scale(bxe, h->c), cc_lv3_scale(h->b, h->s));
     h->wB = cc_lv3_sub(cc_lv3_scale(exa, h->c), cc_lv3_scale(h->a, h->s));
-    for (int m = 0; m < 4; m++) {
-        h->QA[m] = cc_lv3_scale(qA[m], h->ilA);
-        h->QB[m] = cc_lv3_scale(qB[m], h->ilB);
-        cc_lv3 dc = cc_lv3_add(cc_lv3_cross(h->QA[m], h->b), cc_lv3_cross(h->QB[m], h->a));
-        cc_lv3 ds = cc_lv3_axpy(cc_lv3_add(cc_lv3_cross(h->QA[m], bxe), cc_lv3_cross(h->QB[m], exa)), h->eps[m], axb);
-        h->g[m] = cc_lv3_sub(cc_lv3_scale(ds, h->c), cc_lv3_scale(dc, h->s));
-        h->beta[m] = cc_lv3_add(cc_lv3_scale(dc, h->c), cc_lv3_scale(ds, h->s));
-        h->pA[m] = h->c * cc_lv3_dot(h->QA[m], h->eh);
-        h->tau[m] = cc_lv3_dot(h->a, h->QB[m]) - cc_lv3_dot(h->QA[m], h->b);
-    }
+    hinge_vertex(h, 0, cc_lv3_sub(p[2], p[1]), cc_lv3_zero(), axb, bxe, exa);   /* qA_m, qB_m: (34), (35) */
+    hinge_vertex(h, 1, cc_lv3_sub(p[0], p[2]), cc_lv3_sub(p[2], p[3]), axb, bxe, exa);
+    hinge_vertex(h, 2, cc_lv3_sub(p[1], p[0]), cc_lv3_sub(p[3], p[1]), axb, bxe, exa);
+    hinge_vertex(h, 3, cc_lv3_zero(), cc_lv3_sub(p[1], p[2]), axb, bxe, exa);
 }
 
 /* H = H_mn of the banner: the (m, n) block of the frozen-magnitude Hessian (57) */
