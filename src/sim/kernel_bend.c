@@ -23,9 +23,12 @@
  *   H_mm = sigma_mm I + sym((s QB_m + c eps_m b) QA_m^T) - sym(c eps_m a QB_m^T)
  *        - sym(c e^ (QB_m x QA_m)^T) - sym(beta_m g_m^T),   sym(M) = M + M^T,
  *   sigma_mm = -2 s QB_m . QA_m + 2 c eps_m tau_m.
- * Terms that vanish identically (QA_3 = QB_0 = 0, eps_0 = eps_3 = 0) are skipped per block,
- * and only the six blocks among vertices 0..2 are formed: translation invariance gives the
- * four with vertex 3 (derive_vertex3).
+ * Terms that vanish identically (QA_3 = QB_0 = 0, eps_0 = eps_3 = 0) are skipped per vertex
+ * and per block (the pairs are spelled out, so m, n are constants), and only the six blocks
+ * among vertices 0..2 are formed: translation invariance gives the four with vertex 3
+ * (derive_vertex3). The ten blocks go to the lower triangle of A lane-major: per block two
+ * 4 x 4 lane transposes (E^T first where the lane's vertex order asks for it), then per hinge
+ * two 4-double additions and one scalar a block (lane_blocks_of, scatter_blocks).
  * test_sim_kernels compares the kernel with the condition-contract path of assemble.c.
  *
  * What the element adds (assemble.c, fused_nc): w = -k C - kd Cdot with Cdot = g . v
