@@ -18,9 +18,17 @@
  *   v_mn = kA/|nA| (c b x e^ - s b) + kB/|nB| (c e^ x a - s a) + pA_m QB_n - pA_n QB_m
  *   sigma_mn = -s (QB_n . QA_m + QA_n . QB_m) + c eps_n tau_m + c eps_m tau_n
  *   pA_m = c QA_m . e^,  tau_m = a . QB_m - QA_m . b.
- * Terms that vanish identically (QA_3 = QB_0 = 0, eps_0 = eps_3 = 0) are skipped per block,
- * and only the six blocks among vertices 0..2 are formed: translation invariance gives the
- * four with vertex 3 (derive_vertex3).
+ * A diagonal block is symmetric (v_mm = 0: kA = kB = 0 and the pA terms cancel); pairing each
+ * term with its transpose, it is formed on its lower triangle and mirrored:
+ *   H_mm = sigma_mm I + sym((s QB_m + c eps_m b) QA_m^T) - sym(c eps_m a QB_m^T)
+ *        - sym(c e^ (QB_m x QA_m)^T) - sym(beta_m g_m^T),   sym(M) = M + M^T,
+ *   sigma_mm = -2 s QB_m . QA_m + 2 c eps_m tau_m.
+ * Terms that vanish identically (QA_3 = QB_0 = 0, eps_0 = eps_3 = 0) are skipped per vertex
+ * and per block (the pairs are spelled out, so m, n are constants), and only the six blocks
+ * among vertices 0..2 are formed: translation invariance gives the four with vertex 3
+ * (derive_vertex3). The ten blocks go to the lower triangle of A lane-major: per block two
+ * 4 x 4 lane transposes (E^T first where the lane's vertex order asks for it), then per hinge
+ * two 4-double additions and one scalar a block (lane_blocks_of, scatter_blocks).
  * test_sim_kernels compares the kernel with the condition-contract path of assemble.c.
  *
  * What the element adds (assemble.c, fused_nc): w = -k C - kd Cdot with Cdot = g . v
@@ -48,6 +56,32 @@ typedef struct hinge_ln {
     cc_lm ok;              /* true where |nA|, |nB|, |e| are finite and > 0 */
 } hinge_ln;
 
+/* the quantities of vertex m in h from qA = qA_m, qB = qB_m (h's a, b, e^, c, s, eps, ilA, ilB
+ * set): QA_m, QB_m, g_m, beta_m, pA_m, tau_m; the terms with QA_3 = QB_0 = 0 and
+ * eps_0 = eps_3 = 0 skipped */
+static inline __attribute__((always_inline)) void hinge_vertex(hinge_ln *h, int m, cc_lv3 qA, cc_lv3 qB, cc_lv3 axb,
+                                                               cc_lv3 bxe, cc_lv3 exa)
+{
+    cc_lv3 dc = cc_lv3_zero(), ds = cc_lv3_zero();
+    h->QA[m] = cc_lv3_scale(qA, h->ilA);
+    h->QB[m] = cc_lv3_scale(qB, h->ilB);
+    h->pA[m] = h->tau[m] = cc_ln_set(0.0);
+    if (m != 3) {
+        dc = cc_lv3_cross(h->QA[m], h->b);
+        ds = cc_lv3_cross(h->QA[m], bxe);
+        h->pA[m] = h->c * cc_lv3_dot(h->QA[m], h->eh);
+        h->tau[m] = -cc_lv3_dot(h->QA[m], h->b);
+    }
+    if (m != 0) {
+        dc = cc_lv3_add(dc, cc_lv3_cross(h->QB[m], h->a));
+        ds = cc_lv3_add(ds, cc_lv3_cross(h->QB[m], exa));
+        h->tau[m] = cc_lv3_dot(h->a, h->QB[m]) + h->tau[m];
+    }
+    if (m == 1 || m == 2) ds = cc_lv3_axpy(ds, h->eps[m], axb);
+    h->g[m] = cc_lv3_sub(cc_lv3_scale(ds, h->c), cc_lv3_scale(dc, h->s));
+    h->beta[m] = cc_lv3_add(cc_lv3_scale(dc, h->c), cc_lv3_scale(ds, h->s));
+}
+
 /* h from the positions p[4] of the batch: everything but the Hessian blocks */
 static void hinge_setup(const cc_lv3 p[4], hinge_ln *h)
 {
@@ -67,23 +101,15 @@ static void hinge_setup(const cc_lv3 p[4], hinge_ln *h)
     h->c = cc_lv3_dot(h->a, h->b);
     h->s = cc_lv3_dot(axb, h->eh);
     h->theta = cc_ln_atan2(h->s, h->c);
-    cc_lv3 qA[4] = {cc_lv3_sub(p[2], p[1]), cc_lv3_sub(p[0], p[2]), cc_lv3_sub(p[1], p[0]), cc_lv3_zero()};
-    cc_lv3 qB[4] = {cc_lv3_zero(), cc_lv3_sub(p[2], p[3]), cc_lv3_sub(p[3], p[1]), cc_lv3_sub(p[1], p[2])};
     h->eps[0] = h->eps[3] = cc_ln_set(0.0);
     h->eps[1] = ile;
     h->eps[2] = -ile;
     h->wA = cc_lv3_sub(cc_lv3_scale(bxe, h->c), cc_lv3_scale(h->b, h->s));
     h->wB = cc_lv3_sub(cc_lv3_scale(exa, h->c), cc_lv3_scale(h->a, h->s));
-    for (int m = 0; m < 4; m++) {
-        h->QA[m] = cc_lv3_scale(qA[m], h->ilA);
-        h->QB[m] = cc_lv3_scale(qB[m], h->ilB);
-        cc_lv3 dc = cc_lv3_add(cc_lv3_cross(h->QA[m], h->b), cc_lv3_cross(h->QB[m], h->a));
-        cc_lv3 ds = cc_lv3_axpy(cc_lv3_add(cc_lv3_cross(h->QA[m], bxe), cc_lv3_cross(h->QB[m], exa)), h->eps[m], axb);
-        h->g[m] = cc_lv3_sub(cc_lv3_scale(ds, h->c), cc_lv3_scale(dc, h->s));
-        h->beta[m] = cc_lv3_add(cc_lv3_scale(dc, h->c), cc_lv3_scale(ds, h->s));
-        h->pA[m] = h->c * cc_lv3_dot(h->QA[m], h->eh);
-        h->tau[m] = cc_lv3_dot(h->a, h->QB[m]) - cc_lv3_dot(h->QA[m], h->b);
-    }
+    hinge_vertex(h, 0, cc_lv3_sub(p[2], p[1]), cc_lv3_zero(), axb, bxe, exa);   /* qA_m, qB_m: (34), (35) */
+    hinge_vertex(h, 1, cc_lv3_sub(p[0], p[2]), cc_lv3_sub(p[2], p[3]), axb, bxe, exa);
+    hinge_vertex(h, 2, cc_lv3_sub(p[1], p[0]), cc_lv3_sub(p[3], p[1]), axb, bxe, exa);
+    hinge_vertex(h, 3, cc_lv3_zero(), cc_lv3_sub(p[1], p[2]), axb, bxe, exa);
 }
 
 /* H = H_mn of the banner: the (m, n) block of the frozen-magnitude Hessian (57) */
@@ -120,9 +146,35 @@ static inline __attribute__((always_inline)) void hess_block(const hinge_ln *h, 
     cc_lm3_outer(H, cc_lv3_scale(h->g[m], cc_ln_set(-1.0)), h->beta[n]);
 }
 
-/* the ten vertex pairs m <= n of a hinge, in the order of E in bend_batch */
-static const int pair_m[10] = {0, 0, 0, 0, 1, 1, 1, 2, 2, 3};
-static const int pair_n[10] = {0, 1, 2, 3, 1, 2, 3, 2, 3, 3};
+/* M_ij += u_i w_j + w_i u_j for i >= j: the lower triangle of M += u w^T + w u^T */
+static inline void sym_lower(cc_ln M[9], cc_lv3 u, cc_lv3 w)
+{
+    M[0] += u.x * w.x, M[0] += w.x * u.x;
+    M[3] += u.y * w.x, M[3] += w.y * u.x, M[4] += u.y * w.y, M[4] += w.y * u.y;
+    M[6] += u.z * w.x, M[6] += w.z * u.x, M[7] += u.z * w.y, M[7] += w.z * u.y, M[8] += u.z * w.z, M[8] += w.z * u.z;
+}
+
+/* the lower triangle of H = H_mm, m < 3, of the banner's diagonal form (the (m, m) block of
+ * (57), symmetric) */
+static inline __attribute__((always_inline)) void hess_diag(const hinge_ln *h, int m, cc_ln H[9])
+{
+    int ab = m != 0, em = m != 0;   /* QA_m, QB_m both nonzero; eps_m nonzero (m < 3) */
+    cc_ln s = h->s, c = h->c, cem = c * h->eps[m], sig = cc_ln_set(0.0);
+    if (ab) sig -= 2.0 * s * cc_lv3_dot(h->QB[m], h->QA[m]);
+    if (em) sig += 2.0 * cem * h->tau[m];
+    H[0] = H[4] = H[8] = sig;
+    H[3] = H[6] = H[7] = cc_ln_set(0.0);
+    if (ab) {
+        sym_lower(H, cc_lv3_axpy(cc_lv3_scale(h->QB[m], s), cem, h->b), h->QA[m]);
+        sym_lower(H, cc_lv3_scale(h->a, -cem), h->QB[m]);
+        sym_lower(H, cc_lv3_scale(h->eh, -c), cc_lv3_cross(h->QB[m], h->QA[m]));
+    }
+    sym_lower(H, cc_lv3_scale(h->beta[m], cc_ln_set(-1.0)), h->g[m]);
+}
+
+/* E[q] of a batch is the block of the vertex pair q = (m, n), m <= n, in the order (0, 0),
+ * (0, 1), (0, 2), (0, 3), (1, 1), (1, 2), (1, 3), (2, 2), (2, 3), (3, 3); the functions below
+ * spell the pairs out, so that m, n are constants and the terms that vanish drop out */
 
 /* E[p] = cx w' H_mn + gg g_m g_n^T for pair p = (m, n) of vertices 0..2; y_m += H_mn D_n,
  * y_n += H_mn^T D_m (D relative to vertex 3: see derive_vertex3) */
@@ -130,9 +182,20 @@ static inline __attribute__((always_inline)) void pair_block(const hinge_ln *h, 
                                                              const cc_lv3 *D, cc_lv3 y[4], cc_ln E[9])
 {
     cc_ln H[9];
+    if (m == n) {   /* symmetric: the lower triangle, mirrored */
+        hess_diag(h, m, H);
+        H[1] = H[3], H[2] = H[6], H[5] = H[7];
+        y[m] = cc_lm3_mul_add(y[m], H, D[m], 0);
+        cc_lv3 u = cc_lv3_scale(h->g[m], gg);
+        E[0] = cw * H[0] + u.x * h->g[m].x;
+        E[3] = cw * H[3] + u.y * h->g[m].x, E[4] = cw * H[4] + u.y * h->g[m].y;
+        E[6] = cw * H[6] + u.z * h->g[m].x, E[7] = cw * H[7] + u.z * h->g[m].y, E[8] = cw * H[8] + u.z * h->g[m].z;
+        E[1] = E[3], E[2] = E[6], E[5] = E[7];
+        return;
+    }
     hess_block(h, m, n, H);
     y[m] = cc_lm3_mul_add(y[m], H, D[n], 0);
-    if (m != n) y[n] = cc_lm3_mul_add(y[n], H, D[m], 1);
+    y[n] = cc_lm3_mul_add(y[n], H, D[m], 1);
     for (int q = 0; q < 9; q++) E[q] = cw * H[q];
     cc_lm3_outer(E, cc_lv3_scale(h->g[m], gg), h->g[n]);
 }
@@ -148,7 +211,7 @@ static inline void transpose(const cc_ln M[9], cc_ln T[9])
  * translations, so sum_n H_mn = 0 and sum_m g_m = 0 for every m; hence sum_n E_mn = 0, and
  *   E_m3 = -(E_m0 + E_m1 + E_m2) (m < 3),   E_33 = -(E_03^T + E_13^T + E_23^T),
  *   (H D)_m = sum_{n<3} H_mn (D_n - D_3) (m < 3),   (H D)_3 = -((H D)_0 + (H D)_1 + (H D)_2),
- * which saves four of the ten blocks. E is indexed as pair_m, pair_n. */
+ * which saves four of the ten blocks. E is indexed by pair as above. */
 static void derive_vertex3(cc_ln E[10][9], cc_lv3 y[4])
 {
     cc_ln T0[9], T1[9], T2[9];
@@ -167,6 +230,65 @@ static void derive_vertex3(cc_ln E[10][9], cc_lv3 y[4])
     y[3] = cc_lv3_scale(cc_lv3_add(cc_lv3_add(y[0], y[1]), y[2]), cc_ln_set(-1.0));
 }
 
+/* A batch's blocks as the scatter adds them, lane-major for vector adds: lane l of block q
+ * of E goes to slot slot[idx[q][l]] of A (slot: the batch's slots, 16 a hinge; slot (m, n) of
+ * the hinge when vid[m] > vid[n] or m == n, else E_q^T to slot (n, m), as
+ * cc_ln_scatter_lower), its entries 0-3 in r03[l][q], 4-7 in r47[l][q], 8 in e8[q][l] */
+typedef struct lane_blocks {
+    cc_ln r03[CC_LANES][10], r47[CC_LANES][10], e8[10];
+    cc_lm idx[10];
+} lane_blocks;
+
+/* block q = (m, n) of L from E_q; V[m][l] = vertex m of lane l's hinge */
+static inline __attribute__((always_inline)) void lane_block(const cc_ln E[9], const cc_lm V[4], int q, int m, int n,
+                                                             lane_blocks *L)
+{
+    cc_lm hinge = {0, 16, 32, 48};
+    cc_ln R[CC_LANES], F1 = E[1], F2 = E[2], F3 = E[3], F5 = E[5], F6 = E[6], F7 = E[7];
+    L->idx[q] = hinge + (4 * m + n);
+    if (m != n) {
+        cc_lm up = ~(V[m] > V[n]);   /* lanes that add E^T to slot (n, m) */
+        L->idx[q] += up & (3 * (n - m));
+        F1 = cc_ln_select(up, E[3], E[1]), F3 = cc_ln_select(up, E[1], E[3]);
+        F2 = cc_ln_select(up, E[6], E[2]), F6 = cc_ln_select(up, E[2], E[6]);
+        F5 = cc_ln_select(up, E[7], E[5]), F7 = cc_ln_select(up, E[5], E[7]);
+    }
+    cc_ln_transpose4(E[0], F1, F2, F3, R);
+    for (int l = 0; l < CC_LANES; l++) L->r03[l][q] = R[l];
+    cc_ln_transpose4(E[4], F5, F6, F7, R);
+    for (int l = 0; l < CC_LANES; l++) L->r47[l][q] = R[l];
+    L->e8[q] = E[8];
+}
+
+/* L from the blocks E of the live lanes of the hinges vid (4 vertices each) */
+static void lane_blocks_of(const int *vid, int live, cc_ln E[10][9], lane_blocks *L)
+{
+    cc_lm V[4] = {{0}};   /* V[m][l] = vertex m of lane l (dead lanes: the last live) */
+    for (int l = 0; l < CC_LANES; l++)
+        for (int m = 0; m < 4; m++) V[m][l] = vid[4 * (l < live ? l : live - 1) + m];
+    lane_block(E[0], V, 0, 0, 0, L);
+    lane_block(E[1], V, 1, 0, 1, L);
+    lane_block(E[2], V, 2, 0, 2, L);
+    lane_block(E[3], V, 3, 0, 3, L);
+    lane_block(E[4], V, 4, 1, 1, L);
+    lane_block(E[5], V, 5, 1, 2, L);
+    lane_block(E[6], V, 6, 1, 3, L);
+    lane_block(E[7], V, 7, 2, 2, L);
+    lane_block(E[8], V, 8, 2, 3, L);
+    lane_block(E[9], V, 9, 3, 3, L);
+}
+
+/* lane l of L into A (slot: the batch's slots) */
+static void scatter_blocks(double *A, const int *slot, const lane_blocks *L, int l)
+{
+    for (int q = 0; q < 10; q++) {
+        double *b = A + 9 * slot[L->idx[q][l]];
+        cc_ln_add_to(b, L->r03[l][q]);
+        cc_ln_add_to(b + 4, L->r47[l][q]);
+        b[8] += L->e8[q][l];
+    }
+}
+
 int cc_kernel_pack_bend(cc_term *t)
 {
     free(t->kdata);
@@ -176,7 +298,7 @@ int cc_kernel_pack_bend(cc_term *t)
 }
 
 /* the hinges e0 .. e0 + live - 1 of t: fo_m = f_m, y_m = (Jx dx)_m and the blocks E of A of
- * the pairs pair_m, pair_n, C = theta - theta0; returns a sum of everything added, for one
+ * the ten vertex pairs, C = theta - theta0; returns a sum of everything added, for one
  * NaN/inf test (dead lanes repeat the last live hinge) */
 static cc_ln bend_batch(const cc_term *t, int hess, int e0, int live, const double *x, const double *v,
                         const double *dx, double cx, double cv, cc_lv3 fo[4], cc_lv3 y[4], cc_ln E[10][9],
@@ -208,8 +330,13 @@ static cc_ln bend_batch(const cc_term *t, int hess, int e0, int live, const doub
     if (hess == CC_HESSIAN_GAUSS_NEWTON) wh = cc_ln_set(0.0);
     else if (hess == CC_HESSIAN_CLAMP) wh = cc_ln_and(~(w > 0.0), w);   /* hessian.c: kept unless w > 0 */
     for (int m = 0; m < 3; m++) Dr[m] = cc_lv3_sub(D[m], D[3]);
-    for (int q = 0; q < 10; q++)
-        if (pair_n[q] < 3) pair_block(&h, pair_m[q], pair_n[q], cx * wh, gg, Dr, y, E[q]);
+    cc_ln cw = cx * wh;   /* the pairs among vertices 0..2 */
+    pair_block(&h, 0, 0, cw, gg, Dr, y, E[0]);
+    pair_block(&h, 0, 1, cw, gg, Dr, y, E[1]);
+    pair_block(&h, 0, 2, cw, gg, Dr, y, E[2]);
+    pair_block(&h, 1, 1, cw, gg, Dr, y, E[4]);
+    pair_block(&h, 1, 2, cw, gg, Dr, y, E[5]);
+    pair_block(&h, 2, 2, cw, gg, Dr, y, E[7]);
     derive_vertex3(E, y);
     cc_ln chk = cc_ln_set(0.0), part[9] = {{0}};   /* nine independent sums, not one chain of 90 */
     for (int m = 0; m < 4; m++) {
@@ -239,10 +366,12 @@ int cc_kernel_bend_pritchard(cc_sim *s, cc_term *t, int hess, int b0, int b1, co
                 *why = ok[l] ? "non-finite force or Jacobian" : "the condition is undefined here (degenerate element)";
                 return -1;
             }
+        lane_blocks L;
+        lane_blocks_of(t->elem + 4 * e0, live, E, &L);
         for (int l = 0; l < live; l++) {
             int e = e0 + l;
-            const int *vid = t->elem + 4 * e, *slot = t->slot + 16 * e;
-            for (int q = 0; q < 10; q++) cc_ln_scatter_lower(A, vid, slot, 4, pair_m[q], pair_n[q], E[q], l);
+            const int *vid = t->elem + 4 * e;
+            scatter_blocks(A, t->slot + 16 * e0, &L, l);
             for (int m = 0; m < 4; m++) {
                 double *fm = f + 3 * vid[m], *jm = jdx + 3 * vid[m];
                 fm[0] += fo[m].x[l], fm[1] += fo[m].y[l], fm[2] += fo[m].z[l];

@@ -12,6 +12,7 @@
 
 #include "sim/sim_internal.h"   /* CC_LANES */
 #include <math.h>
+#include <string.h>
 
 
 typedef double cc_ln __attribute__((vector_size(CC_LANES * sizeof(double))));
@@ -38,6 +39,35 @@ static inline cc_ln cc_ln_atan2(cc_ln y, cc_ln x)
 }
 /* a where m is true, else 0 */
 static inline cc_ln cc_ln_and(cc_lm m, cc_ln a) { return (cc_ln)((cc_lm)a & m); }
+/* a where m is true, else b */
+static inline cc_ln cc_ln_select(cc_lm m, cc_ln a, cc_ln b) { return (cc_ln)(((cc_lm)a & m) | ((cc_lm)b & ~m)); }
+
+/* lanes i, j, k, l of the 8 lanes a, b (i < 4: a[i], else b[i - 4]); gcc and clang spell it apart */
+#if defined(__clang__)
+#define CC_LN_SHUFFLE(a, b, i, j, k, l) __builtin_shufflevector(a, b, i, j, k, l)
+#else
+#define CC_LN_SHUFFLE(a, b, i, j, k, l) __builtin_shuffle(a, b, (cc_lm){i, j, k, l})
+#endif
+
+/* r[l] = (a[l], b[l], c[l], d[l]): the lanes of four cc_ln as rows, a 4 x 4 transpose */
+static inline void cc_ln_transpose4(cc_ln a, cc_ln b, cc_ln c, cc_ln d, cc_ln r[4])
+{
+    _Static_assert(CC_LANES == 4, "cc_ln_transpose4 is written for four lanes");
+    cc_ln ab0 = CC_LN_SHUFFLE(a, b, 0, 4, 2, 6), ab1 = CC_LN_SHUFFLE(a, b, 1, 5, 3, 7);
+    cc_ln cd0 = CC_LN_SHUFFLE(c, d, 0, 4, 2, 6), cd1 = CC_LN_SHUFFLE(c, d, 1, 5, 3, 7);
+    r[0] = CC_LN_SHUFFLE(ab0, cd0, 0, 1, 4, 5);
+    r[1] = CC_LN_SHUFFLE(ab1, cd1, 0, 1, 4, 5);
+    r[2] = CC_LN_SHUFFLE(ab0, cd0, 2, 3, 6, 7);
+    r[3] = CC_LN_SHUFFLE(ab1, cd1, 2, 3, 6, 7);
+}
+/* a[0..3] += u, a anywhere (no alignment) */
+static inline void cc_ln_add_to(double *a, cc_ln u)
+{
+    cc_ln t;
+    memcpy(&t, a, sizeof t);
+    t += u;
+    memcpy(a, &t, sizeof t);
+}
 
 static inline cc_lv3 cc_lv3_add(cc_lv3 a, cc_lv3 b) { return (cc_lv3){a.x + b.x, a.y + b.y, a.z + b.z}; }
 static inline cc_lv3 cc_lv3_sub(cc_lv3 a, cc_lv3 b) { return (cc_lv3){a.x - b.x, a.y - b.y, a.z - b.z}; }
