@@ -176,6 +176,62 @@ static cc_ln tri_blocks(const tri_ln *T, cc_lv3 fo[3], cc_lv3 jo[3], cc_ln E[6][
     return chk;
 }
 
+/* A batch's blocks as the scatter adds them, lane-major for vector adds: lane l of block q
+ * of E goes to slot slot[idx[q][l]] of A (slot: the batch's slots, 9 a triangle; slot (m, n)
+ * of the triangle when vid[m] > vid[n] or m == n, else E_q^T to slot (n, m), as
+ * cc_ln_scatter_lower), its entries 0-3 in r03[l][q], 4-7 in r47[l][q], 8 in e8[q][l] */
+typedef struct lane_blocks {
+    cc_ln r03[CC_LANES][6], r47[CC_LANES][6], e8[6];
+    cc_lm idx[6];
+} lane_blocks;
+
+/* block q = (m, n) of L from E_q; V[m][l] = vertex m of lane l's triangle */
+static inline __attribute__((always_inline)) void lane_block(const cc_ln E[9], const cc_lm V[3], int q, int m, int n,
+                                                             lane_blocks *L)
+{
+    cc_lm tri = {0, 9, 18, 27};
+    cc_ln R[CC_LANES], F1 = E[1], F2 = E[2], F3 = E[3], F5 = E[5], F6 = E[6], F7 = E[7];
+    L->idx[q] = tri + (3 * m + n);
+    if (m != n) {
+        cc_lm up = ~(V[m] > V[n]);   /* lanes that add E^T to slot (n, m) */
+        L->idx[q] += up & (2 * (n - m));
+        F1 = cc_ln_select(up, E[3], E[1]), F3 = cc_ln_select(up, E[1], E[3]);
+        F2 = cc_ln_select(up, E[6], E[2]), F6 = cc_ln_select(up, E[2], E[6]);
+        F5 = cc_ln_select(up, E[7], E[5]), F7 = cc_ln_select(up, E[5], E[7]);
+    }
+    cc_ln_transpose4(E[0], F1, F2, F3, R);
+    for (int l = 0; l < CC_LANES; l++) L->r03[l][q] = R[l];
+    cc_ln_transpose4(E[4], F5, F6, F7, R);
+    for (int l = 0; l < CC_LANES; l++) L->r47[l][q] = R[l];
+    L->e8[q] = E[8];
+}
+
+/* L from the blocks E (pairs (0,0), (0,1), (0,2), (1,1), (1,2), (2,2)) of the live lanes of
+ * the triangles vid (3 vertices each) */
+static void lane_blocks_of(const int *vid, int live, cc_ln E[6][9], lane_blocks *L)
+{
+    cc_lm V[3] = {{0}};   /* V[m][l] = vertex m of lane l (dead lanes: the last live) */
+    for (int l = 0; l < CC_LANES; l++)
+        for (int m = 0; m < 3; m++) V[m][l] = vid[3 * (l < live ? l : live - 1) + m];
+    lane_block(E[0], V, 0, 0, 0, L);
+    lane_block(E[1], V, 1, 0, 1, L);
+    lane_block(E[2], V, 2, 0, 2, L);
+    lane_block(E[3], V, 3, 1, 1, L);
+    lane_block(E[4], V, 4, 1, 2, L);
+    lane_block(E[5], V, 5, 2, 2, L);
+}
+
+/* lane l of L into A (slot: the batch's slots) */
+static void scatter_blocks(double *A, const int *slot, const lane_blocks *L, int l)
+{
+    for (int q = 0; q < 6; q++) {
+        double *b = A + 9 * slot[L->idx[q][l]];
+        cc_ln_add_to(b, L->r03[l][q]);
+        cc_ln_add_to(b + 4, L->r47[l][q]);
+        b[8] += L->e8[q][l];
+    }
+}
+
 /* the stretch and shear of one batch; the element index where C is undefined or the result
  * not finite (*nonfinite = 1), or -1 */
 static int tri_batch(cc_term *st, int st_hess, cc_term *sh, int sh_hess, int e0, int live, const double *x,
@@ -195,15 +251,17 @@ static int tri_batch(cc_term *st, int st_hess, cc_term *sh, int sh_hess, int e0,
     cc_ln chk = tri_blocks(&T, fo, jo, E);
     for (int l = 0; l < live; l++)
         if (!isfinite(chk[l])) return *nonfinite = 1, e0 + l;
+    lane_blocks L;
+    lane_blocks_of(t->elem + 3 * e0, live, E, &L);
     for (int l = 0; l < live; l++) {
         int e = e0 + l;
-        const int *vid = t->elem + 3 * e, *slot = t->slot + 9 * e;
-        for (int m = 0, q = 0; m < 3; m++) {
+        const int *vid = t->elem + 3 * e;
+        for (int m = 0; m < 3; m++) {
             double *fm = f + 3 * vid[m], *jm = jdx + 3 * vid[m];
             fm[0] += fo[m].x[l], fm[1] += fo[m].y[l], fm[2] += fo[m].z[l];
             jm[0] += jo[m].x[l], jm[1] += jo[m].y[l], jm[2] += jo[m].z[l];
-            for (int n = m; n < 3; n++, q++) cc_ln_scatter_lower(A, vid, slot, 3, m, n, E[q], l);
         }
+        scatter_blocks(A, t->slot + 9 * e0, &L, l);
         if (st) {
             st->C[2 * e] = T.Cu[l], st->C[2 * e + 1] = T.Cv[l];
             st->energy[e] = 0.5 * st->k * (T.Cu[l] * T.Cu[l] + T.Cv[l] * T.Cv[l]);
