@@ -79,12 +79,13 @@ typedef struct tri_ln {
 } tri_ln;
 
 /* T's rest data and w-combinations for the triangles e0 .. e0 + live - 1 of t (dead lanes
- * repeat the last live triangle); sh gives beta */
+ * repeat the last live triangle); sh gives beta (else 0). The rest of T is left to the terms
+ * (tri_batch zeroes what an absent term would have set) */
 static void tri_gather(const cc_term *t, const cc_term *sh, int e0, int live, const double *x, const double *v,
                        const double *dx, tri_ln *T)
 {
     cc_lv3 X[3], V[3], D[3];
-    memset(T, 0, sizeof *T);
+    T->be = cc_ln_set(0.0);
     for (int l = 0; l < CC_LANES; l++) {
         int e = e0 + (l < live ? l : live - 1);
         const int *vid = t->elem + 3 * e;
@@ -126,7 +127,8 @@ static int stretch_add(tri_ln *T, double k, double kd, int hess, double cx, doub
     return -1;
 }
 
-/* shear/bw98 (001 (19)-(23)) with stiffness k, damping kd added into T */
+/* shear/bw98 (001 (19)-(23)) with stiffness k, damping kd added into T (P, Q, F_u, F_v as
+ * stretch_add or tri_batch left them; R from 0) */
 static void shear_add(tri_ln *T, double k, double kd, int hess, double cx, double cv)
 {
     cc_ln be = T->be, b2 = be * be, ja = -k * b2, ma = (-cx * k - cv * kd) * b2;
@@ -135,6 +137,7 @@ static void shear_add(tri_ln *T, double k, double kd, int hess, double cx, doubl
     cc_ln hs = curvature_weight(hess, ws) * be;
     cc_lm3_outer(T->J.P, cc_lv3_scale(T->wv, ja), T->wv);
     cc_lm3_outer(T->J.Q, cc_lv3_scale(T->wu, ja), T->wu);
+    memset(T->J.R, 0, sizeof T->J.R), memset(T->M.R, 0, sizeof T->M.R);
     cc_lm3_outer(T->J.R, cc_lv3_scale(T->wv, ja), T->wu);
     cc_lm3_outer(T->M.P, cc_lv3_scale(T->wv, ma), T->wv);
     cc_lm3_outer(T->M.Q, cc_lv3_scale(T->wu, ma), T->wu);
@@ -246,8 +249,13 @@ static int tri_batch(cc_term *st, int st_hess, cc_term *sh, int sh_hess, int e0,
     if (st) {
         int l = stretch_add(&T, st->k, st->kd, st_hess, cx, cv, live);
         if (l >= 0) return e0 + l;
+    } else {
+        memset(&T.J.P, 0, sizeof T.J.P), memset(&T.J.Q, 0, sizeof T.J.Q);
+        memset(&T.M.P, 0, sizeof T.M.P), memset(&T.M.Q, 0, sizeof T.M.Q);
+        T.Fu = T.Fv = cc_lv3_zero();
     }
     if (sh) shear_add(&T, sh->k, sh->kd, sh_hess, cx, cv);
+    else memset(&T.J.R, 0, sizeof T.J.R), memset(&T.M.R, 0, sizeof T.M.R);
     cc_ln chk = tri_blocks(&T, fo, jo, E);
     for (int l = 0; l < live; l++)
         if (!isfinite(chk[l])) return *nonfinite = 1, e0 + l;
