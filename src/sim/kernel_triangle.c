@@ -78,27 +78,45 @@ typedef struct tri_ln {
     cc_ln Cu, Cv, Cs;              /* C of stretch (u, v) and shear */
 } tri_ln;
 
+/* the 3-vectors in a (3 doubles a vertex) of vertex m of the four lanes' elements vid[l] */
+static inline cc_lv3 lane_vertex(const double *a, const int *const vid[4], int m)
+{
+    const double *p0 = a + 3 * vid[0][m], *p1 = a + 3 * vid[1][m], *p2 = a + 3 * vid[2][m], *p3 = a + 3 * vid[3][m];
+    return (cc_lv3){{p0[0], p1[0], p2[0], p3[0]}, {p0[1], p1[1], p2[1], p3[1]}, {p0[2], p1[2], p2[2], p3[2]}};
+}
+
 /* T's rest data and w-combinations for the triangles e0 .. e0 + live - 1 of t (dead lanes
  * repeat the last live triangle); sh gives beta (else 0). The rest of T is left to the terms
  * (tri_batch zeroes what an absent term would have set) */
 static void tri_gather(const cc_term *t, const cc_term *sh, int e0, int live, const double *x, const double *v,
                        const double *dx, tri_ln *T)
 {
-    cc_lv3 X[3], V[3], D[3];
-    T->be = cc_ln_set(0.0);
+    _Static_assert(CC_LANES == 4, "tri_gather is written for four lanes");
+    const int *vid[CC_LANES];   /* the lanes' vertices and rest data */
+    const double *r[CC_LANES];
+    int e[CC_LANES];
     for (int l = 0; l < CC_LANES; l++) {
-        int e = e0 + (l < live ? l : live - 1);
-        const int *vid = t->elem + 3 * e;
-        const double *r = t->kdata + CC_KTRI * e;
-        for (int m = 0; m < 3; m++) {
-            cc_lv3_gather(x, vid, m, &X[m], l);
-            cc_lv3_gather(v, vid, m, &V[m], l);
-            cc_lv3_gather(dx, vid, m, &D[m], l);
-            T->du[m][l] = r[m];
-            T->dv[m][l] = r[3 + m];
-        }
-        T->al[l] = r[6], T->bu[l] = r[7], T->bv[l] = r[8];
-        if (sh) T->be[l] = sh->kdata[CC_KTRI * e + 6];
+        e[l] = e0 + (l < live ? l : live - 1);
+        vid[l] = t->elem + 3 * e[l];
+        r[l] = t->kdata + CC_KTRI * e[l];
+    }
+    cc_ln row[CC_LANES][2], R[CC_LANES];   /* r[l][0..3], r[l][4..7] */
+    for (int l = 0; l < CC_LANES; l++) memcpy(row[l], r[l], sizeof row[l]);
+    cc_ln_transpose4(row[0][0], row[1][0], row[2][0], row[3][0], R);
+    T->du[0] = R[0], T->du[1] = R[1], T->du[2] = R[2], T->dv[0] = R[3];
+    cc_ln_transpose4(row[0][1], row[1][1], row[2][1], row[3][1], R);
+    T->dv[1] = R[0], T->dv[2] = R[1], T->al = R[2], T->bu = R[3];
+    T->bv = (cc_ln){r[0][8], r[1][8], r[2][8], r[3][8]};
+    T->be = cc_ln_set(0.0);
+    if (sh) {
+        const double *b = sh->kdata + 6;
+        T->be = (cc_ln){b[CC_KTRI * e[0]], b[CC_KTRI * e[1]], b[CC_KTRI * e[2]], b[CC_KTRI * e[3]]};
+    }
+    cc_lv3 X[3], V[3], D[3];
+    for (int m = 0; m < 3; m++) {
+        X[m] = lane_vertex(x, vid, m);
+        V[m] = lane_vertex(v, vid, m);
+        D[m] = lane_vertex(dx, vid, m);
     }
     T->wu = combine(T->du, X), T->wv = combine(T->dv, X);
     T->vu = combine(T->du, V), T->vv = combine(T->dv, V);
