@@ -53,6 +53,24 @@ static inline void pqr_block(const tri_pqr *M, cc_ln um, cc_ln vm, cc_ln un, cc_
             out[3 * i + j] = uu * M->P[3 * i + j] + vv * M->Q[3 * i + j] + uv * M->R[3 * i + j] + vu * M->R[3 * j + i];
 }
 
+/* entry (i, j) of dwu_m^2 P + dwv_m^2 Q + dwu_m dwv_m (R + R^T) (uu = dwu_m^2, ...) */
+static inline cc_ln pqr_diag_entry(const tri_pqr *M, cc_ln uu, cc_ln vv, cc_ln uv, int i, int j)
+{
+    return uu * M->P[3 * i + j] + vv * M->Q[3 * i + j] + uv * M->R[3 * i + j] + uv * M->R[3 * j + i];
+}
+
+/* out = pqr_block for m = n: symmetric (P, Q are), formed on its lower triangle and mirrored */
+static inline void pqr_diag(const tri_pqr *M, cc_ln um, cc_ln vm, cc_ln out[9])
+{
+    cc_ln uu = um * um, vv = vm * vm, uv = um * vm;
+    out[0] = pqr_diag_entry(M, uu, vv, uv, 0, 0);
+    out[3] = out[1] = pqr_diag_entry(M, uu, vv, uv, 1, 0);
+    out[4] = pqr_diag_entry(M, uu, vv, uv, 1, 1);
+    out[6] = out[2] = pqr_diag_entry(M, uu, vv, uv, 2, 0);
+    out[7] = out[5] = pqr_diag_entry(M, uu, vv, uv, 2, 1);
+    out[8] = pqr_diag_entry(M, uu, vv, uv, 2, 2);
+}
+
 /* sum_m dw_m q_m */
 static inline cc_lv3 combine(const cc_ln dw[3], const cc_lv3 q[3])
 {
@@ -180,17 +198,18 @@ static cc_ln tri_blocks(const tri_ln *T, cc_lv3 fo[3], cc_lv3 jo[3], cc_ln E[6][
         chk += fo[m].x + fo[m].y + fo[m].z + jo[m].x + jo[m].y + jo[m].z;
     }
     /* the pairs (0,0), (0,1), (1,1) formed; sum_m dw_m = 0 (translation invariance) gives
-     * E_02 = -(E_00 + E_01), E_12 = -(E_01^T + E_11), E_22 = -(E_02^T + E_12^T) */
-    pqr_block(&T->M, du[0], dv[0], du[0], dv[0], E[0]);
+     * E_02 = -(E_00 + E_01), E_12 = -(E_01^T + E_11), E_22 = -(E_02^T + E_12^T); the
+     * diagonal blocks on their lower triangle, mirrored */
+    pqr_diag(&T->M, du[0], dv[0], E[0]);
     pqr_block(&T->M, du[0], dv[0], du[1], dv[1], E[1]);
-    pqr_block(&T->M, du[1], dv[1], du[1], dv[1], E[3]);
+    pqr_diag(&T->M, du[1], dv[1], E[3]);
     for (int i = 0; i < 3; i++)
         for (int j = 0; j < 3; j++) {
             E[2][3 * i + j] = -(E[0][3 * i + j] + E[1][3 * i + j]);
             E[4][3 * i + j] = -(E[1][3 * j + i] + E[3][3 * i + j]);
         }
     for (int i = 0; i < 3; i++)
-        for (int j = 0; j < 3; j++) E[5][3 * i + j] = -(E[2][3 * j + i] + E[4][3 * j + i]);
+        for (int j = 0; j <= i; j++) E[5][3 * j + i] = E[5][3 * i + j] = -(E[2][3 * j + i] + E[4][3 * j + i]);
     for (int q = 0; q < 6; q++)
         for (int r = 0; r < 9; r++) part[r] += E[q][r];
     for (int r = 0; r < 9; r++) chk += part[r];
