@@ -250,9 +250,10 @@ static inline __attribute__((always_inline)) void lane_block(const cc_ln E[9], c
  * the triangles vid (3 vertices each) */
 static void lane_blocks_of(const int *vid, int live, cc_ln E[6][9], lane_blocks *L)
 {
-    cc_lm V[3] = {{0}};   /* V[m][l] = vertex m of lane l (dead lanes: the last live) */
-    for (int l = 0; l < CC_LANES; l++)
-        for (int m = 0; m < 3; m++) V[m][l] = vid[3 * (l < live ? l : live - 1) + m];
+    const int *w[CC_LANES];   /* lane l's vertices (dead lanes: the last live) */
+    for (int l = 0; l < CC_LANES; l++) w[l] = vid + 3 * (l < live ? l : live - 1);
+    cc_lm V[3];   /* V[m][l] = vertex m of lane l */
+    for (int m = 0; m < 3; m++) V[m] = (cc_lm){w[0][m], w[1][m], w[2][m], w[3][m]};
     lane_block(E[0], V, 0, 0, 0, L);
     lane_block(E[1], V, 1, 0, 1, L);
     lane_block(E[2], V, 2, 0, 2, L);
