@@ -163,8 +163,16 @@ static int stretch_add(tri_ln *T, double k, double kd, int hess, double cx, doub
     return -1;
 }
 
+/* M = u v^T */
+static void outer_set(cc_ln M[9], cc_lv3 u, cc_lv3 v)
+{
+    M[0] = u.x * v.x, M[1] = u.x * v.y, M[2] = u.x * v.z;
+    M[3] = u.y * v.x, M[4] = u.y * v.y, M[5] = u.y * v.z;
+    M[6] = u.z * v.x, M[7] = u.z * v.y, M[8] = u.z * v.z;
+}
+
 /* shear/bw98 (001 (19)-(23)) with stiffness k, damping kd added into T (P, Q, F_u, F_v as
- * stretch_add or tri_batch left them; R from 0) */
+ * stretch_add or tri_batch left them; R set) */
 static void shear_add(tri_ln *T, double k, double kd, int hess, double cx, double cv)
 {
     cc_ln be = T->be, b2 = be * be, ja = -k * b2, ma = (-cx * k - cv * kd) * b2;
@@ -173,11 +181,10 @@ static void shear_add(tri_ln *T, double k, double kd, int hess, double cx, doubl
     cc_ln hs = curvature_weight(hess, ws) * be;
     cc_lm3_outer(T->J.P, cc_lv3_scale(T->wv, ja), T->wv);
     cc_lm3_outer(T->J.Q, cc_lv3_scale(T->wu, ja), T->wu);
-    memset(T->J.R, 0, sizeof T->J.R), memset(T->M.R, 0, sizeof T->M.R);
-    cc_lm3_outer(T->J.R, cc_lv3_scale(T->wv, ja), T->wu);
+    outer_set(T->J.R, cc_lv3_scale(T->wv, ja), T->wu);
     cc_lm3_outer(T->M.P, cc_lv3_scale(T->wv, ma), T->wv);
     cc_lm3_outer(T->M.Q, cc_lv3_scale(T->wu, ma), T->wu);
-    cc_lm3_outer(T->M.R, cc_lv3_scale(T->wv, ma), T->wu);
+    outer_set(T->M.R, cc_lv3_scale(T->wv, ma), T->wu);
     for (int i = 0; i < 3; i++) T->J.R[4 * i] += hs, T->M.R[4 * i] += cx * hs;
     T->Fu = cc_lv3_axpy(T->Fu, ws * be, T->wv);
     T->Fv = cc_lv3_axpy(T->Fv, ws * be, T->wu);
