@@ -147,8 +147,10 @@ static int stretch_add(tri_ln *T, double k, double kd, int hess, double cx, doub
 {
     cc_ln al = T->al, gg = cc_ln_set(-cx * k - cv * kd), a2 = al * al;
     cc_ln lu = cc_ln_sqrt(cc_lv3_dot(T->wu, T->wu)), lv = cc_ln_sqrt(cc_lv3_dot(T->wv, T->wv));
-    for (int l = 0; l < live; l++)
-        if (!(lu[l] > 0 && lv[l] > 0)) return l;
+    cc_lm ok = (lu > 0) & (lv > 0);   /* dead lanes repeat a live one */
+    if (!(ok[0] & ok[1] & ok[2] & ok[3]))
+        for (int l = 0; l < live; l++)
+            if (!ok[l]) return l;
     cc_lv3 uh = cc_lv3_scale(T->wu, 1.0 / lu), vh = cc_lv3_scale(T->wv, 1.0 / lv);
     T->Cu = al * (lu - T->bu);
     T->Cv = al * (lv - T->bv);
@@ -302,8 +304,10 @@ static int tri_batch(cc_term *st, int st_hess, cc_term *sh, int sh_hess, int e0,
     if (sh) shear_add(&T, sh->k, sh->kd, sh_hess, cx, cv);
     else memset(&T.J.R, 0, sizeof T.J.R), memset(&T.M.R, 0, sizeof T.M.R);
     cc_ln chk = tri_blocks(&T, fo, jo, E);
-    for (int l = 0; l < live; l++)
-        if (!isfinite(chk[l])) return *nonfinite = 1, e0 + l;
+    cc_lm fin = chk - chk == 0;   /* isfinite, lane-wise */
+    if (!(fin[0] & fin[1] & fin[2] & fin[3]))
+        for (int l = 0; l < live; l++)
+            if (!isfinite(chk[l])) return *nonfinite = 1, e0 + l;
     lane_blocks L;
     lane_blocks_of(t->elem + 3 * e0, live, E, &L);
     for (int l = 0; l < live; l++) {
@@ -315,6 +319,23 @@ static int tri_batch(cc_term *st, int st_hess, cc_term *sh, int sh_hess, int e0,
             jm[0] += jo[m].x[l], jm[1] += jo[m].y[l], jm[2] += jo[m].z[l];
         }
         scatter_blocks(A, t->slot + 9 * e0, &L, l);
+    }
+    if (live == CC_LANES) {   /* C and energy of a full batch by whole lanes */
+        if (st) {
+            cc_ln Cuv[2] = {CC_LN_SHUFFLE(T.Cu, T.Cv, 0, 4, 1, 5), CC_LN_SHUFFLE(T.Cu, T.Cv, 2, 6, 3, 7)};
+            cc_ln en = 0.5 * st->k * (T.Cu * T.Cu + T.Cv * T.Cv);
+            memcpy(st->C + 2 * e0, Cuv, sizeof Cuv);
+            memcpy(st->energy + e0, &en, sizeof en);
+        }
+        if (sh) {
+            cc_ln en = 0.5 * sh->k * T.Cs * T.Cs;
+            memcpy(sh->C + e0, &T.Cs, sizeof T.Cs);
+            memcpy(sh->energy + e0, &en, sizeof en);
+        }
+        return -1;
+    }
+    for (int l = 0; l < live; l++) {
+        int e = e0 + l;
         if (st) {
             st->C[2 * e] = T.Cu[l], st->C[2 * e + 1] = T.Cv[l];
             st->energy[e] = 0.5 * st->k * (T.Cu[l] * T.Cu[l] + T.Cv[l] * T.Cv[l]);
