@@ -96,6 +96,14 @@ typedef struct tri_ln {
     cc_ln Cu, Cv, Cs;              /* C of stretch (u, v) and shear */
 } tri_ln;
 
+/* a[0..3] */
+static inline cc_ln load4(const double *a)
+{
+    cc_ln t;
+    memcpy(&t, a, sizeof t);
+    return t;
+}
+
 /* the 3-vectors in a (3 doubles a vertex) of vertex m of the four lanes' elements vid[l] */
 static inline cc_lv3 lane_vertex(const double *a, const int *const vid[4], int m)
 {
@@ -118,11 +126,10 @@ static void tri_gather(const cc_term *t, const cc_term *sh, int e0, int live, co
         vid[l] = t->elem + 3 * e[l];
         r[l] = t->kdata + CC_KTRI * e[l];
     }
-    cc_ln row[CC_LANES][2], R[CC_LANES];   /* r[l][0..3], r[l][4..7] */
-    for (int l = 0; l < CC_LANES; l++) memcpy(row[l], r[l], sizeof row[l]);
-    cc_ln_transpose4(row[0][0], row[1][0], row[2][0], row[3][0], R);
+    cc_ln R[CC_LANES];   /* r[l][0..3], then r[l][4..7], as lanes */
+    cc_ln_transpose4(load4(r[0]), load4(r[1]), load4(r[2]), load4(r[3]), R);
     T->du[0] = R[0], T->du[1] = R[1], T->du[2] = R[2], T->dv[0] = R[3];
-    cc_ln_transpose4(row[0][1], row[1][1], row[2][1], row[3][1], R);
+    cc_ln_transpose4(load4(r[0] + 4), load4(r[1] + 4), load4(r[2] + 4), load4(r[3] + 4), R);
     T->dv[1] = R[0], T->dv[2] = R[1], T->al = R[2], T->bu = R[3];
     T->bv = (cc_ln){r[0][8], r[1][8], r[2][8], r[3][8]};
     T->be = cc_ln_set(0.0);
