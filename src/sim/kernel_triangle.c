@@ -21,8 +21,13 @@
  * Then f_m = dwu_m F_u + dwv_m F_v with F_u = w_u alpha w^_u + w_s beta w_v (and v
  * likewise), and (Jx dx)_m = dwu_m (P dU + R dV) + dwv_m (Q dV + R^T dU) with
  * dU = sum_n dwu_n dx_n, dV = sum_n dwv_n dx_n. Since sum_m dwu_m = sum_m dwv_m = 0, the blocks
- * of a row sum to zero, and three of the six are formed from the other three. test_sim_kernels compares the kernel with
- * the condition-contract path of assemble.c.
+ * of a row sum to zero, and three of the six are formed from the other three; the diagonal
+ * ones (symmetric: P, Q are) on their lower triangle, mirrored. The six blocks go to the lower
+ * triangle of A lane-major, as in kernel_bend.c: per block two 4 x 4 lane transposes (E^T
+ * first where the lane's vertex order asks for it), then per triangle two 4-double additions
+ * and one scalar a block (lane_blocks_of, scatter_blocks). A batch is gathered by whole lane
+ * vectors, and its state is not zeroed as a whole (only what an absent term would set).
+ * test_sim_kernels compares the kernel with the condition-contract path of assemble.c.
  */
 #include <math.h>
 #include <stdlib.h>
