@@ -21,8 +21,13 @@
  * Then f_m = dwu_m F_u + dwv_m F_v with F_u = w_u alpha w^_u + w_s beta w_v (and v
  * likewise), and (Jx dx)_m = dwu_m (P dU + R dV) + dwv_m (Q dV + R^T dU) with
  * dU = sum_n dwu_n dx_n, dV = sum_n dwv_n dx_n. Since sum_m dwu_m = sum_m dwv_m = 0, the blocks
- * of a row sum to zero, and three of the six are formed from the other three. test_sim_kernels compares the kernel with
- * the condition-contract path of assemble.c.
+ * of a row sum to zero, and three of the six are formed from the other three; the diagonal
+ * ones (symmetric: P, Q are) on their lower triangle, mirrored. The six blocks go to the lower
+ * triangle of A lane-major, as in kernel_bend.c: per block two 4 x 4 lane transposes (E^T
+ * first where the lane's vertex order asks for it), then per triangle two 4-double additions
+ * and one scalar a block (lane_blocks_of, scatter_blocks). A batch is gathered by whole lane
+ * vectors, and its state is not zeroed as a whole (only what an absent term would set).
+ * test_sim_kernels compares the kernel with the condition-contract path of assemble.c.
  */
 #include <math.h>
 #include <stdlib.h>
@@ -53,6 +58,24 @@ static inline void pqr_block(const tri_pqr *M, cc_ln um, cc_ln vm, cc_ln un, cc_
             out[3 * i + j] = uu * M->P[3 * i + j] + vv * M->Q[3 * i + j] + uv * M->R[3 * i + j] + vu * M->R[3 * j + i];
 }
 
+/* entry (i, j) of dwu_m^2 P + dwv_m^2 Q + dwu_m dwv_m (R + R^T) (uu = dwu_m^2, ...) */
+static inline cc_ln pqr_diag_entry(const tri_pqr *M, cc_ln uu, cc_ln vv, cc_ln uv, int i, int j)
+{
+    return uu * M->P[3 * i + j] + vv * M->Q[3 * i + j] + uv * M->R[3 * i + j] + uv * M->R[3 * j + i];
+}
+
+/* out = pqr_block for m = n: symmetric (P, Q are), formed on its lower triangle and mirrored */
+static inline void pqr_diag(const tri_pqr *M, cc_ln um, cc_ln vm, cc_ln out[9])
+{
+    cc_ln uu = um * um, vv = vm * vm, uv = um * vm;
+    out[0] = pqr_diag_entry(M, uu, vv, uv, 0, 0);
+    out[3] = out[1] = pqr_diag_entry(M, uu, vv, uv, 1, 0);
+    out[4] = pqr_diag_entry(M, uu, vv, uv, 1, 1);
+    out[6] = out[2] = pqr_diag_entry(M, uu, vv, uv, 2, 0);
+    out[7] = out[5] = pqr_diag_entry(M, uu, vv, uv, 2, 1);
+    out[8] = pqr_diag_entry(M, uu, vv, uv, 2, 2);
+}
+
 /* sum_m dw_m q_m */
 static inline cc_lv3 combine(const cc_ln dw[3], const cc_lv3 q[3])
 {
@@ -78,26 +101,52 @@ typedef struct tri_ln {
     cc_ln Cu, Cv, Cs;              /* C of stretch (u, v) and shear */
 } tri_ln;
 
+/* a[0..3] */
+static inline cc_ln load4(const double *a)
+{
+    cc_ln t;
+    memcpy(&t, a, sizeof t);
+    return t;
+}
+
+/* the 3-vectors in a (3 doubles a vertex) of vertex m of the four lanes' elements vid[l] */
+static inline cc_lv3 lane_vertex(const double *a, const int *const vid[4], int m)
+{
+    const double *p0 = a + 3 * vid[0][m], *p1 = a + 3 * vid[1][m], *p2 = a + 3 * vid[2][m], *p3 = a + 3 * vid[3][m];
+    return (cc_lv3){{p0[0], p1[0], p2[0], p3[0]}, {p0[1], p1[1], p2[1], p3[1]}, {p0[2], p1[2], p2[2], p3[2]}};
+}
+
 /* T's rest data and w-combinations for the triangles e0 .. e0 + live - 1 of t (dead lanes
- * repeat the last live triangle); sh gives beta */
+ * repeat the last live triangle); sh gives beta (else 0). The rest of T is left to the terms
+ * (tri_batch zeroes what an absent term would have set) */
 static void tri_gather(const cc_term *t, const cc_term *sh, int e0, int live, const double *x, const double *v,
                        const double *dx, tri_ln *T)
 {
-    cc_lv3 X[3], V[3], D[3];
-    memset(T, 0, sizeof *T);
+    _Static_assert(CC_LANES == 4, "tri_gather is written for four lanes");
+    const int *vid[CC_LANES];   /* the lanes' vertices and rest data */
+    const double *r[CC_LANES];
+    int e[CC_LANES];
     for (int l = 0; l < CC_LANES; l++) {
-        int e = e0 + (l < live ? l : live - 1);
-        const int *vid = t->elem + 3 * e;
-        const double *r = t->kdata + CC_KTRI * e;
-        for (int m = 0; m < 3; m++) {
-            cc_lv3_gather(x, vid, m, &X[m], l);
-            cc_lv3_gather(v, vid, m, &V[m], l);
-            cc_lv3_gather(dx, vid, m, &D[m], l);
-            T->du[m][l] = r[m];
-            T->dv[m][l] = r[3 + m];
-        }
-        T->al[l] = r[6], T->bu[l] = r[7], T->bv[l] = r[8];
-        if (sh) T->be[l] = sh->kdata[CC_KTRI * e + 6];
+        e[l] = e0 + (l < live ? l : live - 1);
+        vid[l] = t->elem + 3 * e[l];
+        r[l] = t->kdata + CC_KTRI * e[l];
+    }
+    cc_ln R[CC_LANES];   /* r[l][0..3], then r[l][4..7], as lanes */
+    cc_ln_transpose4(load4(r[0]), load4(r[1]), load4(r[2]), load4(r[3]), R);
+    T->du[0] = R[0], T->du[1] = R[1], T->du[2] = R[2], T->dv[0] = R[3];
+    cc_ln_transpose4(load4(r[0] + 4), load4(r[1] + 4), load4(r[2] + 4), load4(r[3] + 4), R);
+    T->dv[1] = R[0], T->dv[2] = R[1], T->al = R[2], T->bu = R[3];
+    T->bv = (cc_ln){r[0][8], r[1][8], r[2][8], r[3][8]};
+    T->be = cc_ln_set(0.0);
+    if (sh) {
+        const double *b = sh->kdata + 6;
+        T->be = (cc_ln){b[CC_KTRI * e[0]], b[CC_KTRI * e[1]], b[CC_KTRI * e[2]], b[CC_KTRI * e[3]]};
+    }
+    cc_lv3 X[3], V[3], D[3];
+    for (int m = 0; m < 3; m++) {
+        X[m] = lane_vertex(x, vid, m);
+        V[m] = lane_vertex(v, vid, m);
+        D[m] = lane_vertex(dx, vid, m);
     }
     T->wu = combine(T->du, X), T->wv = combine(T->dv, X);
     T->vu = combine(T->du, V), T->vv = combine(T->dv, V);
@@ -110,8 +159,10 @@ static int stretch_add(tri_ln *T, double k, double kd, int hess, double cx, doub
 {
     cc_ln al = T->al, gg = cc_ln_set(-cx * k - cv * kd), a2 = al * al;
     cc_ln lu = cc_ln_sqrt(cc_lv3_dot(T->wu, T->wu)), lv = cc_ln_sqrt(cc_lv3_dot(T->wv, T->wv));
-    for (int l = 0; l < live; l++)
-        if (!(lu[l] > 0 && lv[l] > 0)) return l;
+    cc_lm ok = (lu > 0) & (lv > 0);   /* dead lanes repeat a live one */
+    if (!(ok[0] & ok[1] & ok[2] & ok[3]))
+        for (int l = 0; l < live; l++)
+            if (!ok[l]) return l;
     cc_lv3 uh = cc_lv3_scale(T->wu, 1.0 / lu), vh = cc_lv3_scale(T->wv, 1.0 / lv);
     T->Cu = al * (lu - T->bu);
     T->Cv = al * (lv - T->bv);
@@ -126,7 +177,16 @@ static int stretch_add(tri_ln *T, double k, double kd, int hess, double cx, doub
     return -1;
 }
 
-/* shear/bw98 (001 (19)-(23)) with stiffness k, damping kd added into T */
+/* M = u v^T */
+static void outer_set(cc_ln M[9], cc_lv3 u, cc_lv3 v)
+{
+    M[0] = u.x * v.x, M[1] = u.x * v.y, M[2] = u.x * v.z;
+    M[3] = u.y * v.x, M[4] = u.y * v.y, M[5] = u.y * v.z;
+    M[6] = u.z * v.x, M[7] = u.z * v.y, M[8] = u.z * v.z;
+}
+
+/* shear/bw98 (001 (19)-(23)) with stiffness k, damping kd added into T (P, Q, F_u, F_v as
+ * stretch_add or tri_batch left them; R set) */
 static void shear_add(tri_ln *T, double k, double kd, int hess, double cx, double cv)
 {
     cc_ln be = T->be, b2 = be * be, ja = -k * b2, ma = (-cx * k - cv * kd) * b2;
@@ -135,10 +195,10 @@ static void shear_add(tri_ln *T, double k, double kd, int hess, double cx, doubl
     cc_ln hs = curvature_weight(hess, ws) * be;
     cc_lm3_outer(T->J.P, cc_lv3_scale(T->wv, ja), T->wv);
     cc_lm3_outer(T->J.Q, cc_lv3_scale(T->wu, ja), T->wu);
-    cc_lm3_outer(T->J.R, cc_lv3_scale(T->wv, ja), T->wu);
+    outer_set(T->J.R, cc_lv3_scale(T->wv, ja), T->wu);
     cc_lm3_outer(T->M.P, cc_lv3_scale(T->wv, ma), T->wv);
     cc_lm3_outer(T->M.Q, cc_lv3_scale(T->wu, ma), T->wu);
-    cc_lm3_outer(T->M.R, cc_lv3_scale(T->wv, ma), T->wu);
+    outer_set(T->M.R, cc_lv3_scale(T->wv, ma), T->wu);
     for (int i = 0; i < 3; i++) T->J.R[4 * i] += hs, T->M.R[4 * i] += cx * hs;
     T->Fu = cc_lv3_axpy(T->Fu, ws * be, T->wv);
     T->Fv = cc_lv3_axpy(T->Fv, ws * be, T->wu);
@@ -159,21 +219,79 @@ static cc_ln tri_blocks(const tri_ln *T, cc_lv3 fo[3], cc_lv3 jo[3], cc_ln E[6][
         chk += fo[m].x + fo[m].y + fo[m].z + jo[m].x + jo[m].y + jo[m].z;
     }
     /* the pairs (0,0), (0,1), (1,1) formed; sum_m dw_m = 0 (translation invariance) gives
-     * E_02 = -(E_00 + E_01), E_12 = -(E_01^T + E_11), E_22 = -(E_02^T + E_12^T) */
-    pqr_block(&T->M, du[0], dv[0], du[0], dv[0], E[0]);
+     * E_02 = -(E_00 + E_01), E_12 = -(E_01^T + E_11), E_22 = -(E_02^T + E_12^T); the
+     * diagonal blocks on their lower triangle, mirrored */
+    pqr_diag(&T->M, du[0], dv[0], E[0]);
     pqr_block(&T->M, du[0], dv[0], du[1], dv[1], E[1]);
-    pqr_block(&T->M, du[1], dv[1], du[1], dv[1], E[3]);
+    pqr_diag(&T->M, du[1], dv[1], E[3]);
     for (int i = 0; i < 3; i++)
         for (int j = 0; j < 3; j++) {
             E[2][3 * i + j] = -(E[0][3 * i + j] + E[1][3 * i + j]);
             E[4][3 * i + j] = -(E[1][3 * j + i] + E[3][3 * i + j]);
         }
     for (int i = 0; i < 3; i++)
-        for (int j = 0; j < 3; j++) E[5][3 * i + j] = -(E[2][3 * j + i] + E[4][3 * j + i]);
+        for (int j = 0; j <= i; j++) E[5][3 * j + i] = E[5][3 * i + j] = -(E[2][3 * j + i] + E[4][3 * j + i]);
     for (int q = 0; q < 6; q++)
         for (int r = 0; r < 9; r++) part[r] += E[q][r];
     for (int r = 0; r < 9; r++) chk += part[r];
     return chk;
+}
+
+/* A batch's blocks as the scatter adds them, lane-major for vector adds: lane l of block q
+ * of E goes to slot slot[idx[q][l]] of A (slot: the batch's slots, 9 a triangle; slot (m, n)
+ * of the triangle when vid[m] > vid[n] or m == n, else E_q^T to slot (n, m), as
+ * cc_ln_scatter_lower), its entries 0-3 in r03[l][q], 4-7 in r47[l][q], 8 in e8[q][l] */
+typedef struct lane_blocks {
+    cc_ln r03[CC_LANES][6], r47[CC_LANES][6], e8[6];
+    cc_lm idx[6];
+} lane_blocks;
+
+/* block q = (m, n) of L from E_q; V[m][l] = vertex m of lane l's triangle */
+static inline __attribute__((always_inline)) void lane_block(const cc_ln E[9], const cc_lm V[3], int q, int m, int n,
+                                                             lane_blocks *L)
+{
+    cc_lm tri = {0, 9, 18, 27};
+    cc_ln R[CC_LANES], F1 = E[1], F2 = E[2], F3 = E[3], F5 = E[5], F6 = E[6], F7 = E[7];
+    L->idx[q] = tri + (3 * m + n);
+    if (m != n) {
+        cc_lm up = ~(V[m] > V[n]);   /* lanes that add E^T to slot (n, m) */
+        L->idx[q] += up & (2 * (n - m));
+        F1 = cc_ln_select(up, E[3], E[1]), F3 = cc_ln_select(up, E[1], E[3]);
+        F2 = cc_ln_select(up, E[6], E[2]), F6 = cc_ln_select(up, E[2], E[6]);
+        F5 = cc_ln_select(up, E[7], E[5]), F7 = cc_ln_select(up, E[5], E[7]);
+    }
+    cc_ln_transpose4(E[0], F1, F2, F3, R);
+    for (int l = 0; l < CC_LANES; l++) L->r03[l][q] = R[l];
+    cc_ln_transpose4(E[4], F5, F6, F7, R);
+    for (int l = 0; l < CC_LANES; l++) L->r47[l][q] = R[l];
+    L->e8[q] = E[8];
+}
+
+/* L from the blocks E (pairs (0,0), (0,1), (0,2), (1,1), (1,2), (2,2)) of the live lanes of
+ * the triangles vid (3 vertices each) */
+static void lane_blocks_of(const int *vid, int live, cc_ln E[6][9], lane_blocks *L)
+{
+    const int *w[CC_LANES];   /* lane l's vertices (dead lanes: the last live) */
+    for (int l = 0; l < CC_LANES; l++) w[l] = vid + 3 * (l < live ? l : live - 1);
+    cc_lm V[3];   /* V[m][l] = vertex m of lane l */
+    for (int m = 0; m < 3; m++) V[m] = (cc_lm){w[0][m], w[1][m], w[2][m], w[3][m]};
+    lane_block(E[0], V, 0, 0, 0, L);
+    lane_block(E[1], V, 1, 0, 1, L);
+    lane_block(E[2], V, 2, 0, 2, L);
+    lane_block(E[3], V, 3, 1, 1, L);
+    lane_block(E[4], V, 4, 1, 2, L);
+    lane_block(E[5], V, 5, 2, 2, L);
+}
+
+/* lane l of L into A (slot: the batch's slots) */
+static void scatter_blocks(double *A, const int *slot, const lane_blocks *L, int l)
+{
+    for (int q = 0; q < 6; q++) {
+        double *b = A + 9 * slot[L->idx[q][l]];
+        cc_ln_add_to(b, L->r03[l][q]);
+        cc_ln_add_to(b + 4, L->r47[l][q]);
+        b[8] += L->e8[q][l];
+    }
 }
 
 /* the stretch and shear of one batch; the element index where C is undefined or the result
@@ -190,20 +308,46 @@ static int tri_batch(cc_term *st, int st_hess, cc_term *sh, int sh_hess, int e0,
     if (st) {
         int l = stretch_add(&T, st->k, st->kd, st_hess, cx, cv, live);
         if (l >= 0) return e0 + l;
+    } else {
+        memset(&T.J.P, 0, sizeof T.J.P), memset(&T.J.Q, 0, sizeof T.J.Q);
+        memset(&T.M.P, 0, sizeof T.M.P), memset(&T.M.Q, 0, sizeof T.M.Q);
+        T.Fu = T.Fv = cc_lv3_zero();
     }
     if (sh) shear_add(&T, sh->k, sh->kd, sh_hess, cx, cv);
+    else memset(&T.J.R, 0, sizeof T.J.R), memset(&T.M.R, 0, sizeof T.M.R);
     cc_ln chk = tri_blocks(&T, fo, jo, E);
-    for (int l = 0; l < live; l++)
-        if (!isfinite(chk[l])) return *nonfinite = 1, e0 + l;
+    cc_lm fin = chk - chk == 0;   /* isfinite, lane-wise */
+    if (!(fin[0] & fin[1] & fin[2] & fin[3]))
+        for (int l = 0; l < live; l++)
+            if (!isfinite(chk[l])) return *nonfinite = 1, e0 + l;
+    lane_blocks L;
+    lane_blocks_of(t->elem + 3 * e0, live, E, &L);
     for (int l = 0; l < live; l++) {
         int e = e0 + l;
-        const int *vid = t->elem + 3 * e, *slot = t->slot + 9 * e;
-        for (int m = 0, q = 0; m < 3; m++) {
+        const int *vid = t->elem + 3 * e;
+        for (int m = 0; m < 3; m++) {
             double *fm = f + 3 * vid[m], *jm = jdx + 3 * vid[m];
             fm[0] += fo[m].x[l], fm[1] += fo[m].y[l], fm[2] += fo[m].z[l];
             jm[0] += jo[m].x[l], jm[1] += jo[m].y[l], jm[2] += jo[m].z[l];
-            for (int n = m; n < 3; n++, q++) cc_ln_scatter_lower(A, vid, slot, 3, m, n, E[q], l);
         }
+        scatter_blocks(A, t->slot + 9 * e0, &L, l);
+    }
+    if (live == CC_LANES) {   /* C and energy of a full batch by whole lanes */
+        if (st) {
+            cc_ln Cuv[2] = {CC_LN_SHUFFLE(T.Cu, T.Cv, 0, 4, 1, 5), CC_LN_SHUFFLE(T.Cu, T.Cv, 2, 6, 3, 7)};
+            cc_ln en = 0.5 * st->k * (T.Cu * T.Cu + T.Cv * T.Cv);
+            memcpy(st->C + 2 * e0, Cuv, sizeof Cuv);
+            memcpy(st->energy + e0, &en, sizeof en);
+        }
+        if (sh) {
+            cc_ln en = 0.5 * sh->k * T.Cs * T.Cs;
+            memcpy(sh->C + e0, &T.Cs, sizeof T.Cs);
+            memcpy(sh->energy + e0, &en, sizeof en);
+        }
+        return -1;
+    }
+    for (int l = 0; l < live; l++) {
+        int e = e0 + l;
         if (st) {
             st->C[2 * e] = T.Cu[l], st->C[2 * e + 1] = T.Cv[l];
             st->energy[e] = 0.5 * st->k * (T.Cu[l] * T.Cu[l] + T.Cv[l] * T.Cv[l]);
