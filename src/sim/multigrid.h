@@ -39,6 +39,14 @@ double cc_mg_product(const cc_mg *mg, const double *c, double *q);
  * scalar smoother (same sums, other round-off). Returns 1 if AVX2 is now used. */
 int cc_mg_set_simd(cc_mg *mg, int on);
 
+/* level 0's smoother leaves out the lower blocks with ||A_ik||_F < theta sqrt(||A_ii||_F ||A_kk||_F)
+ * (judged on the filtered A of the setup that builds the hierarchy) and lumps them onto the
+ * diagonal (multigrid.c); theta = 0 keeps them all. Default 1e-2. Clears the hierarchy. */
+void cc_mg_set_weak(cc_mg *mg, double theta);
+
+/* how many lower blocks of level 0 the smoother leaves out (0 if none, or no hierarchy) */
+int cc_mg_dropped(const cc_mg *mg);
+
 /* levels of the current hierarchy (0 if none) and the block rows of level l in *n */
 int cc_mg_levels(const cc_mg *mg, int l, int *n);
 
