@@ -21,7 +21,7 @@ static void common(cc_sim_params *p)
     p->cg_tol = 1e-2;
     p->cg_max_iter = 1000;
     p->precond = CC_PRECOND_AB;
-    p->cg_warm_start = 1;
+    p->cg_warm_start = 2;
     p->kernels = 1;
     p->stretch_limit = 5e-5;
     p->h_min = 1e-6;
@@ -215,6 +215,7 @@ int cc_sim_params_check(const cc_sim_params *p, char *err)
     else if (!(p->max_speed > 0)) bad = "max speed must be > 0";
     else if (!(p->contact_margin >= 0)) bad = "contact margin must be >= 0";
     else if (p->kernels < 0 || p->kernels > 1) bad = "kernels must be 0 or 1";
+    else if (p->cg_warm_start < 0 || p->cg_warm_start > 2) bad = "cg_warm_start must be 0, 1 or 2";
     for (int k = 0; k < 3 && !bad; k++)
         if (!isfinite(p->gravity[k])) bad = "gravity must be finite";
     if (bad) return snprintf(err, CC_ERRLEN, "%s", bad), -1;

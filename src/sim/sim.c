@@ -27,7 +27,7 @@ void cc_sim_free(cc_sim *s)
     if (!s) return;
     for (int i = 0; i < s->nterm; i++) term_free(&s->term[i]);
     free(s->term);
-    double *d[] = {s->x, s->v, s->m, s->area, s->uv, s->cvec, s->cnormal, s->f, s->b, s->dv,
+    double *d[] = {s->x, s->v, s->m, s->area, s->uv, s->cvec, s->cnormal, s->f, s->b, s->dv, s->dvp,
                    s->z, s->y, s->jdx, s->react, s->sx, s->sv, s->tmp, s->rest_len};
     for (size_t i = 0; i < sizeof d / sizeof d[0]; i++) free(d[i]);
     free(s->tri);
@@ -209,7 +209,7 @@ static int copy_mesh(cc_sim *s, const cc_mesh *mesh)
 static int alloc_work(cc_sim *s)
 {
     size_t n3 = 3 * (size_t)s->nv;
-    double **d[] = {&s->cvec, &s->cnormal, &s->f, &s->b, &s->dv, &s->z, &s->y, &s->jdx, &s->react,
+    double **d[] = {&s->cvec, &s->cnormal, &s->f, &s->b, &s->dv, &s->dvp, &s->z, &s->y, &s->jdx, &s->react,
                     &s->sx, &s->sv, &s->tmp};
     for (size_t i = 0; i < sizeof d / sizeof d[0]; i++)
         if (!(*d[i] = alloc0(n3, sizeof(double)))) return -1;
@@ -483,6 +483,7 @@ void cc_sim_set_state(cc_sim *s, const double *x, const double *v)
     if (x) memcpy(s->x, x, 3 * (size_t)s->nv * sizeof *x);
     if (v) memcpy(s->v, v, 3 * (size_t)s->nv * sizeof *v);
     memset(s->dv, 0, 3 * (size_t)s->nv * sizeof *s->dv);
+    s->ndv = 0;
 }
 
 /* e = energies at the current state */
