@@ -96,6 +96,9 @@ void cc_filter_apply(const cc_filter *F, double *r);
 /* r = S r (4 doubles per vertex, lane 3 untouched) */
 void cc_filter_apply4(const cc_filter *F, double *r);
 
+/* a . b over n entries (four interleaved partial sums) */
+double cc_dot(const double *a, const double *b, int n);
+
 cc_mpcg_work *cc_mpcg_work_new(int n);
 void cc_mpcg_work_free(cc_mpcg_work *w);
 

@@ -974,6 +974,44 @@ static void sym_residual(const cc_mg *mg, const mg_level *L, const double *b, co
     sym_residual_scalar(L, b, x, r);
 }
 
+/* bc = P^T g (nc coarse rows; F: the filter blocks of level 0's prolongator, NULL above it),
+ * and g = 0 for the backward sweep */
+static void restrict_residual(const mg_level *L, const cc_filter *F, double *restrict g, double *restrict bc, int nc)
+{
+    memset(bc, 0, (size_t)nc * 4 * sizeof *bc);
+    for (int i = 0; i < L->n; i++) {
+        int I = L->agg[i];
+        double *restrict gi = g + 4 * i;
+        if (I >= 0) {
+            double *restrict t = bc + 4 * I;
+            if (F && F->pos[i] >= 0) {
+                const double *S = F->S + 9 * F->pos[i];
+                for (int a = 0; a < 3; a++) t[a] += S[3 * a] * gi[0] + S[3 * a + 1] * gi[1] + S[3 * a + 2] * gi[2];
+            } else {
+                for (int a = 0; a < 4; a++) t[a] += gi[a];   /* lane 3: 0 + 0 */
+            }
+        }
+        for (int a = 0; a < 4; a++) gi[a] = 0;
+    }
+}
+
+/* x += P xc */
+static void prolong(const mg_level *L, const cc_filter *F, const double *restrict xc, double *restrict x)
+{
+    for (int i = 0; i < L->n; i++) {
+        int I = L->agg[i];
+        if (I < 0) continue;
+        const double *restrict c = xc + 4 * I;
+        double *restrict xi = x + 4 * i;
+        if (F && F->pos[i] >= 0) {
+            const double *S = F->S + 9 * F->pos[i];
+            for (int a = 0; a < 3; a++) xi[a] += S[3 * a] * c[0] + S[3 * a + 1] * c[1] + S[3 * a + 2] * c[2];
+        } else {
+            for (int a = 0; a < 4; a++) xi[a] += c[a];   /* lane 3: 0 + 0 */
+        }
+    }
+}
+
 /* x = B_l^-1 b on level l (the cycle from there down: forward sweep, coarse correction,
  * backward sweep); 4-lane vectors */
 static void vcycle(cc_mg *mg, int l, const cc_filter *F, const double *b, double *x)
@@ -991,22 +1029,7 @@ static void vcycle(cc_mg *mg, int l, const cc_filter *F, const double *b, double
     }
     mg_level *C = L + 1;
     gs_forward(mg, L, b, x, L->g);
-    memset(C->b, 0, (size_t)C->n * 4 * sizeof *C->b);   /* b_c = P^T (b - A x), and g = 0 for the backward sweep */
-    for (int i = 0; i < L->n; i++) {
-        int I = L->agg[i];
-        double *gi = L->g + 4 * i;
-        if (I < 0) {
-            memset(gi, 0, 4 * sizeof *gi);
-            continue;
-        }
-        if (l == 0 && F->pos[i] >= 0) {
-            const double *S = F->S + 9 * F->pos[i];
-            for (int a = 0; a < 3; a++) C->b[4 * I + a] += S[3 * a] * gi[0] + S[3 * a + 1] * gi[1] + S[3 * a + 2] * gi[2];
-        } else {
-            for (int a = 0; a < 4; a++) C->b[4 * I + a] += gi[a];   /* lane 3: 0 + 0 */
-        }
-        memset(gi, 0, 4 * sizeof *gi);
-    }
+    restrict_residual(L, l == 0 ? F : NULL, L->g, C->b, C->n);
     vcycle(mg, l + 1, F, C->b, C->x);
     if (l + 2 < mg->nlev) {   /* W-cycle: a second coarse cycle on the coarse residual */
         sym_residual(mg, C, C->b, C->x, C->r);
@@ -1015,17 +1038,7 @@ static void vcycle(cc_mg *mg, int l, const cc_filter *F, const double *b, double
     } else {
         for (int k = 0; k < 4 * C->n; k++) C->x[k] *= CC_MG_ALPHA;
     }
-    for (int i = 0; i < L->n; i++) {   /* x += P x_c */
-        int I = L->agg[i];
-        if (I < 0) continue;
-        const double *xc = C->x + 4 * I;
-        if (l == 0 && F->pos[i] >= 0) {
-            const double *S = F->S + 9 * F->pos[i];
-            for (int a = 0; a < 3; a++) x[4 * i + a] += S[3 * a] * xc[0] + S[3 * a + 1] * xc[1] + S[3 * a + 2] * xc[2];
-        } else {
-            for (int a = 0; a < 4; a++) x[4 * i + a] += xc[a];   /* lane 3: 0 + 0 */
-        }
-    }
+    prolong(L, l == 0 ? F : NULL, C->x, x);
     gs_backward(mg, L, b, x, L->g);
 }
 
@@ -1036,9 +1049,7 @@ double cc_mg_apply4(cc_mg *mg, const cc_filter *F, const double *r, double *s)
     int n = mg->lev[0].n;
     vcycle(mg, 0, F, r, s);
     cc_filter_apply4(F, s);
-    double d = 0;
-    for (int k = 0; k < 4 * n; k++) d += r[k] * s[k];
-    return d;
+    return cc_dot(r, s, 4 * n);
 }
 
 /* s = S B^-1 r; returns r . s */
@@ -1052,10 +1063,9 @@ double cc_mg_apply(cc_mg *mg, const cc_filter *F, const double *r, double *s)
         L->b[4 * i + 3] = 0;
     }
     cc_mg_apply4(mg, F, L->b, L->x);
-    double d = 0;
     for (int i = 0; i < n; i++)
-        for (int a = 0; a < 3; a++) s[3 * i + a] = L->x[4 * i + a], d += r[3 * i + a] * s[3 * i + a];
-    return d;
+        for (int a = 0; a < 3; a++) s[3 * i + a] = L->x[4 * i + a];
+    return cc_dot(r, s, 3 * n);
 }
 
 /* ---------- the product ---------- */
