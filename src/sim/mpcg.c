@@ -288,7 +288,8 @@ static int spd3(const double *D)
  * both patterns, and D_i = (1 + shift) At_ii - sum_k T_ik L_ik^T. L_ik, L_ik^T (stored at
  * the position of (k,i)) and T_ik go to three compact parts of LW, so the forward and the
  * backward sweep each stream one part in order; D_i^-1 goes to w->P. A pivot with D_i - 0.01 At_ii not SPD is
- * replaced by At_ii, so L D L^T stays SPD. -1 if even At_ii is not SPD, or no memory. */
+ * replaced by At_ii, so L D L^T stays SPD. -1 if even At_ii is not SPD, if a factor block
+ * overflows (its products would carry inf and NaN into every later row), or no memory. */
 static int ic0_setup(const cc_bsr *A, const cc_filter *F, cc_mpcg_work *w)
 {
     size_t half = ((size_t)A->nnzb - (size_t)A->n) / 2;
@@ -321,6 +322,8 @@ static int ic0_setup(const cc_bsr *A, const cc_filter *F, cc_mpcg_work *w)
             memcpy(W + 9 * cidx[p], T, sizeof T);
             double *Lik = L + 9 * cidx[p], *Lki = Lt + 9 * cidx[A->tslot[p]];
             m3m(T, Dinv + 9 * k, Lik);
+            for (int q = 0; q < 9; q++)   /* overflow in the elimination: no usable factor */
+                if (!isfinite(Lik[q])) return -1;
             for (int a = 0; a < 3; a++)
                 for (int b = 0; b < 3; b++) Lki[3 * a + b] = Lik[3 * b + a];
             m3_sub_abt(D, T, Lik);

@@ -209,10 +209,11 @@ static int copy_mesh(cc_sim *s, const cc_mesh *mesh)
 static int alloc_work(cc_sim *s)
 {
     size_t n3 = 3 * (size_t)s->nv;
-    double **d[] = {&s->cvec, &s->cnormal, &s->f, &s->b, &s->dv, &s->dvp, &s->z, &s->y, &s->jdx, &s->react,
+    double **d[] = {&s->cvec, &s->cnormal, &s->f, &s->b, &s->dv, &s->z, &s->y, &s->jdx, &s->react,
                     &s->sx, &s->sv, &s->tmp};
     for (size_t i = 0; i < sizeof d / sizeof d[0]; i++)
         if (!(*d[i] = alloc0(n3, sizeof(double)))) return -1;
+    if (!(s->dvp = alloc0(2 * n3, sizeof(double)))) return -1;
     s->con = alloc0((size_t)s->nv, sizeof(int));
     s->contact = alloc0((size_t)s->nv, sizeof(int));
     s->crow = alloc0((size_t)s->nv, sizeof(int));

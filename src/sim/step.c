@@ -152,26 +152,31 @@ static void project_obstacles(cc_sim *s, double *x, double *v)
     }
 }
 
-/* MPCG's first guess for the velocity change (cg_warm_start 1 or 2): the last step's, kept in
- * dv, or, with 2 and two solves of step h behind it, the mean of the last two,
- * (dv_{n-1} + dv_{n-2}) / 2; dvp keeps dv_{n-1} for the next step either way. On the bench
- * scene the velocity change alternates from step to step (as much at MPCG tolerance 1e-8 as
- * at 1e-2: at step 40 of 66 x 66, |dv_n - dv_{n-1}| = 6.3 against |dv_n - dv_{n-2}| = 1.7),
- * and the mean cuts MPCG's iterations from 7.61 to 7.11 a step at 66 x 66 and from 10.46 to
- * 9.24 at 132 x 132 (docs/performance.md). The guess decides only where MPCG starts; the
- * stopping test is the same. */
+/* MPCG's first guess for the velocity change (cg_warm_start 1 or 2): the last step's,
+ * dv_{n-1}, kept in dv; with 2, after solves of step h behind it,
+ *   dv_{n-2} + (dv_{n-1} - dv_{n-3}) / 2   (three behind),   (dv_{n-1} + dv_{n-2}) / 2   (two),
+ * dvp keeping dv_{n-2} and dv_{n-3}. On the bench scene the velocity change alternates from
+ * step to step (as much at MPCG tolerance 1e-8 as at 1e-2: at step 40 of 66 x 66,
+ * |dv_n - dv_{n-1}| = 6.3 against |dv_n - dv_{n-2}| = 1.7), so the step of the same parity
+ * two back is the better start, and half the other parity's change over two steps adds the
+ * drift (the whole change overshoots). MPCG iterations a step on the bench scene, 66 x 66 /
+ * 132 x 132: dv_{n-1} 8.10 / 10.67, the mean of two 7.34 / 9.56, this 7.12 / 8.84, with the
+ * change weighted 1/4, 3/4, 1: 7.29 / 8.99, 7.25 / 8.95, 8.07 / 9.45 (docs/performance.md).
+ * The guess decides only where MPCG starts; the stopping test is the same. */
 static void warm_guess(cc_sim *s, double h)
 {
     size_t n3 = 3 * (size_t)s->nv;
+    double *d2 = s->dvp, *d3 = s->dvp + n3;
     if (s->hdv != h) s->ndv = 0;
-    if (s->p.cg_warm_start == 2 && s->ndv == 2)
-        for (size_t k = 0; k < n3; k++) {
-            double d1 = s->dv[k];
-            s->dv[k] = 0.5 * (d1 + s->dvp[k]);
-            s->dvp[k] = d1;
-        }
-    else
-        memcpy(s->dvp, s->dv, n3 * sizeof *s->dv);
+    for (size_t k = 0; k < n3 && s->p.cg_warm_start == 2 && s->ndv >= 2; k++) {
+        double d1 = s->dv[k];
+        s->dv[k] = s->ndv >= 3 ? d2[k] + 0.5 * (d1 - d3[k]) : 0.5 * (d1 + d2[k]);
+        d3[k] = d2[k], d2[k] = d1;
+    }
+    if (s->p.cg_warm_start != 2 || s->ndv < 2) {
+        memcpy(d3, d2, n3 * sizeof *d2);
+        memcpy(d2, s->dv, n3 * sizeof *d2);
+    }
 }
 
 /* backward Euler: (M - h df/dv - h^2 df/dx) dv = h (f0 + df/dx (h v0 + y)), (I - S) dv =
@@ -199,7 +204,7 @@ static int step_backward(cc_sim *s, double h, cc_mpcg_stats *cg)
         else warm_guess(s, h);
         rc = cc_mpcg_solve(s->A, s->b, s->F, s->z, s->p.cg_warm_start, s->p.precond, s->p.cg_tol,
                            s->p.cg_max_iter, s->W, s->dv, cg);
-        s->ndv = rc < 0 ? 0 : s->ndv < 2 ? s->ndv + 1 : 2;
+        s->ndv = rc < 0 ? 0 : s->ndv < 3 ? s->ndv + 1 : 3;
         s->hdv = h;
         s->st.assembly_s += t1 - t0;
         s->st.solve_s += now() - t1;
