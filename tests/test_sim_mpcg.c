@@ -455,6 +455,7 @@ static void test_mg_symmetric(void)
         double uBu = cc_mg_apply(mg, F, u, Bu), vBv = cc_mg_apply(mg, F, v, Bv), uBv = 0, vBu = 0;
         for (int a = 0; a < n3; a++) uBv += u[a] * Bv[a], vBu += v[a] * Bu[a];
         CU_ASSERT(uBu > 0 && vBv > 0);
+        CU_ASSERT(fabs(cc_mg_norm(mg, F, u) - uBu) <= 1e-12 * uBu);   /* without the backward sweep */
         /* |u^T B^-1 v| <= sqrt(uBu vBv) (Cauchy-Schwarz) sets the scale of round-off */
         if (trial == 0) printf("\n    |u B v - v B u| / sqrt(u B u v B v) = %.1e", fabs(uBv - vBu) / sqrt(uBu * vBv));
         CU_ASSERT(fabs(uBv - vBu) <= 1e-12 * sqrt(uBu * vBv));
@@ -803,8 +804,10 @@ static void test_mg_weak(void)
         for (int a = 0; a < n3; a++) uBv += u[a] * Bv[a], vBu += v[a] * Bu[a];
         CU_ASSERT(uBu > 0 && vBv > 0);
         CU_ASSERT(fabs(uBv - vBu) <= 1e-12 * sqrt(uBu * vBv));
+        CU_ASSERT(fabs(cc_mg_norm(mg, F, u) - uBu) <= 1e-12 * uBu);   /* lumped D in y^T D y */
     }
     cc_mg_set_simd(mg, 0);   /* the scalar smoother gives the same cycle */
+    CU_ASSERT(fabs(cc_mg_norm(mg, F, u) - cc_dot(u, Bu, n3)) <= 1e-12 * cc_dot(u, Bu, n3));
     cc_mg_apply(mg, F, u, Bv);
     cc_mg_set_simd(mg, 1);
     double e2 = 0, b2 = 0;

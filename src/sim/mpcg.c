@@ -504,7 +504,9 @@ int cc_mpcg_solve(const cc_bsr *A, const double *b, const cc_filter *F, const do
     } else {
         residual(A, b, F, z, q, r, n3);
     }
-    double delta0 = precond_apply(A, F, w, r, s);
+    /* delta0 = r^T P^-1 r; with a warm start the preconditioned r is not needed, and the
+     * multigrid gives the number for about half a cycle (cc_mg_norm) */
+    double delta0 = warm && w->mg_ok ? cc_mg_norm(w->mg, F, r) : precond_apply(A, F, w, r, s);
     if (!warm) {
         if (zero_z) memset(dv, 0, (size_t)n3 * sizeof *dv);
         else memcpy(dv, z, (size_t)n3 * sizeof *dv);

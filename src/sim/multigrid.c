@@ -761,8 +761,9 @@ int cc_mg_setup(cc_mg *mg, const cc_bsr *A, const cc_filter *F)
  * L_ik^T x_i, with its fourth lane cleared. Otherwise the same sums are taken one by one. */
 
 /* x_i = D_i^-1 (t - sum_p L_p x_col(p)) over the stored lower blocks of row i; then
- * out_col(p) += sign L_p^T x_i (the transposed blocks, i.e. the upper part of A, applied) */
-static inline void gs_row(const mg_level *L, int i, const double *t, double *x, double *out, double sign)
+ * out_col(p) += sign L_p^T x_i (the transposed blocks, i.e. the upper part of A, applied);
+ * *tx += x_i . D_i x_i when tx is not NULL */
+static inline void gs_row(const mg_level *L, int i, const double *t, double *x, double *out, double sign, double *tx)
 {
     int p0 = L->srow[i], p1 = L->srow[i + 1];
     double t0 = t[0], t1 = t[1], t2 = t[2];
@@ -778,6 +779,7 @@ static inline void gs_row(const mg_level *L, int i, const double *t, double *x, 
     double x1 = Di[1] * t0 + Di[5] * t1 + Di[9] * t2;
     double x2 = Di[2] * t0 + Di[6] * t1 + Di[10] * t2;
     x[4 * i] = x0, x[4 * i + 1] = x1, x[4 * i + 2] = x2;
+    if (tx) *tx += t0 * x0 + t1 * x1 + t2 * x2;
     for (int p = p0; p < p1; p++) {
         const cc_mgf *B = L->sf + 9 * p;
         double *ok = out + 4 * L->scol[p];
@@ -788,12 +790,12 @@ static inline void gs_row(const mg_level *L, int i, const double *t, double *x, 
 }
 
 /* x = (D + L)^-1 b (forward block Gauss-Seidel from x = 0) and res = b - A x = -U x; res_i
- * is zeroed at row i, before the later rows scatter into it */
-static void gs_forward_scalar(const mg_level *L, const double *b, double *x, double *res)
+ * is zeroed at row i, before the later rows scatter into it; *tx = x . D x if tx is not NULL */
+static void gs_forward_scalar(const mg_level *L, const double *b, double *x, double *res, double *tx)
 {
     for (int i = 0; i < L->n; i++) {
         memset(res + 4 * i, 0, 4 * sizeof *res);
-        gs_row(L, i, b + 4 * i, x, res, -1.0);
+        gs_row(L, i, b + 4 * i, x, res, -1.0, tx);
     }
 }
 
@@ -802,14 +804,15 @@ static void gs_backward_scalar(const mg_level *L, const double *b, double *x, do
 {
     for (int i = L->n - 1; i >= 0; i--) {
         double t[3] = {b[4 * i] - g[4 * i], b[4 * i + 1] - g[4 * i + 1], b[4 * i + 2] - g[4 * i + 2]};
-        gs_row(L, i, t, x, g, 1.0);
+        gs_row(L, i, t, x, g, 1.0, NULL);
     }
 }
 
 #if CC_AVX2
-/* gs_row with AVX2: x_i = D_i^-1 (t - sum_p L_p x_col(p)), out_col(p) += sign L_p^T x_i */
+/* gs_row with AVX2: x_i = D_i^-1 (t - sum_p L_p x_col(p)), out_col(p) += sign L_p^T x_i,
+ * lane by lane *tx += x_i D_i x_i when tx is not NULL */
 CC_TARGET_AVX2 static inline void gs_row_avx2(const mg_level *L, int i, __m256d t, double *x, double *out,
-                                              __m256d sign)
+                                              __m256d sign, __m256d *tx)
 {
     int p0 = L->srow[i], p1 = L->srow[i + 1];
     const int *col = L->scol;
@@ -830,6 +833,7 @@ CC_TARGET_AVX2 static inline void gs_row_avx2(const mg_level *L, int i, __m256d 
     xi = _mm256_fmadd_pd(_mm256_load_pd(D + 4), _mm256_permute4x64_pd(t, 0x55), xi);
     xi = _mm256_fmadd_pd(_mm256_load_pd(D + 8), _mm256_permute4x64_pd(t, 0xAA), xi);
     _mm256_store_pd(x + 4 * i, xi);   /* lane 3 is 0 (the padded columns of D_i^-1) */
+    if (tx) *tx = _mm256_fmadd_pd(t, xi, *tx);   /* t = D_i x_i in lanes 0..2 */
     xi = _mm256_mul_pd(xi, sign);
     __m256d x0 = _mm256_permute4x64_pd(xi, 0x00), x1 = _mm256_permute4x64_pd(xi, 0x55);
     __m256d x2 = _mm256_permute4x64_pd(xi, 0xAA), zero = _mm256_setzero_pd();
@@ -845,12 +849,17 @@ CC_TARGET_AVX2 static inline void gs_row_avx2(const mg_level *L, int i, __m256d 
 }
 
 /* gs_forward_scalar with AVX2 */
-CC_TARGET_AVX2 static void gs_forward_avx2(const mg_level *L, const double *b, double *x, double *res)
+CC_TARGET_AVX2 static void gs_forward_avx2(const mg_level *L, const double *b, double *x, double *res, double *tx)
 {
-    __m256d sign = _mm256_set1_pd(-1.0), zero = _mm256_setzero_pd();
+    __m256d sign = _mm256_set1_pd(-1.0), zero = _mm256_setzero_pd(), acc = zero;
     for (int i = 0; i < L->n; i++) {
         _mm256_store_pd(res + 4 * i, zero);
-        gs_row_avx2(L, i, _mm256_load_pd(b + 4 * i), x, res, sign);
+        gs_row_avx2(L, i, _mm256_load_pd(b + 4 * i), x, res, sign, tx ? &acc : NULL);
+    }
+    if (tx) {
+        double a[4];
+        _mm256_storeu_pd(a, acc);
+        *tx = (a[0] + a[1]) + a[2];
     }
 }
 
@@ -859,21 +868,22 @@ CC_TARGET_AVX2 static void gs_backward_avx2(const mg_level *L, const double *b, 
 {
     __m256d sign = _mm256_set1_pd(1.0);
     for (int i = L->n - 1; i >= 0; i--)
-        gs_row_avx2(L, i, _mm256_sub_pd(_mm256_load_pd(b + 4 * i), _mm256_load_pd(g + 4 * i)), x, g, sign);
+        gs_row_avx2(L, i, _mm256_sub_pd(_mm256_load_pd(b + 4 * i), _mm256_load_pd(g + 4 * i)), x, g, sign, NULL);
 }
 #endif
 
-/* x = (D + L)^-1 b and res = b - A x = -U x (4-lane vectors) */
-static void gs_forward(const cc_mg *mg, const mg_level *L, const double *b, double *x, double *res)
+/* x = (D + L)^-1 b and res = b - A x = -U x (4-lane vectors); *tx = x . D x if tx is not NULL */
+static void gs_forward(const cc_mg *mg, const mg_level *L, const double *b, double *x, double *res, double *tx)
 {
+    if (tx) *tx = 0;
 #if CC_AVX2
     if (mg->avx2) {
-        gs_forward_avx2(L, b, x, res);
+        gs_forward_avx2(L, b, x, res, tx);
         return;
     }
 #endif
     (void)mg;
-    gs_forward_scalar(L, b, x, res);
+    gs_forward_scalar(L, b, x, res, tx);
 }
 
 /* x = x + (D + U)^-1 (b - A x) (4-lane vectors); g is scratch, zero on entry */
@@ -1014,6 +1024,23 @@ static void prolong(const mg_level *L, const cc_filter *F, const double *restric
     }
 }
 
+static void vcycle(cc_mg *mg, int l, const cc_filter *F, const double *b, double *x);
+
+/* C->x = alpha B_c^-1 C->b on level c >= 1: one cycle, or two (the second on the residual of
+ * the first) below the coarsest two levels, so B_c^-1 = B^-1 (2 B - A_c) B^-1 there */
+static void coarse_solve(cc_mg *mg, int c, const cc_filter *F)
+{
+    mg_level *C = mg->lev + c;
+    vcycle(mg, c, F, C->b, C->x);
+    if (c + 1 < mg->nlev) {   /* W-cycle: a second coarse cycle on the coarse residual */
+        sym_residual(mg, C, C->b, C->x, C->r);
+        vcycle(mg, c, F, C->r, C->e);
+        for (int k = 0; k < 4 * C->n; k++) C->x[k] = CC_MG_ALPHA * (C->x[k] + C->e[k]);
+    } else {
+        for (int k = 0; k < 4 * C->n; k++) C->x[k] *= CC_MG_ALPHA;
+    }
+}
+
 /* x = B_l^-1 b on level l (the cycle from there down: forward sweep, coarse correction,
  * backward sweep); 4-lane vectors */
 static void vcycle(cc_mg *mg, int l, const cc_filter *F, const double *b, double *x)
@@ -1023,23 +1050,16 @@ static void vcycle(cc_mg *mg, int l, const cc_filter *F, const double *b, double
         if (mg->dense) {
             dense_solve(L, b, x);
         } else {
-            gs_forward(mg, L, b, x, L->g);
+            gs_forward(mg, L, b, x, L->g, NULL);
             memset(L->g, 0, (size_t)L->n * 4 * sizeof *L->g);
             gs_backward(mg, L, b, x, L->g);
         }
         return;
     }
     mg_level *C = L + 1;
-    gs_forward(mg, L, b, x, L->g);
+    gs_forward(mg, L, b, x, L->g, NULL);
     restrict_residual(L, l == 0 ? F : NULL, L->g, C->b, C->n);
-    vcycle(mg, l + 1, F, C->b, C->x);
-    if (l + 2 < mg->nlev) {   /* W-cycle: a second coarse cycle on the coarse residual */
-        sym_residual(mg, C, C->b, C->x, C->r);
-        vcycle(mg, l + 1, F, C->r, C->e);
-        for (int k = 0; k < 4 * C->n; k++) C->x[k] = CC_MG_ALPHA * (C->x[k] + C->e[k]);
-    } else {
-        for (int k = 0; k < 4 * C->n; k++) C->x[k] *= CC_MG_ALPHA;
-    }
+    coarse_solve(mg, l + 1, F);
     prolong(L, l == 0 ? F : NULL, C->x, x);
     gs_backward(mg, L, b, x, L->g);
 }
@@ -1052,6 +1072,36 @@ double cc_mg_apply4(cc_mg *mg, const cc_filter *F, const double *r, double *s)
     vcycle(mg, 0, F, r, s);
     cc_filter_apply4(F, s);
     return cc_dot(r, s, 4 * n);
+}
+
+/* r^T B^-1 r for r = S r (3n), without the backward sweep of level 0: with y = M^-1 r from
+ * the forward sweep, the formula for B^-1 of the banner gives
+ *   r^T B^-1 r = y^T D y + alpha u^T B_c^-1 u,   u = P^T (r - A y),
+ * with y_i^T D_i y_i = y_i . t_i for the t_i = D_i y_i the sweep solves, and alpha B_c^-1 u
+ * what the coarse correction computes. The same number as r . cc_mg_apply(r) up to round-off,
+ * for a little over half a cycle. */
+double cc_mg_norm(cc_mg *mg, const cc_filter *F, const double *r)
+{
+    if (!mg || mg->nlev == 0 || !F || F->n != mg->lev[0].n) return 0;
+    mg_level *L = mg->lev;
+    for (int i = 0; i < L->n; i++) {
+        for (int a = 0; a < 3; a++) L->b[4 * i + a] = r[3 * i + a];
+        L->b[4 * i + 3] = 0;
+    }
+    if (mg->nlev == 1 && mg->dense) {   /* B is A: the dense solve */
+        dense_solve(L, L->b, L->x);
+        return cc_dot(L->b, L->x, 4 * L->n);
+    }
+    double ydy;
+    gs_forward(mg, L, L->b, L->x, L->g, &ydy);
+    if (mg->nlev == 1) {
+        memset(L->g, 0, (size_t)L->n * 4 * sizeof *L->g);
+        return ydy;
+    }
+    mg_level *C = L + 1;
+    restrict_residual(L, F, L->g, C->b, C->n);
+    coarse_solve(mg, 1, F);
+    return ydy + cc_dot(C->b, C->x, 4 * C->n);
 }
 
 /* s = S B^-1 r; returns r . s */

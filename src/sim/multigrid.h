@@ -26,6 +26,10 @@ int cc_mg_setup(cc_mg *mg, const cc_bsr *A, const cc_filter *F);
  * successful cc_mg_setup with the same F. */
 double cc_mg_apply(cc_mg *mg, const cc_filter *F, const double *r, double *s);
 
+/* r^T B^-1 r for r = S r (3n): the same number as cc_mg_apply returns, up to round-off,
+ * from level 0's forward sweep and the coarse correction only (no backward sweep) */
+double cc_mg_norm(cc_mg *mg, const cc_filter *F, const double *r);
+
 /* the same for vectors of 4 doubles per vertex (lanes 0..2, lane 3 zero; 32-byte aligned) */
 double cc_mg_apply4(cc_mg *mg, const cc_filter *F, const double *r, double *s);
 
