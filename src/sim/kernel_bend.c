@@ -297,6 +297,14 @@ int cc_kernel_pack_bend(cc_term *t)
     return 0;
 }
 
+/* the 3-vectors in a (3 doubles a vertex) of vertex m of the four lanes' hinges vid[l], as
+ * whole lane vectors (not lane by lane through memory: store-forwarding stalls) */
+static inline cc_lv3 lane_vertex(const double *a, const int *const vid[4], int m)
+{
+    const double *p0 = a + 3 * vid[0][m], *p1 = a + 3 * vid[1][m], *p2 = a + 3 * vid[2][m], *p3 = a + 3 * vid[3][m];
+    return (cc_lv3){{p0[0], p1[0], p2[0], p3[0]}, {p0[1], p1[1], p2[1], p3[1]}, {p0[2], p1[2], p2[2], p3[2]}};
+}
+
 /* the hinges e0 .. e0 + live - 1 of t: fo_m = f_m, y_m = (Jx dx)_m and the blocks E of A of
  * the ten vertex pairs, C = theta - theta0; returns a sum of everything added, for one
  * NaN/inf test (dead lanes repeat the last live hinge) */
@@ -304,18 +312,21 @@ static cc_ln bend_batch(const cc_term *t, int hess, int e0, int live, const doub
                         const double *dx, double cx, double cv, cc_lv3 fo[4], cc_lv3 y[4], cc_ln E[10][9],
                         cc_ln *C, cc_lm *ok)
 {
+    _Static_assert(CC_LANES == 4, "bend_batch gathers four lanes");
     cc_lv3 p[4], V[4], D[4], Dr[3];
-    cc_ln theta0, k = cc_ln_set(t->k), kd = cc_ln_set(t->kd), gg = cc_ln_set(-cx * t->k - cv * t->kd);
+    cc_ln k = cc_ln_set(t->k), kd = cc_ln_set(t->kd), gg = cc_ln_set(-cx * t->k - cv * t->kd);
+    const int *vid[CC_LANES];
+    int e[CC_LANES];
     for (int l = 0; l < CC_LANES; l++) {
-        int e = e0 + (l < live ? l : live - 1);
-        const int *vid = t->elem + 4 * e;
-        for (int m = 0; m < 4; m++) {
-            cc_lv3_gather(x, vid, m, &p[m], l);
-            cc_lv3_gather(v, vid, m, &V[m], l);
-            cc_lv3_gather(dx, vid, m, &D[m], l);
-        }
-        theta0[l] = t->kdata[e];
+        e[l] = e0 + (l < live ? l : live - 1);
+        vid[l] = t->elem + 4 * e[l];
     }
+    for (int m = 0; m < 4; m++) {
+        p[m] = lane_vertex(x, vid, m);
+        V[m] = lane_vertex(v, vid, m);
+        D[m] = lane_vertex(dx, vid, m);
+    }
+    cc_ln theta0 = {t->kdata[e[0]], t->kdata[e[1]], t->kdata[e[2]], t->kdata[e[3]]};
     hinge_ln h;
     hinge_setup(p, &h);
     *ok = h.ok;
