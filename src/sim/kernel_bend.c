@@ -26,9 +26,11 @@
  * Terms that vanish identically (QA_3 = QB_0 = 0, eps_0 = eps_3 = 0) are skipped per vertex
  * and per block (the pairs are spelled out, so m, n are constants), and only the six blocks
  * among vertices 0..2 are formed: translation invariance gives the four with vertex 3
- * (derive_vertex3). The ten blocks go to the lower triangle of A lane-major: per block two
- * 4 x 4 lane transposes (E^T first where the lane's vertex order asks for it), then per hinge
- * two 4-double additions and one scalar a block (lane_blocks_of, scatter_blocks).
+ * (derive_vertex3). A batch is gathered by whole lane vectors (lane_vertex) and checked for
+ * NaN/inf on f, Jx dx and E_33 alone (E_33 sums every entry of the other nine blocks); then
+ * the ten blocks go to the lower triangle of A lane-major, block by block: per block two
+ * 4 x 4 lane transposes (E^T first where the lane's vertex order asks for it), then per live
+ * lane two 4-double additions and one scalar (scatter_block), straight from E.
  * test_sim_kernels compares the kernel with the condition-contract path of assemble.c.
  *
  * What the element adds (assemble.c, fused_nc): w = -k C - kd Cdot with Cdot = g . v
@@ -262,7 +264,7 @@ static inline __attribute__((always_inline)) void scatter_block(double *A, const
 static inline __attribute__((always_inline)) void scatter_blocks(double *A, const int *slot, const int *vid, int live,
                                                                  const cc_ln E[10][9])
 {
-    cc_lm V[4];   /* V[m][l] = vertex m of lane l (dead lanes: the last live) */
+    cc_lm V[4] = {{0}};   /* V[m][l] = vertex m of lane l (dead lanes: the last live) */
     for (int m = 0; m < 4; m++)
         for (int l = 0; l < CC_LANES; l++) V[m][l] = vid[4 * (l < live ? l : live - 1) + m];
     scatter_block(A, slot, E[0], V, 0, 0, live);
