@@ -26,9 +26,11 @@
  * Terms that vanish identically (QA_3 = QB_0 = 0, eps_0 = eps_3 = 0) are skipped per vertex
  * and per block (the pairs are spelled out, so m, n are constants), and only the six blocks
  * among vertices 0..2 are formed: translation invariance gives the four with vertex 3
- * (derive_vertex3). The ten blocks go to the lower triangle of A lane-major: per block two
- * 4 x 4 lane transposes (E^T first where the lane's vertex order asks for it), then per hinge
- * two 4-double additions and one scalar a block (lane_blocks_of, scatter_blocks).
+ * (derive_vertex3). A batch is gathered by whole lane vectors (lane_vertex) and checked for
+ * NaN/inf on f, Jx dx and E_33 alone (E_33 sums every entry of the other nine blocks); then
+ * the ten blocks go to the lower triangle of A lane-major, block by block: per block two
+ * 4 x 4 lane transposes (E^T first where the lane's vertex order asks for it), then per live
+ * lane two 4-double additions and one scalar (scatter_block), straight from E.
  * test_sim_kernels compares the kernel with the condition-contract path of assemble.c.
  *
  * What the element adds (assemble.c, fused_nc): w = -k C - kd Cdot with Cdot = g . v
@@ -230,63 +232,63 @@ static void derive_vertex3(cc_ln E[10][9], cc_lv3 y[4])
     y[3] = cc_lv3_scale(cc_lv3_add(cc_lv3_add(y[0], y[1]), y[2]), cc_ln_set(-1.0));
 }
 
-/* A batch's blocks as the scatter adds them, lane-major for vector adds: lane l of block q
- * of E goes to slot slot[idx[q][l]] of A (slot: the batch's slots, 16 a hinge; slot (m, n) of
- * the hinge when vid[m] > vid[n] or m == n, else E_q^T to slot (n, m), as
- * cc_ln_scatter_lower), its entries 0-3 in r03[l][q], 4-7 in r47[l][q], 8 in e8[q][l] */
-typedef struct lane_blocks {
-    cc_ln r03[CC_LANES][10], r47[CC_LANES][10], e8[10];
-    cc_lm idx[10];
-} lane_blocks;
-
-/* block q = (m, n) of L from E_q; V[m][l] = vertex m of lane l's hinge */
-static inline __attribute__((always_inline)) void lane_block(const cc_ln E[9], const cc_lm V[4], int q, int m, int n,
-                                                             lane_blocks *L)
+/* block q = (m, n) of the live lanes of E into the lower triangle of A, lane-major: two 4 x 4
+ * lane transposes give each lane's entries 0-3 and 4-7 as vectors (E^T where the lane's vertex
+ * order asks for it: slot (m, n) of the hinge when vid[m] > vid[n] or m == n, else E^T to slot
+ * (n, m), as cc_ln_scatter_lower), then two 4-double additions and one scalar a lane.
+ * V[m][l] = vertex m of lane l's hinge; slot: the batch's slots, 16 a hinge */
+static inline __attribute__((always_inline)) void scatter_block(double *A, const int *slot, const cc_ln E[9],
+                                                                const cc_lm V[4], int m, int n, int live)
 {
-    cc_lm hinge = {0, 16, 32, 48};
-    cc_ln R[CC_LANES], F1 = E[1], F2 = E[2], F3 = E[3], F5 = E[5], F6 = E[6], F7 = E[7];
-    L->idx[q] = hinge + (4 * m + n);
+    cc_lm idx = (cc_lm){0, 16, 32, 48} + (4 * m + n);
+    cc_ln R[CC_LANES], S[CC_LANES], F1 = E[1], F2 = E[2], F3 = E[3], F5 = E[5], F6 = E[6], F7 = E[7];
     if (m != n) {
         cc_lm up = ~(V[m] > V[n]);   /* lanes that add E^T to slot (n, m) */
-        L->idx[q] += up & (3 * (n - m));
+        idx += up & (3 * (n - m));
         F1 = cc_ln_select(up, E[3], E[1]), F3 = cc_ln_select(up, E[1], E[3]);
         F2 = cc_ln_select(up, E[6], E[2]), F6 = cc_ln_select(up, E[2], E[6]);
         F5 = cc_ln_select(up, E[7], E[5]), F7 = cc_ln_select(up, E[5], E[7]);
     }
     cc_ln_transpose4(E[0], F1, F2, F3, R);
-    for (int l = 0; l < CC_LANES; l++) L->r03[l][q] = R[l];
-    cc_ln_transpose4(E[4], F5, F6, F7, R);
-    for (int l = 0; l < CC_LANES; l++) L->r47[l][q] = R[l];
-    L->e8[q] = E[8];
+    cc_ln_transpose4(E[4], F5, F6, F7, S);
+    for (int l = 0; l < live; l++) {
+        double *b = A + 9 * slot[idx[l]];
+        cc_ln_add_to(b, R[l]);
+        cc_ln_add_to(b + 4, S[l]);
+        b[8] += E[8][l];
+    }
 }
 
-/* L from the blocks E of the live lanes of the hinges vid (4 vertices each) */
-static void lane_blocks_of(const int *vid, int live, cc_ln E[10][9], lane_blocks *L)
+/* the blocks E of the live lanes of the hinges vid (4 vertices each) into A (E indexed by
+ * pair, as above) */
+static inline __attribute__((always_inline)) void scatter_blocks(double *A, const int *slot, const int *vid, int live,
+                                                                 const cc_ln E[10][9])
 {
     cc_lm V[4] = {{0}};   /* V[m][l] = vertex m of lane l (dead lanes: the last live) */
-    for (int l = 0; l < CC_LANES; l++)
-        for (int m = 0; m < 4; m++) V[m][l] = vid[4 * (l < live ? l : live - 1) + m];
-    lane_block(E[0], V, 0, 0, 0, L);
-    lane_block(E[1], V, 1, 0, 1, L);
-    lane_block(E[2], V, 2, 0, 2, L);
-    lane_block(E[3], V, 3, 0, 3, L);
-    lane_block(E[4], V, 4, 1, 1, L);
-    lane_block(E[5], V, 5, 1, 2, L);
-    lane_block(E[6], V, 6, 1, 3, L);
-    lane_block(E[7], V, 7, 2, 2, L);
-    lane_block(E[8], V, 8, 2, 3, L);
-    lane_block(E[9], V, 9, 3, 3, L);
+    for (int m = 0; m < 4; m++)
+        for (int l = 0; l < CC_LANES; l++) V[m][l] = vid[4 * (l < live ? l : live - 1) + m];
+    scatter_block(A, slot, E[0], V, 0, 0, live);
+    scatter_block(A, slot, E[1], V, 0, 1, live);
+    scatter_block(A, slot, E[2], V, 0, 2, live);
+    scatter_block(A, slot, E[3], V, 0, 3, live);
+    scatter_block(A, slot, E[4], V, 1, 1, live);
+    scatter_block(A, slot, E[5], V, 1, 2, live);
+    scatter_block(A, slot, E[6], V, 1, 3, live);
+    scatter_block(A, slot, E[7], V, 2, 2, live);
+    scatter_block(A, slot, E[8], V, 2, 3, live);
+    scatter_block(A, slot, E[9], V, 3, 3, live);
 }
 
-/* lane l of L into A (slot: the batch's slots) */
-static void scatter_blocks(double *A, const int *slot, const lane_blocks *L, int l)
+/* scatter_blocks of a full batch (live constant: the lane loops unrolled) */
+static void scatter_full(double *A, const int *slot, const int *vid, const cc_ln E[10][9])
 {
-    for (int q = 0; q < 10; q++) {
-        double *b = A + 9 * slot[L->idx[q][l]];
-        cc_ln_add_to(b, L->r03[l][q]);
-        cc_ln_add_to(b + 4, L->r47[l][q]);
-        b[8] += L->e8[q][l];
-    }
+    scatter_blocks(A, slot, vid, CC_LANES, E);
+}
+
+/* scatter_blocks of the last, partial batch */
+static void scatter_part(double *A, const int *slot, const int *vid, int live, const cc_ln E[10][9])
+{
+    scatter_blocks(A, slot, vid, live, E);
 }
 
 int cc_kernel_pack_bend(cc_term *t)
@@ -297,25 +299,36 @@ int cc_kernel_pack_bend(cc_term *t)
     return 0;
 }
 
+/* the 3-vectors in a (3 doubles a vertex) of vertex m of the four lanes' hinges vid[l], as
+ * whole lane vectors (not lane by lane through memory: store-forwarding stalls) */
+static inline cc_lv3 lane_vertex(const double *a, const int *const vid[4], int m)
+{
+    const double *p0 = a + 3 * vid[0][m], *p1 = a + 3 * vid[1][m], *p2 = a + 3 * vid[2][m], *p3 = a + 3 * vid[3][m];
+    return (cc_lv3){{p0[0], p1[0], p2[0], p3[0]}, {p0[1], p1[1], p2[1], p3[1]}, {p0[2], p1[2], p2[2], p3[2]}};
+}
+
 /* the hinges e0 .. e0 + live - 1 of t: fo_m = f_m, y_m = (Jx dx)_m and the blocks E of A of
- * the ten vertex pairs, C = theta - theta0; returns a sum of everything added, for one
- * NaN/inf test (dead lanes repeat the last live hinge) */
+ * the ten vertex pairs, C = theta - theta0; returns a sum that is finite only if everything
+ * added is, for one NaN/inf test (dead lanes repeat the last live hinge) */
 static cc_ln bend_batch(const cc_term *t, int hess, int e0, int live, const double *x, const double *v,
                         const double *dx, double cx, double cv, cc_lv3 fo[4], cc_lv3 y[4], cc_ln E[10][9],
                         cc_ln *C, cc_lm *ok)
 {
+    _Static_assert(CC_LANES == 4, "bend_batch gathers four lanes");
     cc_lv3 p[4], V[4], D[4], Dr[3];
-    cc_ln theta0, k = cc_ln_set(t->k), kd = cc_ln_set(t->kd), gg = cc_ln_set(-cx * t->k - cv * t->kd);
+    cc_ln k = cc_ln_set(t->k), kd = cc_ln_set(t->kd), gg = cc_ln_set(-cx * t->k - cv * t->kd);
+    const int *vid[CC_LANES];
+    int e[CC_LANES];
     for (int l = 0; l < CC_LANES; l++) {
-        int e = e0 + (l < live ? l : live - 1);
-        const int *vid = t->elem + 4 * e;
-        for (int m = 0; m < 4; m++) {
-            cc_lv3_gather(x, vid, m, &p[m], l);
-            cc_lv3_gather(v, vid, m, &V[m], l);
-            cc_lv3_gather(dx, vid, m, &D[m], l);
-        }
-        theta0[l] = t->kdata[e];
+        e[l] = e0 + (l < live ? l : live - 1);
+        vid[l] = t->elem + 4 * e[l];
     }
+    for (int m = 0; m < 4; m++) {
+        p[m] = lane_vertex(x, vid, m);
+        V[m] = lane_vertex(v, vid, m);
+        D[m] = lane_vertex(dx, vid, m);
+    }
+    cc_ln theta0 = {t->kdata[e[0]], t->kdata[e[1]], t->kdata[e[2]], t->kdata[e[3]]};
     hinge_ln h;
     hinge_setup(p, &h);
     *ok = h.ok;
@@ -338,15 +351,14 @@ static cc_ln bend_batch(const cc_term *t, int hess, int e0, int live, const doub
     pair_block(&h, 1, 2, cw, gg, Dr, y, E[5]);
     pair_block(&h, 2, 2, cw, gg, Dr, y, E[7]);
     derive_vertex3(E, y);
-    cc_ln chk = cc_ln_set(0.0), part[9] = {{0}};   /* nine independent sums, not one chain of 90 */
+    /* E_33 holds a sum with every entry of the other nine blocks (derive_vertex3), so it is
+     * finite only if they all are */
+    cc_ln chk = ((E[9][0] + E[9][1]) + (E[9][2] + E[9][3])) + ((E[9][4] + E[9][5]) + (E[9][6] + E[9][7])) + E[9][8];
     for (int m = 0; m < 4; m++) {
         fo[m] = cc_lv3_scale(h.g[m], w);
         y[m] = cc_lv3_sub(cc_lv3_scale(y[m], wh), cc_lv3_scale(h.g[m], k * gD));
-        chk += fo[m].x + fo[m].y + fo[m].z + y[m].x + y[m].y + y[m].z;
+        chk += (fo[m].x + fo[m].y) + (fo[m].z + y[m].x) + (y[m].y + y[m].z);
     }
-    for (int q = 0; q < 10; q++)
-        for (int r = 0; r < 9; r++) part[r] += E[q][r];
-    for (int r = 0; r < 9; r++) chk += part[r];
     return chk;
 }
 
@@ -366,12 +378,11 @@ int cc_kernel_bend_pritchard(cc_sim *s, cc_term *t, int hess, int b0, int b1, co
                 *why = ok[l] ? "non-finite force or Jacobian" : "the condition is undefined here (degenerate element)";
                 return -1;
             }
-        lane_blocks L;
-        lane_blocks_of(t->elem + 4 * e0, live, E, &L);
+        if (live == CC_LANES) scatter_full(A, t->slot + 16 * e0, t->elem + 4 * e0, (const cc_ln(*)[9])E);
+        else scatter_part(A, t->slot + 16 * e0, t->elem + 4 * e0, live, (const cc_ln(*)[9])E);
         for (int l = 0; l < live; l++) {
             int e = e0 + l;
             const int *vid = t->elem + 4 * e;
-            scatter_blocks(A, t->slot + 16 * e0, &L, l);
             for (int m = 0; m < 4; m++) {
                 double *fm = f + 3 * vid[m], *jm = jdx + 3 * vid[m];
                 fm[0] += fo[m].x[l], fm[1] += fo[m].y[l], fm[2] += fo[m].z[l];
