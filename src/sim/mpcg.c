@@ -33,7 +33,12 @@
  * 2e-2 to 1.3e-1 ||S b|| at tol 1e-2: the stopping test is unaffected by four orders of
  * magnitude, and by 40 at tol 1e-4, hence the threshold. Below it the products use A in
  * double (cc_bsr_mul4), as do the tests that solve to 1e-8 and beyond; w->product forces
- * either.
+ * either. From tol 1e-3 up (CC_MPCG_SINGLE_RES_TOL), and with z = 0, the initial residual
+ * of a warm start is taken with the same single-precision product as the loop's (a third
+ * of the bytes of A in double); the difference is then S E S dv, at most 2^-24 || |A| |dv| ||:
+ * measured with the solve probe of docs/performance.md: 0.8e-6 to 4.6e-6 ||S b|| at 66 x 66 (steps
+ * 10 to 90) and 3.7e-6 to 1.8e-5 at 132 x 132, against true residuals of 1.4e-2 to 9e-2
+ * ||S b||: three orders of magnitude at tol 1e-2, about 50 at 1e-3.
  */
 #include <math.h>
 #include <stdlib.h>
@@ -437,6 +442,18 @@ static void to4(const double *v, double *v4, int n)
     }
 }
 
+/* r = S (b - A x) for x = S x, with cc_mg_product's single-precision blocks (the loop's
+ * product): r is then the residual of the matrix CG works with (see the banner) */
+static void residual_single(const cc_filter *F, cc_mpcg_work *w, const double *b, const double *x, double *r)
+{
+    int n = w->n;
+    to4(x, w->c4, n);
+    cc_mg_product(w->mg, w->c4, w->q4);
+    for (int i = 0; i < n; i++)
+        for (int a = 0; a < 3; a++) r[3 * i + a] = b[3 * i + a] - w->q4[4 * i + a];
+    cc_filter_apply(F, r);
+}
+
 /* The CG loop of cc_mpcg_solve with the multigrid preconditioner, on 4-lane vectors (the
  * cycle's layout, so r and s pass to it without copies): from r = w->r, c = S w->s and
  * delta = r . c, iterate until delta <= goal or maxit; returns the last delta (negative
@@ -506,15 +523,17 @@ int cc_mpcg_solve(const cc_bsr *A, const double *b, const cc_filter *F, const do
     }
     /* delta0 = r^T P^-1 r; with a warm start the preconditioned r is not needed, and the
      * multigrid gives the number for about half a cycle (cc_mg_norm) */
-    double delta0 = warm && w->mg_ok ? cc_mg_norm(w->mg, F, r) : precond_apply(A, F, w, r, s);
-    if (!warm) {
+    double delta0 = warm && w->mg_ok ? cc_mg_norm(w->mg, F, r) : precond_apply(A, F, w, r, s), delta = delta0;
+    int single = w->mg_ok && (w->product == CC_PRODUCT_SINGLE || (w->product == CC_PRODUCT_AUTO && tol >= CC_MPCG_SINGLE_TOL));
+    if (!warm) {   /* r and s as they are */
         if (zero_z) memset(dv, 0, (size_t)n3 * sizeof *dv);
         else memcpy(dv, z, (size_t)n3 * sizeof *dv);
     } else {
         impose(F, zero_z ? NULL : z, dv);
-        residual(A, b, F, dv, q, r, n3);
+        if (single && zero_z && tol >= CC_MPCG_SINGLE_RES_TOL) residual_single(F, w, b, dv, r);   /* dv = S dv here */
+        else residual(A, b, F, dv, q, r, n3);
+        delta = precond_apply(A, F, w, r, s);
     }
-    double delta = precond_apply(A, F, w, r, s);
     if (delta0 < 0 || delta < 0) {   /* r^T P^-1 r < 0: P^-1 is not positive definite (multigrid of an indefinite A) */
         st->indefinite = 1;
         if (!warm || delta0 < 0) {
@@ -536,7 +555,6 @@ int cc_mpcg_solve(const cc_bsr *A, const double *b, const cc_filter *F, const do
     delta = cc_dot(r, c, n3);
     double goal = tol * tol * delta0;
     if (w->mg_ok) {
-        int single = w->product == CC_PRODUCT_SINGLE || (w->product == CC_PRODUCT_AUTO && tol >= CC_MPCG_SINGLE_TOL);
         st->single_product = single;
         delta = cg_loop4(A, F, w, single, delta, goal, maxit, dv, st);
     }

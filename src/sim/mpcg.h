@@ -38,6 +38,7 @@ typedef enum cc_mpcg_product {
 
 /* smallest tolerance for which CC_PRODUCT_AUTO takes the single-precision product */
 #define CC_MPCG_SINGLE_TOL 1e-4
+#define CC_MPCG_SINGLE_RES_TOL 1e-3   /* from this tol up, also a warm start's initial residual (mpcg.c) */
 
 /* The constraint filter S, stored for the constrained vertices only. */
 typedef struct cc_filter {
