@@ -41,10 +41,12 @@ static int count_rows(int n, int nlists, const int *const *elems, const int *nel
 cc_bsr *cc_bsr_pattern(int n, int nlists, const int *const *elems, const int *nel, const int *k)
 {
     if (n < 0 || nlists < 0) return NULL;
+    static unsigned long long last_id;   /* patterns made so far */
     cc_bsr *A = calloc(1, sizeof *A);
     int *cnt = malloc(((size_t)n + 1) * sizeof *cnt), *start = malloc(((size_t)n + 1) * sizeof *start);
     if (!A || !cnt || !start) goto fail;
     A->n = n;
+    A->id = ++last_id;
     if (count_rows(n, nlists, elems, nel, k, cnt) < 0) goto fail;
     /* candidate columns per row, duplicates included */
     start[0] = 0;

@@ -16,6 +16,7 @@ typedef struct cc_bsr {
     int *diag;      /* n: slot of the diagonal block of row i */
     double *val;    /* 9*nnzb: block b is val[9b .. 9b+8], row-major 3x3 */
     int *tslot;     /* nnzb: slot of the transposed position (j,i) of slot (i,j) */
+    unsigned long long id;   /* the pattern's identity: a number no other cc_bsr_pattern call returns */
 } cc_bsr;
 
 /* Pattern from nel elements of k vertices each (elem: nel by k vertex indices): block (i,j)
