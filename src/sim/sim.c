@@ -213,7 +213,7 @@ static int alloc_work(cc_sim *s)
                     &s->sx, &s->sv, &s->tmp};
     for (size_t i = 0; i < sizeof d / sizeof d[0]; i++)
         if (!(*d[i] = alloc0(n3, sizeof(double)))) return -1;
-    if (!(s->dvp = alloc0(2 * n3, sizeof(double)))) return -1;
+    if (!(s->dvp = alloc0(3 * n3, sizeof(double)))) return -1;
     s->con = alloc0((size_t)s->nv, sizeof(int));
     s->contact = alloc0((size_t)s->nv, sizeof(int));
     s->crow = alloc0((size_t)s->nv, sizeof(int));

@@ -99,10 +99,11 @@ typedef struct cc_sim_params {
     int precond;            /* a cc_precond (sim/mpcg.h): 0 Jacobi, 1 block Jacobi, 2 Ascher & Boxerman, 3 block IC(0),
                                4 aggregation multigrid */
     int cg_warm_start;      /* where MPCG starts: 0 from z (dv = 0 on the free DOFs); 1 from the
-                               previous step's velocity change; 2 (default) from a guess of the
-                               previous three, dv_{n-2} + (dv_{n-1} - dv_{n-3}) / 2, where backward
-                               Euler steps of this h came just before (step.c, warm_guess): on the
-                               bench scene dv alternates from step to step */
+                               previous step's velocity change; 2 (default) from that, or, where it
+                               would clearly have done better at the last step, from
+                               dv_{n-2} + (dv_{n-1} - dv_{n-3}) / 2, which follows a velocity change
+                               alternating from step to step, as on the bench scene (step.c,
+                               warm_guess) */
     double stretch_limit;   /* adaptive steps: largest allowed change of a stretch C in one step */
     double h_min;           /* adaptive steps: give up below this step */
     int grow_after;         /* adaptive steps: double h after this many accepted steps */

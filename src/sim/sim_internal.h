@@ -70,8 +70,8 @@ struct cc_sim {
     double *f;           /* 3nv: total force */
     double *b;           /* 3nv: right-hand side */
     double *dv;          /* 3nv: velocity change (kept for the warm start) */
-    double *dvp;         /* 6nv: the velocity changes of the two steps before (cg_warm_start 2) */
-    int ndv;             /* backward Euler solves of step hdv behind dv and dvp: 0 to 3 */
+    double *dvp;         /* 9nv: the velocity changes of the three steps before (cg_warm_start 2) */
+    int ndv;             /* backward Euler solves of step hdv behind dv and dvp: 0 to 4 */
     double hdv;
     double *z;           /* 3nv: prescribed velocity change */
     double *y;           /* 3nv: position correction */

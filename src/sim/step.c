@@ -153,29 +153,37 @@ static void project_obstacles(cc_sim *s, double *x, double *v)
 }
 
 /* MPCG's first guess for the velocity change (cg_warm_start 1 or 2): the last step's,
- * dv_{n-1}, kept in dv; with 2, after solves of step h behind it,
- *   dv_{n-2} + (dv_{n-1} - dv_{n-3}) / 2   (three behind),   (dv_{n-1} + dv_{n-2}) / 2   (two),
- * dvp keeping dv_{n-2} and dv_{n-3}. On the bench scene the velocity change alternates from
- * step to step (as much at MPCG tolerance 1e-8 as at 1e-2: at step 40 of 66 x 66,
- * |dv_n - dv_{n-1}| = 6.3 against |dv_n - dv_{n-2}| = 1.7), so the step of the same parity
- * two back is the better start, and half the other parity's change over two steps adds the
- * drift (the whole change overshoots). MPCG iterations a step on the bench scene, 66 x 66 /
- * 132 x 132: dv_{n-1} 8.10 / 10.67, the mean of two 7.34 / 9.56, this 7.12 / 8.84, with the
- * change weighted 1/4, 3/4, 1: 7.29 / 8.99, 7.25 / 8.95, 8.07 / 9.45 (docs/performance.md).
- * The guess decides only where MPCG starts; the stopping test is the same. */
+ * dv_{n-1}, kept in dv; with 2, once four solves of step h are behind it,
+ *   (a) dv_{n-1}   or, where it would have been clearly nearer the last step's solution,
+ *   (b) dv_{n-2} + (dv_{n-1} - dv_{n-3}) / 2:
+ * (b) when |dv_{n-1} - dv_{n-3} - (dv_{n-2} - dv_{n-4}) / 2|^2 < |dv_{n-1} - dv_{n-2}|^2 / 2,
+ * dvp keeping dv_{n-2} .. dv_{n-4}.
+ * (b) is for a velocity change that alternates from step to step, as on the bench scene
+ * (as much at MPCG tolerance 1e-8 as at 1e-2: at step 40 of 66 x 66, |dv_n - dv_{n-1}| =
+ * 6.3 against |dv_n - dv_{n-2}| = 1.7): the step of the same parity two back, plus half the
+ * other parity's change over two steps for the drift (the whole change overshoots). Where
+ * dv varies smoothly (the tablecloth of bend_compare, h = 2.5 ms) (a) is better, and the
+ * choice follows whichever is. Iterations a step, bench 66 x 66 / 132 x 132 / bend_compare's
+ * pritchard (Ascher & Boxerman's preconditioner there): always (a) 8.10 / 10.67 / 12.2;
+ * always (b) 7.12 / 8.84 / 14.6; (b) when nearer at all 7.09 / 8.03 / 13.2; when nearer by
+ * the factor 2 above (the default) 7.15 / 8.17 / 11.6; by 1.25, 7.12 / 8.10 / 13.5 (the
+ * last column is one chaotic trajectory each). The guess decides only where MPCG starts;
+ * the stopping test is the same. */
 static void warm_guess(cc_sim *s, double h)
 {
     size_t n3 = 3 * (size_t)s->nv;
-    double *d2 = s->dvp, *d3 = s->dvp + n3;
+    double *d1 = s->dv, *d2 = s->dvp, *d3 = s->dvp + n3, *d4 = s->dvp + 2 * n3, ea = 0, eb = 0;
     if (s->hdv != h) s->ndv = 0;
-    for (size_t k = 0; k < n3 && s->p.cg_warm_start == 2 && s->ndv >= 2; k++) {
-        double d1 = s->dv[k];
-        s->dv[k] = s->ndv >= 3 ? d2[k] + 0.5 * (d1 - d3[k]) : 0.5 * (d1 + d2[k]);
-        d3[k] = d2[k], d2[k] = d1;
-    }
-    if (s->p.cg_warm_start != 2 || s->ndv < 2) {
-        memcpy(d3, d2, n3 * sizeof *d2);
-        memcpy(d2, s->dv, n3 * sizeof *d2);
+    if (s->p.cg_warm_start == 2 && s->ndv >= 4)
+        for (size_t k = 0; k < n3; k++) {   /* how far (a) and (b) were from dv_{n-1} */
+            double a = d1[k] - d2[k], b = d1[k] - d3[k] - 0.5 * (d2[k] - d4[k]);
+            ea += a * a, eb += b * b;
+        }
+    int alt = s->p.cg_warm_start == 2 && s->ndv >= 4 && eb < 0.5 * ea;
+    for (size_t k = 0; k < n3; k++) {
+        double a = d1[k];
+        if (alt) d1[k] = d2[k] + 0.5 * (a - d3[k]);
+        d4[k] = d3[k], d3[k] = d2[k], d2[k] = a;
     }
 }
 
@@ -204,7 +212,7 @@ static int step_backward(cc_sim *s, double h, cc_mpcg_stats *cg)
         else warm_guess(s, h);
         rc = cc_mpcg_solve(s->A, s->b, s->F, s->z, s->p.cg_warm_start, s->p.precond, s->p.cg_tol,
                            s->p.cg_max_iter, s->W, s->dv, cg);
-        s->ndv = rc < 0 ? 0 : s->ndv < 3 ? s->ndv + 1 : 3;
+        s->ndv = rc < 0 ? 0 : s->ndv < 4 ? s->ndv + 1 : 4;
         s->hdv = h;
         s->st.assembly_s += t1 - t0;
         s->st.solve_s += now() - t1;
