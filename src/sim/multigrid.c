@@ -530,8 +530,9 @@ static int fill0(cc_mg *mg, const cc_bsr *A, const cc_filter *F)
     coarse_zero(C);
     if (L->lump) memset(L->lump, 0, 9 * (size_t)L->n * sizeof *L->lump);
     for (int i = 0, q = 0; i < A->n; i++) {
-        int pi = F->pos[i];
+        int pi = F->pos[i], I = C ? L->agg[i] : -1, own = I >= 0 ? 4 * (C->nlo + I) + 3 : -1;
         const double *Si = pi >= 0 ? F->S + 9 * pi : NULL;
+        double cd[9] = {0, 0, 0, 0, 0, 0, 0, 0, 0};
         for (int p = A->rowptr[i]; p < A->diag[i]; p++, q++) {
             int k = A->col[p], pk = F->pos[k];
             const double *B = A->val + 9 * p, *Sk = pk >= 0 ? F->S + 9 * pk : NULL;
@@ -541,16 +542,19 @@ static int fill0(cc_mg *mg, const cc_bsr *A, const cc_filter *F)
             cc_mgf *dst = v >= 0 ? L->sf + 9 * (size_t)v : L->wf + 9 * (size_t)(-1 - v);
             for (int c = 0; c < 9; c++) dst[c] = (cc_mgf)B[c];
             if (v < 0) lump_pair(L->lump + 9 * (size_t)i, L->lump + 9 * (size_t)k, B, Si, Sk);
-            if (C) add_coarse(C->lv, L->cslot[q], B);
+            if (C && L->cslot[q] == own)   /* within row i's aggregate: summed here, added once */
+                for (int a = 0; a < 3; a++)
+                    for (int b = 0; b < 3; b++) cd[3 * a + b] += B[3 * a + b] + B[3 * b + a];
+            else if (C)
+                add_coarse(C->lv, L->cslot[q], B);
             if (self) memcpy(L->lv + 9 * q, B, 9 * sizeof *B);
         }
         double D[9];
         filt(A->val + 9 * A->diag[i], Si, Si, D);
         set_cols(L->dsys + 12 * (size_t)i, D);
-        int I = C ? L->agg[i] : -1;
         if (I >= 0) {
             double *t = C->dv + 9 * I, eps = CC_MG_NULLFIX * fabs(A->val[9 * A->diag[i]] + A->val[9 * A->diag[i] + 4] + A->val[9 * A->diag[i] + 8]) / 3;
-            for (int c = 0; c < 9; c++) t[c] += D[c];
+            for (int c = 0; c < 9; c++) t[c] += D[c] + cd[c];
             if (Si)
                 for (int c = 0; c < 9; c++) t[c] += eps * ((c % 4 == 0 ? 1.0 : 0.0) - Si[c]);
         }
