@@ -22,11 +22,13 @@
  * likewise), and (Jx dx)_m = dwu_m (P dU + R dV) + dwv_m (Q dV + R^T dU) with
  * dU = sum_n dwu_n dx_n, dV = sum_n dwv_n dx_n. Since sum_m dwu_m = sum_m dwv_m = 0, the blocks
  * of a row sum to zero, and three of the six are formed from the other three; the diagonal
- * ones (symmetric: P, Q are) on their lower triangle, mirrored. The six blocks go to the lower
- * triangle of A lane-major, as in kernel_bend.c: per block two 4 x 4 lane transposes (E^T
- * first where the lane's vertex order asks for it), then per triangle two 4-double additions
- * and one scalar a block (lane_blocks_of, scatter_blocks). A batch is gathered by whole lane
- * vectors, and its state is not zeroed as a whole (only what an absent term would set).
+ * ones (symmetric: P, Q are) on their lower triangle, mirrored. A batch is checked for NaN/inf
+ * on f, Jx dx, E_02, E_12 and E_22 alone (their sums hold every entry of the other blocks);
+ * then the six blocks go to the lower triangle of A lane-major, block by block straight from
+ * E, as in kernel_bend.c: per block two 4 x 4 lane transposes (E^T first where the lane's
+ * vertex order asks for it), then per triangle two 4-double additions and one scalar
+ * (scatter_blocks, cc_ln_scatter_block). A batch is gathered by whole lane vectors, and its
+ * state is not zeroed as a whole (only what an absent term would set).
  * test_sim_kernels compares the kernel with the condition-contract path of assemble.c.
  */
 #include <math.h>
@@ -205,14 +207,15 @@ static void shear_add(tri_ln *T, double k, double kd, int hess, double cx, doubl
 }
 
 /* fo_m = f_m, jo_m = (Jx dx)_m and the blocks E of A for the pairs (0,0), (0,1), (0,2),
- * (1,1), (1,2), (2,2); returns a sum of all of them, for one NaN/inf test */
+ * (1,1), (1,2), (2,2); returns a sum that is finite only if all of them are, for one NaN/inf
+ * test */
 static cc_ln tri_blocks(const tri_ln *T, cc_lv3 fo[3], cc_lv3 jo[3], cc_ln E[6][9])
 {
     const cc_ln *du = T->du, *dv = T->dv;
     /* (Jx dx)_m = dwu_m (P dU + R dV) + dwv_m (Q dV + R^T dU) */
     cc_lv3 JU = cc_lm3_mul_add(cc_lm3_mul_add(cc_lv3_zero(), T->J.P, T->dU, 0), T->J.R, T->dV, 0);
     cc_lv3 JV = cc_lm3_mul_add(cc_lm3_mul_add(cc_lv3_zero(), T->J.Q, T->dV, 0), T->J.R, T->dU, 1);
-    cc_ln chk = cc_ln_set(0.0), part[9] = {{0}};   /* nine independent sums */
+    cc_ln chk = cc_ln_set(0.0);
     for (int m = 0; m < 3; m++) {
         fo[m] = cc_lv3_axpy(cc_lv3_scale(T->Fu, du[m]), dv[m], T->Fv);
         jo[m] = cc_lv3_axpy(cc_lv3_scale(JU, du[m]), dv[m], JV);
@@ -231,67 +234,31 @@ static cc_ln tri_blocks(const tri_ln *T, cc_lv3 fo[3], cc_lv3 jo[3], cc_ln E[6][
         }
     for (int i = 0; i < 3; i++)
         for (int j = 0; j <= i; j++) E[5][3 * j + i] = E[5][3 * i + j] = -(E[2][3 * j + i] + E[4][3 * j + i]);
-    for (int q = 0; q < 6; q++)
-        for (int r = 0; r < 9; r++) part[r] += E[q][r];
-    for (int r = 0; r < 9; r++) chk += part[r];
-    return chk;
+    /* E_02 holds every entry of E_00 and E_01 in one of its sums, E_12 every entry of E_11,
+     * and E_22 is the sum of those two: so the blocks are finite if E_02, E_12 and E_22's
+     * lower triangle are */
+    cc_ln c2 = ((E[2][0] + E[2][1]) + (E[2][2] + E[2][3])) + ((E[2][4] + E[2][5]) + (E[2][6] + E[2][7])) + E[2][8];
+    cc_ln c4 = ((E[4][0] + E[4][1]) + (E[4][2] + E[4][3])) + ((E[4][4] + E[4][5]) + (E[4][6] + E[4][7])) + E[4][8];
+    cc_ln c5 = ((E[5][0] + E[5][3]) + (E[5][4] + E[5][6])) + (E[5][7] + E[5][8]);
+    return chk + ((c2 + c4) + c5);
 }
 
-/* A batch's blocks as the scatter adds them, lane-major for vector adds: lane l of block q
- * of E goes to slot slot[idx[q][l]] of A (slot: the batch's slots, 9 a triangle; slot (m, n)
- * of the triangle when vid[m] > vid[n] or m == n, else E_q^T to slot (n, m), as
- * cc_ln_scatter_lower), its entries 0-3 in r03[l][q], 4-7 in r47[l][q], 8 in e8[q][l] */
-typedef struct lane_blocks {
-    cc_ln r03[CC_LANES][6], r47[CC_LANES][6], e8[6];
-    cc_lm idx[6];
-} lane_blocks;
-
-/* block q = (m, n) of L from E_q; V[m][l] = vertex m of lane l's triangle */
-static inline __attribute__((always_inline)) void lane_block(const cc_ln E[9], const cc_lm V[3], int q, int m, int n,
-                                                             lane_blocks *L)
-{
-    cc_lm tri = {0, 9, 18, 27};
-    cc_ln R[CC_LANES], F1 = E[1], F2 = E[2], F3 = E[3], F5 = E[5], F6 = E[6], F7 = E[7];
-    L->idx[q] = tri + (3 * m + n);
-    if (m != n) {
-        cc_lm up = ~(V[m] > V[n]);   /* lanes that add E^T to slot (n, m) */
-        L->idx[q] += up & (2 * (n - m));
-        F1 = cc_ln_select(up, E[3], E[1]), F3 = cc_ln_select(up, E[1], E[3]);
-        F2 = cc_ln_select(up, E[6], E[2]), F6 = cc_ln_select(up, E[2], E[6]);
-        F5 = cc_ln_select(up, E[7], E[5]), F7 = cc_ln_select(up, E[5], E[7]);
-    }
-    cc_ln_transpose4(E[0], F1, F2, F3, R);
-    for (int l = 0; l < CC_LANES; l++) L->r03[l][q] = R[l];
-    cc_ln_transpose4(E[4], F5, F6, F7, R);
-    for (int l = 0; l < CC_LANES; l++) L->r47[l][q] = R[l];
-    L->e8[q] = E[8];
-}
-
-/* L from the blocks E (pairs (0,0), (0,1), (0,2), (1,1), (1,2), (2,2)) of the live lanes of
- * the triangles vid (3 vertices each) */
-static void lane_blocks_of(const int *vid, int live, cc_ln E[6][9], lane_blocks *L)
+/* the blocks E (pairs (0,0), (0,1), (0,2), (1,1), (1,2), (2,2)) of the live lanes of the
+ * triangles vid (3 vertices each) into A, block by block straight from E
+ * (cc_ln_scatter_block; slot: the batch's slots, 9 a triangle) */
+static inline __attribute__((always_inline)) void scatter_blocks(double *A, const int *slot, const int *vid, int live,
+                                                                 const cc_ln E[6][9])
 {
     const int *w[CC_LANES];   /* lane l's vertices (dead lanes: the last live) */
     for (int l = 0; l < CC_LANES; l++) w[l] = vid + 3 * (l < live ? l : live - 1);
     cc_lm V[3];   /* V[m][l] = vertex m of lane l */
     for (int m = 0; m < 3; m++) V[m] = (cc_lm){w[0][m], w[1][m], w[2][m], w[3][m]};
-    lane_block(E[0], V, 0, 0, 0, L);
-    lane_block(E[1], V, 1, 0, 1, L);
-    lane_block(E[2], V, 2, 0, 2, L);
-    lane_block(E[3], V, 3, 1, 1, L);
-    lane_block(E[4], V, 4, 1, 2, L);
-    lane_block(E[5], V, 5, 2, 2, L);
-}
-
-/* lane l of L into A (slot: the batch's slots) */
-static void scatter_blocks(double *A, const int *slot, const lane_blocks *L, int l)
-{
-    for (int q = 0; q < 6; q++) {
-        double *b = A + 9 * slot[L->idx[q][l]];
-        cc_ln_add_to(b, L->r03[l][q]);
-        cc_ln_add_to(b + 4, L->r47[l][q]);
-        b[8] += L->e8[q][l];
-    }
+    cc_ln_scatter_block(A, slot, 3, E[0], V, 0, 0, live);
+    cc_ln_scatter_block(A, slot, 3, E[1], V, 0, 1, live);
+    cc_ln_scatter_block(A, slot, 3, E[2], V, 0, 2, live);
+    cc_ln_scatter_block(A, slot, 3, E[3], V, 1, 1, live);
+    cc_ln_scatter_block(A, slot, 3, E[4], V, 1, 2, live);
+    cc_ln_scatter_block(A, slot, 3, E[5], V, 2, 2, live);
 }
 
 /* the stretch and shear of one batch; the element index where C is undefined or the result
@@ -320,8 +287,8 @@ static int tri_batch(cc_term *st, int st_hess, cc_term *sh, int sh_hess, int e0,
     if (!(fin[0] & fin[1] & fin[2] & fin[3]))
         for (int l = 0; l < live; l++)
             if (!isfinite(chk[l])) return *nonfinite = 1, e0 + l;
-    lane_blocks L;
-    lane_blocks_of(t->elem + 3 * e0, live, E, &L);
+    if (live == CC_LANES) scatter_blocks(A, t->slot + 9 * e0, t->elem + 3 * e0, CC_LANES, (const cc_ln(*)[9])E);
+    else scatter_blocks(A, t->slot + 9 * e0, t->elem + 3 * e0, live, (const cc_ln(*)[9])E);
     for (int l = 0; l < live; l++) {
         int e = e0 + l;
         const int *vid = t->elem + 3 * e;
@@ -330,7 +297,6 @@ static int tri_batch(cc_term *st, int st_hess, cc_term *sh, int sh_hess, int e0,
             fm[0] += fo[m].x[l], fm[1] += fo[m].y[l], fm[2] += fo[m].z[l];
             jm[0] += jo[m].x[l], jm[1] += jo[m].y[l], jm[2] += jo[m].z[l];
         }
-        scatter_blocks(A, t->slot + 9 * e0, &L, l);
     }
     if (live == CC_LANES) {   /* C and energy of a full batch by whole lanes */
         if (st) {

@@ -123,4 +123,35 @@ static inline void cc_ln_scatter_lower(double *A, const int *vid, const int *slo
     }
 }
 
+/* block (m, n) of the live lanes of E (one element a lane, nv vertices each) into the lower
+ * triangle of A, lane-major: two 4 x 4 lane transposes give each lane's entries 0-3 and 4-7
+ * as vectors (E^T where the lane's vertex order asks for it: slot (m, n) of the element when
+ * vid[m] > vid[n] or m == n, else E^T to slot (n, m), as cc_ln_scatter_lower), then two
+ * 4-double additions and one scalar a lane. V[m][l] = vertex m of lane l's element; slot:
+ * the batch's slots, nv * nv an element. With m, n, nv and live constants (always inlined)
+ * the selects and the lane loop resolve at compile time. */
+static inline __attribute__((always_inline)) void cc_ln_scatter_block(double *A, const int *slot, int nv,
+                                                                      const cc_ln E[9], const cc_lm V[], int m,
+                                                                      int n, int live)
+{
+    _Static_assert(CC_LANES == 4, "cc_ln_scatter_block is written for four lanes");
+    cc_lm idx = (cc_lm){0, 1, 2, 3} * (long long)(nv * nv) + (nv * m + n);
+    cc_ln R[CC_LANES], S[CC_LANES], F1 = E[1], F2 = E[2], F3 = E[3], F5 = E[5], F6 = E[6], F7 = E[7];
+    if (m != n) {
+        cc_lm up = ~(V[m] > V[n]);   /* lanes that add E^T to slot (n, m) */
+        idx += up & ((nv - 1) * (n - m));
+        F1 = cc_ln_select(up, E[3], E[1]), F3 = cc_ln_select(up, E[1], E[3]);
+        F2 = cc_ln_select(up, E[6], E[2]), F6 = cc_ln_select(up, E[2], E[6]);
+        F5 = cc_ln_select(up, E[7], E[5]), F7 = cc_ln_select(up, E[5], E[7]);
+    }
+    cc_ln_transpose4(E[0], F1, F2, F3, R);
+    cc_ln_transpose4(E[4], F5, F6, F7, S);
+    for (int l = 0; l < live; l++) {
+        double *b = A + 9 * slot[idx[l]];
+        cc_ln_add_to(b, R[l]);
+        cc_ln_add_to(b + 4, S[l]);
+        b[8] += E[8][l];
+    }
+}
+
 #endif
