@@ -212,8 +212,6 @@ static int step_backward(cc_sim *s, double h, cc_mpcg_stats *cg)
         else warm_guess(s, h);
         rc = cc_mpcg_solve(s->A, s->b, s->F, s->z, s->p.cg_warm_start, s->p.precond, s->p.cg_tol,
                            s->p.cg_max_iter, s->W, s->dv, cg);
-        s->ndv = rc < 0 ? 0 : s->ndv < 4 ? s->ndv + 1 : 4;
-        s->hdv = h;
         s->st.assembly_s += t1 - t0;
         s->st.solve_s += now() - t1;
         if (rc < 0 || !cg->indefinite || s->p.psd_project) break;
@@ -221,6 +219,8 @@ static int step_backward(cc_sim *s, double h, cc_mpcg_stats *cg)
         s->st.psd_retries++;
     }
     s->p.psd_project = keep_psd;
+    s->ndv = rc < 0 ? 0 : s->ndv < 4 ? s->ndv + 1 : 4;   /* one more solve of step h behind dv (a retry included) */
+    s->hdv = h;
     if (rc < 0 && !s->fault) {
         snprintf(s->err, CC_ERRLEN, "step %ld: the system matrix has a singular or non-positive diagonal block", s->st.steps + 1);
         s->fault = 1;
