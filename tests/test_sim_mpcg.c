@@ -610,7 +610,8 @@ static void test_warm_start(void)
 }
 
 /* cc_bsr_mul (AVX2 rows where the CPU has it, scalar rows next to the last column) equals
- * the dense product to round-off, on random patterns that couple many rows to the last vertex */
+ * the dense product to round-off, on random patterns that couple many rows to the last vertex;
+ * so do cc_bsr_mul_rows and cc_bsr_mul with the upper blocks stale (A->lower) */
 static void test_bsr_mul(void)
 {
     static double D[N3 * N3];
@@ -627,6 +628,29 @@ static void test_bsr_mul(void)
             worst = fmax(worst, fabs(y[a] - ref) / scale);
         }
         CU_ASSERT(worst <= 1e-14);
+        /* the same with stale upper blocks (A->lower): the rows by the transposed lower blocks,
+         * the whole product after the mirror it makes */
+        int rows[NV];
+        for (int i = 0; i < NV; i++) {
+            rows[i] = i;
+            for (int p = A->diag[i] + 1; p < A->rowptr[i + 1]; p++)
+                for (int q = 0; q < 9; q++) A->val[9 * p + q] = NAN;
+        }
+        A->lower = 1;
+        double yr[N3];
+        cc_bsr_mul_rows(A, rows, NV, x, yr);
+        CU_ASSERT_EQUAL(A->lower, 1);   /* the rows did not need the mirror */
+        cc_bsr_mul(A, x, y);
+        CU_ASSERT_EQUAL(A->lower, 0);
+        int bad_rows = 0, bad_mul = 0;   /* a stale (NaN) block read would fail both */
+        for (int a = 0; a < N3; a++) {
+            double ref = 0, scale = 0;
+            for (int c = 0; c < N3; c++) ref += D[a * N3 + c] * x[c], scale += fabs(D[a * N3 + c] * x[c]);
+            bad_rows += !(fabs(yr[a] - ref) <= 1e-14 * scale);
+            bad_mul += !(fabs(y[a] - ref) <= 1e-14 * scale);
+        }
+        CU_ASSERT_EQUAL(bad_rows, 0);
+        CU_ASSERT_EQUAL(bad_mul, 0);
         cc_bsr_free(A);
     }
 }

@@ -264,21 +264,6 @@ static int assemble_term(cc_sim *s, cc_term *t, const double *x, const double *v
     return 0;
 }
 
-/* the upper blocks (j, i) of A = the transposes of the lower ones (i, j), for the rows
- * from <= i < to: the kernels add each element block to the lower triangle only, the
- * element-by-element path to both, so the lower triangle holds every term and the upper one
- * is overwritten with it */
-static void mirror_rows(cc_bsr *A, int from, int to)
-{
-    for (int i = from; i < to; i++)
-        for (int p = A->rowptr[i]; p < A->diag[i]; p++) {
-            const double *L = A->val + 9 * p;
-            double *U = A->val + 9 * A->tslot[p];
-            for (int a = 0; a < 3; a++)
-                for (int b = 0; b < 3; b++) U[3 * b + a] = L[3 * a + b];
-        }
-}
-
 /* the structured kernel (kernel_*.c) that assembles term t, or KERNEL_NONE: backward Euler
  * assembly (mat and dx) with summed damping, a mode other than project, and a variant that
  * has one */
@@ -289,15 +274,14 @@ static int term_kernel(const cc_sim *s, const cc_term *t, int mat, const double 
     return kernel_of(t);
 }
 
-/* rows from <= i < to of A = 0 but the diagonal blocks = (cm m_i - cv k_a A_i) I, the mass and
- * air drag parts of A (one memset for the rows: the upper blocks need no zeroing in the sweep,
- * but zeroing only the lower ones row by row was slower, 2.9 % of a 66 x 66 step in memset
- * calls) */
+/* the lower and diagonal blocks of rows from <= i < to of A = 0 but the diagonal blocks =
+ * (cm m_i - cv k_a A_i) I, the mass and air drag parts of A; the upper blocks are left as
+ * they are (stale until cc_bsr_fill_upper: A->lower) */
 static void init_rows(cc_sim *s, double cm, double cv, int from, int to)
 {
     cc_bsr *A = s->A;
-    memset(A->val + 9 * (size_t)A->rowptr[from], 0, 9 * (size_t)(A->rowptr[to] - A->rowptr[from]) * sizeof *A->val);
     for (int i = from; i < to; i++) {
+        memset(A->val + 9 * (size_t)A->rowptr[i], 0, 9 * (size_t)(A->diag[i] + 1 - A->rowptr[i]) * sizeof *A->val);
         double *d = A->val + 9 * (size_t)A->diag[i], md = cm * s->m[i] - cv * s->p.air_drag * s->area[i];
         d[0] = d[4] = d[8] = md;
     }
@@ -307,17 +291,19 @@ static void init_rows(cc_sim *s, double cm, double cv, int from, int to)
 
 /* A (with f and jdx) from the kernels alone, in one sweep over its rows: batches of the
  * triangle kernel (st, sh) and of the bend kernel (hg) are taken in the order of their lowest
- * vertex, a row is set to its mass part (init_rows) just before the first batch that reaches it
- * and mirrored as soon as no later batch can reach it, so each row is loaded into the cache
- * about once instead of once for zeroing, once per term, once for the mirror and once for the
- * mass. Every order of batches gives the
- * same sums; only the order of additions differs from the term-by-term path (round-off). */
+ * vertex, and a row is set to its mass part (init_rows) just before the first batch that
+ * reaches it, so each row is loaded into the cache about once instead of once for zeroing,
+ * once per term and once for the mass. The kernels write the lower triangle only and the
+ * upper one is left stale (A->lower; the multigrid path never reads it, cc_bsr_mul mirrors it
+ * when it does: zeroing and mirroring it every step was 1.4 % of a 66 x 66 step). Every
+ * order of batches gives the same sums; only the order of additions differs from the
+ * term-by-term path (round-off). */
 static int assemble_sweep(cc_sim *s, cc_term *st, cc_term *sh, cc_term *hg, const double *x, const double *v,
                           double cm, double cx, double cv, const double *dx, double *f, double *jdx)
 {
     cc_bsr *A = s->A;
     cc_term *tri = st ? st : sh, *bad_term = NULL;
-    int n = A->n, nbt = tri ? tri->nbatch : 0, nbh = hg ? hg->nbatch : 0, bt = 0, bh = 0, zr = 0, mr = 0, bad = -1;
+    int n = A->n, nbt = tri ? tri->nbatch : 0, nbh = hg ? hg->nbatch : 0, bt = 0, bh = 0, zr = 0, bad = -1;
     int st_hess = st ? cc_term_hessian(s, st) : 0, sh_hess = sh ? cc_term_hessian(s, sh) : 0;
     int hg_hess = hg ? cc_term_hessian(s, hg) : 0;
     const char *why = "";
@@ -338,13 +324,9 @@ static int assemble_sweep(cc_sim *s, cc_term *st, cc_term *sh, cc_term *hg, cons
                 return element_fault(s, hg, bad, why);
             bh = b1;
         }
-        int fin = bt < nbt ? tri->smin[bt] : n;   /* rows below fin are final */
-        if (bh < nbh && hg->smin[bh] < fin) fin = hg->smin[bh];
-        if (fin > zr) fin = zr;
-        if (fin > mr) mirror_rows(A, mr, fin), mr = fin;
     }
     if (zr < n) init_rows(s, cm, cv, zr, n);
-    mirror_rows(A, mr, n);
+    A->lower = 1;
     return 0;
 }
 
@@ -380,7 +362,7 @@ static int assemble_terms(cc_sim *s, const double *x, const double *v, int mat, 
         }
         if (assemble_term(s, tm, x, v, mat, cx, cv, dx, f, jdx) < 0) return -1;
     }
-    if (mat) mirror_rows(s->A, 0, s->A->n);
+    if (mat) s->A->lower = 1, cc_bsr_fill_upper(s->A);   /* the element path wrote both triangles, the kernels the lower */
     return 0;
 }
 

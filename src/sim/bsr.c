@@ -124,7 +124,25 @@ int cc_bsr_slot(const cc_bsr *A, int i, int j)
 }
 
 /* A = 0 */
-void cc_bsr_zero(cc_bsr *A) { memset(A->val, 0, (size_t)A->nnzb * 9 * sizeof *A->val); }
+void cc_bsr_zero(cc_bsr *A)
+{
+    memset(A->val, 0, (size_t)A->nnzb * 9 * sizeof *A->val);
+    A->lower = 0;
+}
+
+/* the upper blocks from the lower ones, when they are stale */
+void cc_bsr_fill_upper(cc_bsr *A)
+{
+    if (!A->lower) return;
+    for (int i = 0; i < A->n; i++)
+        for (int p = A->rowptr[i]; p < A->diag[i]; p++) {
+            const double *L = A->val + 9 * (size_t)p;
+            double *U = A->val + 9 * (size_t)A->tslot[p];
+            for (int a = 0; a < 3; a++)
+                for (int b = 0; b < 3; b++) U[3 * b + a] = L[3 * a + b];
+        }
+    A->lower = 0;
+}
 
 /* y_i = sum_j A_ij x_j for one block row */
 static inline void row_mul(const cc_bsr *A, int i, const double *restrict x, double *restrict y)
@@ -183,6 +201,7 @@ static int last_col_row(const cc_bsr *A)
 /* y = A x */
 void cc_bsr_mul(const cc_bsr *A, const double *x, double *y)
 {
+    if (A->lower) cc_bsr_fill_upper((cc_bsr *)A);   /* the same matrix, all of it stored */
     int i = 0;
 #if CC_AVX2
     if (cc_have_avx2()) {
@@ -222,6 +241,7 @@ CC_TARGET_AVX2 static void mul4_avx2(const cc_bsr *A, const double *x, double *y
 /* y = A x, 4 doubles per vertex */
 void cc_bsr_mul4(const cc_bsr *A, const double *x, double *y)
 {
+    if (A->lower) cc_bsr_fill_upper((cc_bsr *)A);   /* the same matrix, all of it stored */
 #if CC_AVX2
     if (cc_have_avx2()) {
         mul4_avx2(A, x, y);
@@ -241,8 +261,27 @@ void cc_bsr_mul4(const cc_bsr *A, const double *x, double *y)
     }
 }
 
-/* y_i = (A x)_i for i in rows */
+/* y_i = (A x)_i for i in rows; with stale upper blocks, block (i, k > i) is read as the
+ * transpose of the lower block (k, i) */
 void cc_bsr_mul_rows(const cc_bsr *A, const int *rows, int nr, const double *x, double *y)
 {
-    for (int r = 0; r < nr; r++) row_mul(A, rows[r], x, y);
+    for (int r = 0; r < nr; r++) {
+        int i = rows[r];
+        if (!A->lower) {
+            row_mul(A, i, x, y);
+            continue;
+        }
+        double s[3] = {0, 0, 0};
+        for (int p = A->rowptr[i]; p < A->rowptr[i + 1]; p++) {
+            const double *xk = x + 3 * A->col[p];
+            if (p <= A->diag[i]) {
+                const double *B = A->val + 9 * (size_t)p;
+                for (int a = 0; a < 3; a++) s[a] += B[3 * a] * xk[0] + B[3 * a + 1] * xk[1] + B[3 * a + 2] * xk[2];
+            } else {
+                const double *B = A->val + 9 * (size_t)A->tslot[p];
+                for (int a = 0; a < 3; a++) s[a] += B[a] * xk[0] + B[3 + a] * xk[1] + B[6 + a] * xk[2];
+            }
+        }
+        for (int a = 0; a < 3; a++) y[3 * i + a] = s[a];
+    }
 }

@@ -4,6 +4,12 @@
  * transpose), so a product is a plain row sweep with contiguous reads. The pattern is built
  * once from the elements (every pair of vertices that share an element couples); assembly
  * then adds element blocks at precomputed slots and never reallocates.
+ *
+ * The upper triangle may be left stale (lower = 1: the structured assembly writes the lower
+ * and diagonal blocks only, and the multigrid path reads nothing else). The products below
+ * mirror it first when they need it (cc_bsr_fill_upper: A is the same matrix either way, so
+ * they take it as const); cc_bsr_mul_rows reads the transposed lower blocks instead; code
+ * that reads val directly calls cc_bsr_fill_upper itself.
  */
 #ifndef CC_BSR_H
 #define CC_BSR_H
@@ -17,6 +23,7 @@ typedef struct cc_bsr {
     double *val;    /* 9*nnzb: block b is val[9b .. 9b+8], row-major 3x3 */
     int *tslot;     /* nnzb: slot of the transposed position (j,i) of slot (i,j) */
     unsigned long long id;   /* the pattern's identity: a number no other cc_bsr_pattern call returns */
+    int lower;      /* 1: only the lower and diagonal blocks are current (see above) */
 } cc_bsr;
 
 /* Pattern from nel elements of k vertices each (elem: nel by k vertex indices): block (i,j)
@@ -31,6 +38,10 @@ int cc_bsr_slot(const cc_bsr *A, int i, int j);
 
 /* A = 0 (values only) */
 void cc_bsr_zero(cc_bsr *A);
+
+/* the upper blocks (j, i) = the transposes of the lower blocks (i, j), if A->lower; then
+ * A->lower = 0 */
+void cc_bsr_fill_upper(cc_bsr *A);
 
 /* y = A x (x, y: 3n, distinct) */
 void cc_bsr_mul(const cc_bsr *A, const double *x, double *y);

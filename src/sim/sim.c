@@ -541,6 +541,7 @@ int cc_sim_jacobian_dense(cc_sim *s, int which, double *J)
         return -1;
     int n3 = 3 * s->nv;
     memset(J, 0, (size_t)n3 * n3 * sizeof *J);
+    cc_bsr_fill_upper(s->A);   /* val is read directly */
     const cc_bsr *A = s->A;
     for (int i = 0; i < A->n; i++)
         for (int q = A->rowptr[i]; q < A->rowptr[i + 1]; q++)
