@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "conditions/variants.h"
+#include "sim/multigrid.h"
 #include "sim/sim_internal.h"
 
 enum { KERNEL_NONE, KERNEL_TRIANGLE, KERNEL_BEND };
@@ -306,6 +307,8 @@ static int assemble_sweep(cc_sim *s, cc_term *st, cc_term *sh, cc_term *hg, cons
     int n = A->n, nbt = tri ? tri->nbatch : 0, nbh = hg ? hg->nbatch : 0, bt = 0, bh = 0, zr = 0, bad = -1;
     int st_hess = st ? cc_term_hessian(s, st) : 0, sh_hess = sh ? cc_term_hessian(s, sh) : 0;
     int hg_hess = hg ? cc_term_hessian(s, hg) : 0;
+    cc_mg *mg = s->p.precond == CC_PRECOND_MG ? s->W->mg : NULL;
+    int pf = mg ? 0 : -1;   /* rows of A handed to the multigrid's set-up (cc_mg_prefill), -1: none */
     const char *why = "";
     while (bt < nbt || bh < nbh) {
         int use_tri = bh >= nbh || (bt < nbt && tri->smin[bt] <= hg->smin[bh]);
@@ -324,8 +327,13 @@ static int assemble_sweep(cc_sim *s, cc_term *st, cc_term *sh, cc_term *hg, cons
                 return element_fault(s, hg, bad, why);
             bh = b1;
         }
+        int fin = bt < nbt ? tri->smin[bt] : n;   /* rows below fin are final */
+        if (bh < nbh && hg->smin[bh] < fin) fin = hg->smin[bh];
+        if (fin > zr) fin = zr;
+        if (pf >= 0 && fin > pf) pf = cc_mg_prefill(mg, A, s->F, pf, fin) < 0 ? -1 : fin;
     }
     if (zr < n) init_rows(s, cm, cv, zr, n);
+    if (pf >= 0 && pf < n) cc_mg_prefill(mg, A, s->F, pf, n);
     A->lower = 1;
     return 0;
 }
@@ -371,6 +379,7 @@ int cc_sim_assemble(cc_sim *s, const double *x, const double *v, int mat, double
                     double cv, const double *dx, double *f, double *jdx)
 {
     size_t n3 = 3 * (size_t)s->nv;
+    if (mat && s->W) cc_mg_prefill_reset(s->W->mg);   /* A changes: rows filled ahead are stale */
     if (mat && cc_sim_pattern(s) < 0) return -1;
     const double *g = s->p.gravity;
     for (int i = 0; i < s->nv; i++) {   /* f starts as gravity m g and air drag -k_a A_i v_i */

@@ -70,6 +70,9 @@
  * products S A S c read the same single-precision lower blocks, strong and weak, and the filtered diagonal
  * blocks kept in double (cc_mg_product; mpcg.c argues the perturbation), so each CG
  * iteration's matrix traffic is about 3.8 + 1.7 MB at 132 x 132 instead of 16 MB for A.
+ * The values of level 0 (and level 1's Galerkin sums) are taken row by row; the simulator's
+ * assembly sweep hands over each row of A as it becomes final (cc_mg_prefill), while it is
+ * still in the cache, so the setup that follows skips its own pass over A.
  */
 #include <math.h>
 #include <stdlib.h>
@@ -119,6 +122,8 @@ struct cc_mg {
     unsigned long long id;   /* its identity (cc_bsr.id) */
     int avx2;       /* 1 if the smoother uses AVX2 and FMA (the CPU has them) */
     double weak;    /* level 0's smoother drops the blocks weaker than this (smoother0); 0: none */
+    int pre;        /* level 0's rows filled ahead of the setup (cc_mg_prefill), -1 if none */
+    int pre_bad;    /* 1 if one of them had a diagonal block that is not SPD */
     mg_level lev[CC_MG_MAXLEV];
 };
 
@@ -224,6 +229,7 @@ static void mg_clear(cc_mg *mg)
     mg->dense = 0;
     mg->n = mg->nnzb = -1;
     mg->id = 0;
+    mg->pre = -1;
 }
 
 /* an empty preconditioner */
@@ -519,17 +525,23 @@ static inline void lump_pair(double *restrict Di, double *restrict Dk, const dou
     for (int c = 0; c < 9; c++) Di[c] += U[c], Dk[c] += V[c];
 }
 
-/* level 0 from A and F: L_ik = (S A S)_ik in single precision, D_i^-1 of S_i A_ii S_i +
- * I - S_i (with the smoother's dropped blocks lumped onto it, see smoother0), level 1's
- * Galerkin sums (or level 0's own double copy when it is the coarsest); -1 if some D_i is
- * not SPD */
-static int fill0(cc_mg *mg, const cc_bsr *A, const cc_filter *F)
+/* level 0's values, begun: level 1's Galerkin sums and the lumps zeroed */
+static void fill0_begin(cc_mg *mg)
+{
+    mg_level *L = mg->lev;
+    coarse_zero(mg->nlev > 1 ? mg->lev + 1 : NULL);
+    if (L->lump) memset(L->lump, 0, 9 * (size_t)L->n * sizeof *L->lump);
+}
+
+/* level 0's rows from <= i < to from A and F: L_ik = (S A S)_ik in single precision, the
+ * product's diagonal blocks, D_i^-1 of S_i A_ii S_i + I - S_i (after fill0_end when the
+ * smoother lumps), their parts of level 1's Galerkin sums (or level 0's own double copy when
+ * it is the coarsest); the rows before from must be done. -1 if some D_i is not SPD */
+static int fill0_rows(cc_mg *mg, const cc_bsr *A, const cc_filter *F, int from, int to)
 {
     mg_level *L = mg->lev, *C = mg->nlev > 1 ? mg->lev + 1 : NULL;
     int self = mg->nlev == 1 && mg->dense;   /* level 0 is factored densely: keep its values in double */
-    coarse_zero(C);
-    if (L->lump) memset(L->lump, 0, 9 * (size_t)L->n * sizeof *L->lump);
-    for (int i = 0, q = 0; i < A->n; i++) {
+    for (int i = from, q = from < L->n ? L->rowptr[from] : 0; i < to; i++) {
         int pi = F->pos[i], I = C ? L->agg[i] : -1, own = I >= 0 ? 4 * (C->nlo + I) + 3 : -1;
         const double *Si = pi >= 0 ? F->S + 9 * pi : NULL;
         double cd[9] = {0, 0, 0, 0, 0, 0, 0, 0, 0};
@@ -565,7 +577,15 @@ static int fill0(cc_mg *mg, const cc_bsr *A, const cc_filter *F)
             for (int c = 0; c < 9; c++) L->lump[9 * (size_t)i + c] += D[c];   /* complete once the later rows have lumped */
         else if (set_dinv(L, i, D) < 0) return -1;
     }
-    for (int i = 0; L->lump && i < A->n; i++)   /* D_i with its lumps, or without them where that is not SPD */
+    return 0;
+}
+
+/* level 0's values, ended: D_i^-1 of the lumped D_i, or of the unlumped one where that is
+ * not SPD; -1 if neither is */
+static int fill0_end(cc_mg *mg, const cc_bsr *A, const cc_filter *F)
+{
+    mg_level *L = mg->lev;
+    for (int i = 0; L->lump && i < A->n; i++)
         if (set_dinv(L, i, L->lump + 9 * (size_t)i) < 0) {
             double D[9];
             const double *Si = F->pos[i] >= 0 ? F->S + 9 * F->pos[i] : NULL;
@@ -575,6 +595,14 @@ static int fill0(cc_mg *mg, const cc_bsr *A, const cc_filter *F)
             if (set_dinv(L, i, D) < 0) return -1;
         }
     return 0;
+}
+
+/* level 0 from A and F (fill0_begin, fill0_rows over all rows, fill0_end); -1 if some D_i is
+ * not SPD */
+static int fill0(cc_mg *mg, const cc_bsr *A, const cc_filter *F)
+{
+    fill0_begin(mg);
+    return fill0_rows(mg, A, F, 0, A->n) < 0 ? -1 : fill0_end(mg, A, F);
 }
 
 /* level l >= 1 from its Galerkin sums: smoother blocks and the next level's sums; -1 if
@@ -631,7 +659,9 @@ static int dense_factor(mg_level *L)
 /* B's values for this A and F in the hierarchy mg already has; 0 or -1 */
 static int fill_all(cc_mg *mg, const cc_bsr *A, const cc_filter *F)
 {
-    if (fill0(mg, A, F) < 0) return -1;
+    int pre = mg->pre == A->n, bad = mg->pre_bad;   /* level 0's rows filled ahead: used once */
+    mg->pre = -1;
+    if (pre ? bad || fill0_end(mg, A, F) < 0 : fill0(mg, A, F) < 0) return -1;
     for (int l = 1; l < mg->nlev; l++)
         if (fill(mg, l) < 0) return -1;
     return mg->dense ? dense_factor(mg->lev + mg->nlev - 1) : 0;
@@ -738,6 +768,29 @@ int cc_mg_setup(cc_mg *mg, const cc_bsr *A, const cc_filter *F)
         return -1;
     }
     return 0;
+}
+
+/* rows from <= i < to of level 0's values for A and F, ahead of cc_mg_setup (as an assembly
+ * finishes them, in order from row 0); the next setup with A then skips its pass over A. 0,
+ * or -1 (nothing done, and no rows kept) when the hierarchy is not A's or the rows are out
+ * of order */
+int cc_mg_prefill(cc_mg *mg, const cc_bsr *A, const cc_filter *F, int from, int to)
+{
+    if (!mg || !A || !F || mg->nlev == 0 || mg->id != A->id || mg->n != A->n || F->n != A->n) return -1;
+    if (from == 0) fill0_begin(mg), mg->pre = 0, mg->pre_bad = 0;
+    if (from != mg->pre || to < from || to > A->n) {
+        mg->pre = -1;
+        return -1;
+    }
+    if (!mg->pre_bad && fill0_rows(mg, A, F, from, to) < 0) mg->pre_bad = 1;
+    mg->pre = to;
+    return 0;
+}
+
+/* forget rows filled ahead (A is about to change) */
+void cc_mg_prefill_reset(cc_mg *mg)
+{
+    if (mg) mg->pre = -1;
 }
 
 /* ---------- the cycle ---------- */

@@ -43,6 +43,13 @@ double cc_mg_product(const cc_mg *mg, const double *c, double *q);
  * scalar smoother (same sums, other round-off). Returns 1 if AVX2 is now used. */
 int cc_mg_set_simd(cc_mg *mg, int on);
 
+/* level 0's values for the block rows from <= i < to of A and F, filled ahead of the next
+ * cc_mg_setup (the assembly calls it as rows become final, in order from row 0; the setup
+ * then skips its pass over A); 0, or -1 when the hierarchy is not A's (nothing is kept).
+ * cc_mg_prefill_reset forgets them: whoever changes A's values afterwards must call it. */
+int cc_mg_prefill(cc_mg *mg, const cc_bsr *A, const cc_filter *F, int from, int to);
+void cc_mg_prefill_reset(cc_mg *mg);
+
 /* level 0's smoother leaves out the lower blocks with ||A_ik||_F < theta sqrt(||A_ii||_F ||A_kk||_F)
  * (judged on the filtered A of the setup that builds the hierarchy) and lumps them onto the
  * diagonal (multigrid.c); theta = 0 keeps them all. Default 1e-2. Clears the hierarchy. */
