@@ -30,7 +30,7 @@
  * NaN/inf on f, Jx dx and E_33 alone (E_33 sums every entry of the other nine blocks); then
  * the ten blocks go to the lower triangle of A lane-major, block by block: per block two
  * 4 x 4 lane transposes (E^T first where the lane's vertex order asks for it), then per live
- * lane two 4-double additions and one scalar (scatter_block), straight from E.
+ * lane two 4-double additions and one scalar (cc_ln_scatter_block), straight from E.
  * test_sim_kernels compares the kernel with the condition-contract path of assemble.c.
  *
  * What the element adds (assemble.c, fused_nc): w = -k C - kd Cdot with Cdot = g . v
@@ -232,33 +232,6 @@ static void derive_vertex3(cc_ln E[10][9], cc_lv3 y[4])
     y[3] = cc_lv3_scale(cc_lv3_add(cc_lv3_add(y[0], y[1]), y[2]), cc_ln_set(-1.0));
 }
 
-/* block q = (m, n) of the live lanes of E into the lower triangle of A, lane-major: two 4 x 4
- * lane transposes give each lane's entries 0-3 and 4-7 as vectors (E^T where the lane's vertex
- * order asks for it: slot (m, n) of the hinge when vid[m] > vid[n] or m == n, else E^T to slot
- * (n, m), as cc_ln_scatter_lower), then two 4-double additions and one scalar a lane.
- * V[m][l] = vertex m of lane l's hinge; slot: the batch's slots, 16 a hinge */
-static inline __attribute__((always_inline)) void scatter_block(double *A, const int *slot, const cc_ln E[9],
-                                                                const cc_lm V[4], int m, int n, int live)
-{
-    cc_lm idx = (cc_lm){0, 16, 32, 48} + (4 * m + n);
-    cc_ln R[CC_LANES], S[CC_LANES], F1 = E[1], F2 = E[2], F3 = E[3], F5 = E[5], F6 = E[6], F7 = E[7];
-    if (m != n) {
-        cc_lm up = ~(V[m] > V[n]);   /* lanes that add E^T to slot (n, m) */
-        idx += up & (3 * (n - m));
-        F1 = cc_ln_select(up, E[3], E[1]), F3 = cc_ln_select(up, E[1], E[3]);
-        F2 = cc_ln_select(up, E[6], E[2]), F6 = cc_ln_select(up, E[2], E[6]);
-        F5 = cc_ln_select(up, E[7], E[5]), F7 = cc_ln_select(up, E[5], E[7]);
-    }
-    cc_ln_transpose4(E[0], F1, F2, F3, R);
-    cc_ln_transpose4(E[4], F5, F6, F7, S);
-    for (int l = 0; l < live; l++) {
-        double *b = A + 9 * slot[idx[l]];
-        cc_ln_add_to(b, R[l]);
-        cc_ln_add_to(b + 4, S[l]);
-        b[8] += E[8][l];
-    }
-}
-
 /* the blocks E of the live lanes of the hinges vid (4 vertices each) into A (E indexed by
  * pair, as above) */
 static inline __attribute__((always_inline)) void scatter_blocks(double *A, const int *slot, const int *vid, int live,
@@ -267,16 +240,16 @@ static inline __attribute__((always_inline)) void scatter_blocks(double *A, cons
     cc_lm V[4] = {{0}};   /* V[m][l] = vertex m of lane l (dead lanes: the last live) */
     for (int m = 0; m < 4; m++)
         for (int l = 0; l < CC_LANES; l++) V[m][l] = vid[4 * (l < live ? l : live - 1) + m];
-    scatter_block(A, slot, E[0], V, 0, 0, live);
-    scatter_block(A, slot, E[1], V, 0, 1, live);
-    scatter_block(A, slot, E[2], V, 0, 2, live);
-    scatter_block(A, slot, E[3], V, 0, 3, live);
-    scatter_block(A, slot, E[4], V, 1, 1, live);
-    scatter_block(A, slot, E[5], V, 1, 2, live);
-    scatter_block(A, slot, E[6], V, 1, 3, live);
-    scatter_block(A, slot, E[7], V, 2, 2, live);
-    scatter_block(A, slot, E[8], V, 2, 3, live);
-    scatter_block(A, slot, E[9], V, 3, 3, live);
+    cc_ln_scatter_block(A, slot, 4, E[0], V, 0, 0, live);
+    cc_ln_scatter_block(A, slot, 4, E[1], V, 0, 1, live);
+    cc_ln_scatter_block(A, slot, 4, E[2], V, 0, 2, live);
+    cc_ln_scatter_block(A, slot, 4, E[3], V, 0, 3, live);
+    cc_ln_scatter_block(A, slot, 4, E[4], V, 1, 1, live);
+    cc_ln_scatter_block(A, slot, 4, E[5], V, 1, 2, live);
+    cc_ln_scatter_block(A, slot, 4, E[6], V, 1, 3, live);
+    cc_ln_scatter_block(A, slot, 4, E[7], V, 2, 2, live);
+    cc_ln_scatter_block(A, slot, 4, E[8], V, 2, 3, live);
+    cc_ln_scatter_block(A, slot, 4, E[9], V, 3, 3, live);
 }
 
 /* scatter_blocks of a full batch (live constant: the lane loops unrolled) */
