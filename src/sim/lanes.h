@@ -100,33 +100,10 @@ static inline cc_lv3 cc_lm3_mul_add(cc_lv3 y, const cc_ln M[9], cc_lv3 x, int tr
                     y.z + M[6] * x.x + M[7] * x.y + M[8] * x.z};
 }
 
-/* lane l of q = the 3-vector of vertex vid[m] in a (3 doubles per vertex) */
-static inline void cc_lv3_gather(const double *a, const int *vid, int m, cc_lv3 *q, int l)
-{
-    const double *p = a + 3 * vid[m];
-    q->x[l] = p[0], q->y[l] = p[1], q->z[l] = p[2];
-}
-
-/* block (m, n) of an element, lane l of E, into the lower triangle of A (assemble.c mirrors it
- * to the upper one): E to slot (m, n) when vertex vid[m] > vid[n] or m == n, else E^T to
- * slot (n, m); slot is the element's nv by nv slots */
-static inline void cc_ln_scatter_lower(double *A, const int *vid, const int *slot, int nv, int m, int n,
-                                       const cc_ln E[9], int l)
-{
-    if (m == n || vid[m] > vid[n]) {
-        double *b = A + 9 * slot[nv * m + n];
-        for (int r = 0; r < 9; r++) b[r] += E[r][l];
-    } else {
-        double *b = A + 9 * slot[nv * n + m];
-        for (int i = 0; i < 3; i++)
-            for (int j = 0; j < 3; j++) b[3 * j + i] += E[3 * i + j][l];
-    }
-}
-
 /* block (m, n) of the live lanes of E (one element a lane, nv vertices each) into the lower
  * triangle of A, lane-major: two 4 x 4 lane transposes give each lane's entries 0-3 and 4-7
- * as vectors (E^T where the lane's vertex order asks for it: slot (m, n) of the element when
- * vid[m] > vid[n] or m == n, else E^T to slot (n, m), as cc_ln_scatter_lower), then two
+ * as vectors (E^T where the lane's vertex order asks for it: E to slot (m, n) of the element
+ * when vid[m] > vid[n] or m == n, else E^T to slot (n, m)), then two
  * 4-double additions and one scalar a lane. V[m][l] = vertex m of lane l's element; slot:
  * the batch's slots, nv * nv an element. With m, n, nv and live constants (always inlined)
  * the selects and the lane loop resolve at compile time. */
