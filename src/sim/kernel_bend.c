@@ -353,14 +353,10 @@ int cc_kernel_bend_pritchard(cc_sim *s, cc_term *t, int hess, int b0, int b1, co
             }
         if (live == CC_LANES) scatter_full(A, t->slot + 16 * e0, t->elem + 4 * e0, (const cc_ln(*)[9])E);
         else scatter_part(A, t->slot + 16 * e0, t->elem + 4 * e0, live, (const cc_ln(*)[9])E);
+        cc_lv3_add_lanes(f, t->elem + 4 * e0, 4, fo, live);
+        cc_lv3_add_lanes(jdx, t->elem + 4 * e0, 4, y, live);
         for (int l = 0; l < live; l++) {
             int e = e0 + l;
-            const int *vid = t->elem + 4 * e;
-            for (int m = 0; m < 4; m++) {
-                double *fm = f + 3 * vid[m], *jm = jdx + 3 * vid[m];
-                fm[0] += fo[m].x[l], fm[1] += fo[m].y[l], fm[2] += fo[m].z[l];
-                jm[0] += y[m].x[l], jm[1] += y[m].y[l], jm[2] += y[m].z[l];
-            }
             t->C[e] = C[l];
             t->energy[e] = 0.5 * t->k * C[l] * C[l];
         }

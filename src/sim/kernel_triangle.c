@@ -289,15 +289,8 @@ static int tri_batch(cc_term *st, int st_hess, cc_term *sh, int sh_hess, int e0,
             if (!isfinite(chk[l])) return *nonfinite = 1, e0 + l;
     if (live == CC_LANES) scatter_blocks(A, t->slot + 9 * e0, t->elem + 3 * e0, CC_LANES, (const cc_ln(*)[9])E);
     else scatter_blocks(A, t->slot + 9 * e0, t->elem + 3 * e0, live, (const cc_ln(*)[9])E);
-    for (int l = 0; l < live; l++) {
-        int e = e0 + l;
-        const int *vid = t->elem + 3 * e;
-        for (int m = 0; m < 3; m++) {
-            double *fm = f + 3 * vid[m], *jm = jdx + 3 * vid[m];
-            fm[0] += fo[m].x[l], fm[1] += fo[m].y[l], fm[2] += fo[m].z[l];
-            jm[0] += jo[m].x[l], jm[1] += jo[m].y[l], jm[2] += jo[m].z[l];
-        }
-    }
+    cc_lv3_add_lanes(f, t->elem + 3 * e0, 3, fo, live);
+    cc_lv3_add_lanes(jdx, t->elem + 3 * e0, 3, jo, live);
     if (live == CC_LANES) {   /* C and energy of a full batch by whole lanes */
         if (st) {
             cc_ln Cuv[2] = {CC_LN_SHUFFLE(T.Cu, T.Cv, 0, 4, 1, 5), CC_LN_SHUFFLE(T.Cu, T.Cv, 2, 6, 3, 7)};

@@ -100,6 +100,17 @@ static inline cc_lv3 cc_lm3_mul_add(cc_lv3 y, const cc_ln M[9], cc_lv3 x, int tr
                     y.z + M[6] * x.x + M[7] * x.y + M[8] * x.z};
 }
 
+/* a_{vid_m} += v[m] of lane l for the live lanes l (one element a lane, elem: nv vertices an
+ * element, from the batch's first) and its vertices m < nv (a: 3 doubles a vertex) */
+static inline void cc_lv3_add_lanes(double *a, const int *elem, int nv, const cc_lv3 *v, int live)
+{
+    for (int l = 0; l < live; l++)
+        for (int m = 0; m < nv; m++) {
+            double *p = a + 3 * elem[nv * l + m];
+            p[0] += v[m].x[l], p[1] += v[m].y[l], p[2] += v[m].z[l];
+        }
+}
+
 /* block (m, n) of the live lanes of E (one element a lane, nv vertices each) into the lower
  * triangle of A, lane-major: two 4 x 4 lane transposes give each lane's entries 0-3 and 4-7
  * as vectors (E^T where the lane's vertex order asks for it: E to slot (m, n) of the element
