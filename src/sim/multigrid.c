@@ -1116,6 +1116,15 @@ double cc_mg_apply4(cc_mg *mg, const cc_filter *F, const double *r, double *s)
     return cc_dot(r, s, 4 * n);
 }
 
+/* L->b = r (3n) in the cycle's 4-lane layout */
+static void load_rhs(mg_level *L, const double *r)
+{
+    for (int i = 0; i < L->n; i++) {
+        for (int a = 0; a < 3; a++) L->b[4 * i + a] = r[3 * i + a];
+        L->b[4 * i + 3] = 0;
+    }
+}
+
 /* r^T B^-1 r for r = S r (3n), without the backward sweep of level 0: with y = M^-1 r from
  * the forward sweep, the formula for B^-1 of the banner gives
  *   r^T B^-1 r = y^T D y + alpha u^T B_c^-1 u,   u = P^T (r - A y),
@@ -1126,10 +1135,7 @@ double cc_mg_norm(cc_mg *mg, const cc_filter *F, const double *r)
 {
     if (!mg || mg->nlev == 0 || !F || F->n != mg->lev[0].n) return 0;
     mg_level *L = mg->lev;
-    for (int i = 0; i < L->n; i++) {
-        for (int a = 0; a < 3; a++) L->b[4 * i + a] = r[3 * i + a];
-        L->b[4 * i + 3] = 0;
-    }
+    load_rhs(L, r);
     if (mg->nlev == 1 && mg->dense) {   /* B is A: the dense solve */
         dense_solve(L, L->b, L->x);
         return cc_dot(L->b, L->x, 4 * L->n);
@@ -1152,10 +1158,7 @@ double cc_mg_apply(cc_mg *mg, const cc_filter *F, const double *r, double *s)
     if (!mg || mg->nlev == 0 || !F || F->n != mg->lev[0].n) return 0;   /* no usable B: s untouched */
     mg_level *L = mg->lev;
     int n = L->n;
-    for (int i = 0; i < n; i++) {
-        for (int a = 0; a < 3; a++) L->b[4 * i + a] = r[3 * i + a];
-        L->b[4 * i + 3] = 0;
-    }
+    load_rhs(L, r);
     cc_mg_apply4(mg, F, L->b, L->x);
     for (int i = 0; i < n; i++)
         for (int a = 0; a < 3; a++) s[3 * i + a] = L->x[4 * i + a];
