@@ -73,6 +73,23 @@
  * The values of level 0 (and level 1's Galerkin sums) are taken row by row; the simulator's
  * assembly sweep hands over each row of A as it becomes final (cc_mg_prefill), while it is
  * still in the cache, so the setup that follows skips its own pass over A.
+ *
+ * Sweep order. A forward sweep in index order waits at almost every row for the row before
+ * it (on a grid, vertex i - 1 is a neighbour of i: 97 % of the rows at 66 x 66), whose x it
+ * gathers; a backward sweep waits for the row after it, whose scatter into g it reads. Each
+ * wait is a chain of about fifteen dependent instructions and a store forwarded to a load,
+ * so the sweeps ran at the latency of that chain rather than at the machine's throughput.
+ * The sweeps therefore take the rows in another order (sweep_order): any order in which
+ * each row comes after the rows of its lower blocks solves the same triangular systems, so
+ * the forward sweep gives the same x and the backward sweep (the order reversed) the same
+ * update, up to the order of the additions scattered into one row. Among the rows whose
+ * lower blocks' rows are all done, it takes the smallest that does not couple to the row
+ * taken just before it; on a grid that walks two neighbouring rows of vertices side by side,
+ * and 0.4 % of consecutive rows couple (test_mg_order, 30 x 30). With the order, a row's
+ * blocks are widened to double once and kept in registers from the gather to the scatter
+ * (rows of up to four blocks, 97 % at level 0), which had not paid while the chain set the
+ * pace: a cycle at 66 x 66 went from 0.198 to 0.166 ms (the solve probe of
+ * docs/performance.md).
  */
 #include <math.h>
 #include <stdlib.h>
@@ -99,6 +116,7 @@ typedef struct mg_level {
     cc_mgf *sf;     /* except on level 0 when it drops weak blocks (smoother0) */
     int *wrow, *wcol;   /* level 0 when it drops: the dropped (weak) blocks, as srow, scol, sf; */
     cc_mgf *wf;     /* lf is then not kept (sf and wf hold its blocks) */
+    int *ord;       /* n: the order the smoother's forward sweep takes the rows in (backward: reversed) */
     int *slot0;     /* nlo (the same): block p of A's lower pattern is sf block v >= 0 or wf block -1 - v */
     double *lump;   /* 9n (the same): D_i with the dropped blocks lumped onto it, row-major */
     double *dinv;   /* 12 n: D_i^-1 by columns, each padded to 4 with a zero */
@@ -121,6 +139,7 @@ struct cc_mg {
     int n, nnzb;    /* the pattern the hierarchy was built for */
     unsigned long long id;   /* its identity (cc_bsr.id) */
     int avx2;       /* 1 if the smoother uses AVX2 and FMA (the CPU has them) */
+    int reorder;    /* 1: the sweeps take the rows in sweep_order's order; 0: in index order */
     double weak;    /* level 0's smoother drops the blocks weaker than this (smoother0); 0: none */
     int pre;        /* level 0's rows filled ahead of the setup (cc_mg_prefill), -1 if none */
     int pre_bad;    /* 1 if one of them had a diagonal block that is not SPD */
@@ -202,6 +221,7 @@ static void level_free(mg_level *L)
     free(L->wcol);
     free(L->wf);
     free(L->slot0);
+    free(L->ord);
     free(L->lump);
     free(L->rowptr);
     free(L->col);
@@ -236,7 +256,7 @@ static void mg_clear(cc_mg *mg)
 cc_mg *cc_mg_new(void)
 {
     cc_mg *mg = calloc(1, sizeof *mg);
-    if (mg) mg_clear(mg), mg->avx2 = cc_have_avx2(), mg->weak = CC_MG_WEAK;
+    if (mg) mg_clear(mg), mg->avx2 = cc_have_avx2(), mg->weak = CC_MG_WEAK, mg->reorder = 1;
     return mg;
 }
 
@@ -247,6 +267,39 @@ void cc_mg_set_weak(cc_mg *mg, double theta)
     if (!mg || !(theta >= 0)) return;
     mg->weak = theta;
     mg_clear(mg);
+}
+
+/* the sweeps take the rows in sweep_order's order (on != 0) or in index order; the hierarchy
+ * is rebuilt at the next setup */
+void cc_mg_set_reorder(cc_mg *mg, int on)
+{
+    if (!mg) return;
+    mg->reorder = on != 0;
+    mg_clear(mg);
+}
+
+/* the fraction of consecutive rows of level l's sweep order where the later row has a
+ * smoother block in the column of the earlier one (so its sweep step waits for it); -1 if
+ * there is no such level or its order does not solve the triangular systems of index order
+ * (a row before a row of one of its blocks, or not a permutation) */
+double cc_mg_chained(const cc_mg *mg, int l)
+{
+    if (!mg || l < 0 || l >= mg->nlev || !mg->lev[l].ord) return -1;
+    const mg_level *L = mg->lev + l;
+    int *pos = malloc(((size_t)L->n + 1) * sizeof *pos), chained = 0, ok = pos != NULL;
+    for (int i = 0; ok && i < L->n; i++) pos[i] = -1;
+    for (int q = 0; ok && q < L->n; q++) {
+        int i = L->ord[q];
+        ok = i >= 0 && i < L->n && pos[i] < 0;
+        if (ok) pos[i] = q;
+    }
+    for (int i = 0; ok && i < L->n; i++)
+        for (int p = L->srow[i]; p < L->srow[i + 1]; p++) {
+            ok &= pos[L->scol[p]] < pos[i];
+            chained += pos[L->scol[p]] == pos[i] - 1;
+        }
+    free(pos);
+    return ok ? (L->n > 1 ? (double)chained / (L->n - 1) : 0) : -1;
 }
 
 /* lower blocks of level 0 that the smoother leaves out (lumped onto the diagonal) */
@@ -343,6 +396,82 @@ static int smoother0(mg_level *L, const double *nlo2, const double *nd, double w
     }
     L->srow[L->n] = ns, L->wrow[L->n] = nw;
     return 0;
+}
+
+/* push row i onto the min-heap h of m rows (smallest index on top) */
+static void heap_push(int *h, int *m, int i)
+{
+    int c = (*m)++;
+    for (; c > 0 && h[(c - 1) / 2] > i; c = (c - 1) / 2) h[c] = h[(c - 1) / 2];
+    h[c] = i;
+}
+
+/* pop the smallest row of the min-heap h of m > 0 rows */
+static int heap_pop(int *h, int *m)
+{
+    int top = h[0], last = h[--(*m)], c = 0;
+    for (;;) {
+        int k = 2 * c + 1;
+        if (k >= *m) break;
+        if (k + 1 < *m && h[k + 1] < h[k]) k++;
+        if (h[k] >= last) break;
+        h[c] = h[k], c = k;
+    }
+    h[c] = last;
+    return top;
+}
+
+/* 1 if row i of L has a smoother block in column k */
+static int gs_couples(const mg_level *L, int i, int k)
+{
+    for (int p = L->srow[i]; p < L->srow[i + 1]; p++)
+        if (L->scol[p] == k) return 1;
+    return 0;
+}
+
+/* L->ord: the rows in an order that solves the same triangular systems as the order 0 .. n-1
+ * (each row after the rows of its smoother blocks), so that the sweeps give the same x, but
+ * with consecutive rows independent where it can: among the rows whose smoother blocks' rows
+ * are all taken, the smallest that has no block in the column of the row taken just before
+ * it, else the smallest. A row of the sweep then need not wait for the one before it (whose
+ * x_i it would otherwise read, or whose scatter it would), and on a grid the order walks two
+ * neighbouring rows of vertices side by side. -1 if no memory */
+static int sweep_order(mg_level *L, int reorder)
+{
+    int n = L->n, ns = L->srow[n], m = 0, prev = -1;
+    L->ord = malloc(((size_t)n + 1) * sizeof *L->ord);
+    if (!reorder) {   /* index order */
+        for (int i = 0; L->ord && i < n; i++) L->ord[i] = i;
+        return L->ord ? 0 : -1;
+    }
+    int *wait = calloc((size_t)n + 1, sizeof *wait), *dptr = calloc((size_t)n + 2, sizeof *dptr);
+    int *dep = malloc(((size_t)ns + 1) * sizeof *dep), *heap = malloc(((size_t)n + 1) * sizeof *heap);
+    int rc = L->ord && wait && dptr && dep && heap ? 0 : -1;
+    if (rc == 0) {
+        for (int p = 0; p < ns; p++) dptr[L->scol[p] + 2]++;   /* dependents of each row, by counting */
+        for (int k = 0; k < n; k++) dptr[k + 2] += dptr[k + 1];
+        for (int i = 0; i < n; i++) {
+            wait[i] = L->srow[i + 1] - L->srow[i];
+            for (int p = L->srow[i]; p < L->srow[i + 1]; p++) dep[dptr[L->scol[p] + 1]++] = i;
+            if (wait[i] == 0) heap_push(heap, &m, i);
+        }
+        for (int q = 0; q < n; q++) {   /* dptr[k] .. dptr[k+1]-1: the rows with a block in column k */
+            int i = heap_pop(heap, &m);
+            if (m > 0 && prev >= 0 && gs_couples(L, i, prev)) {
+                int j = heap_pop(heap, &m);
+                if (gs_couples(L, j, prev)) heap_push(heap, &m, j);
+                else heap_push(heap, &m, i), i = j;
+            }
+            L->ord[q] = prev = i;
+            for (int d = dptr[i]; d < dptr[i + 1]; d++)
+                if (--wait[dep[d]] == 0) heap_push(heap, &m, dep[d]);
+        }
+    }
+    free(wait);
+    free(dptr);
+    free(dep);
+    free(heap);
+    return rc;
 }
 
 /* level 0's lower pattern = the strictly lower blocks of A; -1 if A is not symmetric in
@@ -735,6 +864,8 @@ static int build(cc_mg *mg, const cc_bsr *A, const cc_filter *F)
     free(nlo2);
     free(nd);
     if (rc < 0) return mg_clear(mg), -1;
+    for (int k = 0; k <= l; k++)
+        if (sweep_order(mg->lev + k, mg->reorder) < 0) return mg_clear(mg), -1;
     L = mg->lev + l;
     free(L->agg);   /* the coarsest level has no aggregates */
     L->agg = NULL;
@@ -835,7 +966,8 @@ static inline void gs_row(const mg_level *L, int i, const double *t, double *x, 
  * is zeroed at row i, before the later rows scatter into it; *tx = x . D x if tx is not NULL */
 static void gs_forward_scalar(const mg_level *L, const double *b, double *x, double *res, double *tx)
 {
-    for (int i = 0; i < L->n; i++) {
+    for (int q = 0; q < L->n; q++) {
+        int i = L->ord[q];
         memset(res + 4 * i, 0, 4 * sizeof *res);
         gs_row(L, i, b + 4 * i, x, res, -1.0, tx);
     }
@@ -844,19 +976,82 @@ static void gs_forward_scalar(const mg_level *L, const double *b, double *x, dou
 /* x = x + (D + U)^-1 (b - A x) (backward block Gauss-Seidel); g is scratch, zero on entry */
 static void gs_backward_scalar(const mg_level *L, const double *b, double *x, double *g)
 {
-    for (int i = L->n - 1; i >= 0; i--) {
+    for (int q = L->n - 1; q >= 0; q--) {
+        int i = L->ord[q];
         double t[3] = {b[4 * i] - g[4 * i], b[4 * i + 1] - g[4 * i + 1], b[4 * i + 2] - g[4 * i + 2]};
         gs_row(L, i, t, x, g, 1.0, NULL);
     }
 }
 
 #if CC_AVX2
+/* x_i = D_i^-1 t (lanes 0..2 of t; lane 3 of x_i is 0, the padded columns of D_i^-1), stored;
+ * lane by lane *tx += t D_i^-1 t when tx is not NULL */
+CC_TARGET_AVX2 static inline __m256d gs_solve_avx2(const mg_level *L, int i, __m256d t, double *x, __m256d *tx)
+{
+    const double *D = L->dinv + 12 * i;
+    __m256d xi = _mm256_mul_pd(_mm256_load_pd(D), _mm256_permute4x64_pd(t, 0x00));
+    xi = _mm256_fmadd_pd(_mm256_load_pd(D + 4), _mm256_permute4x64_pd(t, 0x55), xi);
+    xi = _mm256_fmadd_pd(_mm256_load_pd(D + 8), _mm256_permute4x64_pd(t, 0xAA), xi);
+    _mm256_store_pd(x + 4 * i, xi);
+    if (tx) *tx = _mm256_fmadd_pd(t, xi, *tx);   /* t = D_i x_i in lanes 0..2 */
+    return xi;
+}
+
+/* lanes 0..2: the sums of lanes of a0, a1, a2 (row r of sum_p L_p x_col(p) from its lane-wise
+ * products); lane 3: 0 + 0 */
+CC_TARGET_AVX2 static inline __m256d gs_hsum3(__m256d a0, __m256d a1, __m256d a2)
+{
+    __m256d h01 = _mm256_hadd_pd(a0, a1), h22 = _mm256_hadd_pd(a2, a2);
+    return _mm256_add_pd(_mm256_permute2f128_pd(h01, h22, 0x20), _mm256_permute2f128_pd(h01, h22, 0x31));
+}
+
+/* out_k += (row 0 of B) x0 + (row 1) x1 + (row 2) x2 = B^T x for the rows b0, b1, b2 of a
+ * block read as 4 floats (lane 3 held the next row's first entry, and is cleared) */
+CC_TARGET_AVX2 static inline void gs_scatter_avx2(double *ok, __m256d b0, __m256d b1, __m256d b2, __m256d x0,
+                                                  __m256d x1, __m256d x2)
+{
+    __m256d v = _mm256_fmadd_pd(b2, x2, _mm256_fmadd_pd(b1, x1, _mm256_mul_pd(b0, x0)));
+    v = _mm256_blend_pd(v, _mm256_setzero_pd(), 8);
+    _mm256_store_pd(ok, _mm256_add_pd(_mm256_load_pd(ok), v));
+}
+
+/* gs_row_avx2 for a row of exactly nb <= 4 blocks (nb a constant where it is inlined): each
+ * block is read and widened to double once, and kept in registers from the gather to the
+ * scatter */
+CC_TARGET_AVX2 static inline __attribute__((always_inline)) void gs_row_fixed(const mg_level *L, int i, int p0, int nb,
+                                                                              __m256d t, double *x, double *out,
+                                                                              __m256d sign, __m256d *tx)
+{
+    const int *col = L->scol + p0;
+    const cc_mgf *lf = L->sf + 9 * (size_t)p0;
+    __m256d b[4][3], a0 = _mm256_setzero_pd(), a1 = a0, a2 = a0;
+    for (int q = 0; q < nb; q++) {
+        for (int r = 0; r < 3; r++) b[q][r] = _mm256_cvtps_pd(_mm_loadu_ps(lf + 9 * q + 3 * r));
+        __m256d xk = _mm256_load_pd(x + 4 * col[q]);
+        a0 = _mm256_fmadd_pd(b[q][0], xk, a0);
+        a1 = _mm256_fmadd_pd(b[q][1], xk, a1);
+        a2 = _mm256_fmadd_pd(b[q][2], xk, a2);
+    }
+    __m256d xi = _mm256_mul_pd(gs_solve_avx2(L, i, _mm256_sub_pd(t, gs_hsum3(a0, a1, a2)), x, tx), sign);
+    __m256d x0 = _mm256_permute4x64_pd(xi, 0x00), x1 = _mm256_permute4x64_pd(xi, 0x55);
+    __m256d x2 = _mm256_permute4x64_pd(xi, 0xAA);
+    for (int q = 0; q < nb; q++) gs_scatter_avx2(out + 4 * col[q], b[q][0], b[q][1], b[q][2], x0, x1, x2);
+}
+
 /* gs_row with AVX2: x_i = D_i^-1 (t - sum_p L_p x_col(p)), out_col(p) += sign L_p^T x_i,
  * lane by lane *tx += x_i D_i x_i when tx is not NULL */
-CC_TARGET_AVX2 static inline void gs_row_avx2(const mg_level *L, int i, __m256d t, double *x, double *out,
+CC_TARGET_AVX2 static inline __attribute__((always_inline)) void gs_row_avx2(const mg_level *L, int i, __m256d t, double *x, double *out,
                                               __m256d sign, __m256d *tx)
 {
     int p0 = L->srow[i], p1 = L->srow[i + 1];
+    switch (p1 - p0) {   /* the common lengths with their blocks in registers */
+    case 0: gs_solve_avx2(L, i, t, x, tx); return;
+    case 1: gs_row_fixed(L, i, p0, 1, t, x, out, sign, tx); return;
+    case 2: gs_row_fixed(L, i, p0, 2, t, x, out, sign, tx); return;
+    case 3: gs_row_fixed(L, i, p0, 3, t, x, out, sign, tx); return;
+    case 4: gs_row_fixed(L, i, p0, 4, t, x, out, sign, tx); return;
+    default: break;
+    }
     const int *col = L->scol;
     const cc_mgf *lf = L->sf;
     __m256d a0 = _mm256_setzero_pd(), a1 = a0, a2 = a0;
@@ -867,26 +1062,13 @@ CC_TARGET_AVX2 static inline void gs_row_avx2(const mg_level *L, int i, __m256d 
         a1 = _mm256_fmadd_pd(_mm256_cvtps_pd(_mm_loadu_ps(B + 3)), xk, a1);
         a2 = _mm256_fmadd_pd(_mm256_cvtps_pd(_mm_loadu_ps(B + 6)), xk, a2);
     }
-    __m256d h01 = _mm256_hadd_pd(a0, a1), h22 = _mm256_hadd_pd(a2, a2);
-    __m256d s = _mm256_add_pd(_mm256_permute2f128_pd(h01, h22, 0x20), _mm256_permute2f128_pd(h01, h22, 0x31));
-    t = _mm256_sub_pd(t, s);   /* lanes 0..2: t - sum_p L_p x_col(p) */
-    const double *D = L->dinv + 12 * i;
-    __m256d xi = _mm256_mul_pd(_mm256_load_pd(D), _mm256_permute4x64_pd(t, 0x00));
-    xi = _mm256_fmadd_pd(_mm256_load_pd(D + 4), _mm256_permute4x64_pd(t, 0x55), xi);
-    xi = _mm256_fmadd_pd(_mm256_load_pd(D + 8), _mm256_permute4x64_pd(t, 0xAA), xi);
-    _mm256_store_pd(x + 4 * i, xi);   /* lane 3 is 0 (the padded columns of D_i^-1) */
-    if (tx) *tx = _mm256_fmadd_pd(t, xi, *tx);   /* t = D_i x_i in lanes 0..2 */
-    xi = _mm256_mul_pd(xi, sign);
+    __m256d xi = _mm256_mul_pd(gs_solve_avx2(L, i, _mm256_sub_pd(t, gs_hsum3(a0, a1, a2)), x, tx), sign);
     __m256d x0 = _mm256_permute4x64_pd(xi, 0x00), x1 = _mm256_permute4x64_pd(xi, 0x55);
-    __m256d x2 = _mm256_permute4x64_pd(xi, 0xAA), zero = _mm256_setzero_pd();
+    __m256d x2 = _mm256_permute4x64_pd(xi, 0xAA);
     for (int p = p0; p < p1; p++) {
         const cc_mgf *B = lf + 9 * p;
-        double *ok = out + 4 * col[p];
-        __m256d v = _mm256_mul_pd(_mm256_cvtps_pd(_mm_loadu_ps(B)), x0);
-        v = _mm256_fmadd_pd(_mm256_cvtps_pd(_mm_loadu_ps(B + 3)), x1, v);
-        v = _mm256_fmadd_pd(_mm256_cvtps_pd(_mm_loadu_ps(B + 6)), x2, v);
-        v = _mm256_blend_pd(v, zero, 8);   /* lane 3 held the next row's first entry */
-        _mm256_store_pd(ok, _mm256_add_pd(_mm256_load_pd(ok), v));
+        gs_scatter_avx2(out + 4 * col[p], _mm256_cvtps_pd(_mm_loadu_ps(B)), _mm256_cvtps_pd(_mm_loadu_ps(B + 3)),
+                        _mm256_cvtps_pd(_mm_loadu_ps(B + 6)), x0, x1, x2);
     }
 }
 
@@ -894,7 +1076,8 @@ CC_TARGET_AVX2 static inline void gs_row_avx2(const mg_level *L, int i, __m256d 
 CC_TARGET_AVX2 static void gs_forward_avx2(const mg_level *L, const double *b, double *x, double *res, double *tx)
 {
     __m256d sign = _mm256_set1_pd(-1.0), zero = _mm256_setzero_pd(), acc = zero;
-    for (int i = 0; i < L->n; i++) {
+    for (int q = 0; q < L->n; q++) {
+        int i = L->ord[q];
         _mm256_store_pd(res + 4 * i, zero);
         gs_row_avx2(L, i, _mm256_load_pd(b + 4 * i), x, res, sign, tx ? &acc : NULL);
     }
@@ -909,8 +1092,10 @@ CC_TARGET_AVX2 static void gs_forward_avx2(const mg_level *L, const double *b, d
 CC_TARGET_AVX2 static void gs_backward_avx2(const mg_level *L, const double *b, double *x, double *g)
 {
     __m256d sign = _mm256_set1_pd(1.0);
-    for (int i = L->n - 1; i >= 0; i--)
+    for (int q = L->n - 1; q >= 0; q--) {
+        int i = L->ord[q];
         gs_row_avx2(L, i, _mm256_sub_pd(_mm256_load_pd(b + 4 * i), _mm256_load_pd(g + 4 * i)), x, g, sign, NULL);
+    }
 }
 #endif
 

@@ -58,6 +58,16 @@ void cc_mg_set_weak(cc_mg *mg, double theta);
 /* how many lower blocks of level 0 the smoother leaves out (0 if none, or no hierarchy) */
 int cc_mg_dropped(const cc_mg *mg);
 
+/* on != 0 (the default): the smoother's sweeps take the rows of each level in an order that
+ * solves the same triangular systems as index order, with consecutive rows independent where
+ * it can (multigrid.c, sweep_order); 0: index order. Same B up to round-off. Clears the
+ * hierarchy. */
+void cc_mg_set_reorder(cc_mg *mg, int on);
+
+/* the fraction of consecutive rows in level l's sweep order where the later row couples to
+ * the earlier one; -1 if there is no level l or its order is not a valid one */
+double cc_mg_chained(const cc_mg *mg, int l);
+
 /* levels of the current hierarchy (0 if none) and the block rows of level l in *n */
 int cc_mg_levels(const cc_mg *mg, int l, int *n);
 
