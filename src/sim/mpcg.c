@@ -487,11 +487,13 @@ static double cg_loop4(const cc_bsr *A, const cc_filter *F, cc_mpcg_work *w, int
                 r[4 * i + a] -= alpha * q[4 * i + a];
             }
         double dold = delta;
-        delta = cc_mg_apply4(w->mg, F, r, s);
+        delta = cc_mg_begin4(w->mg, F, r, s);   /* r^T B^-1 r before the cycle's last sweep */
         if (delta < 0) {
             st->indefinite = 1;
             break;
         }
+        if (delta <= goal || st->iterations >= maxit) break;   /* done: s is not needed */
+        cc_mg_finish4(w->mg, F, r, s);
         double beta = delta / dold;
         for (int k = 0; k < 4 * n; k++) c[k] = s[k] + beta * c[k];
         cc_filter_apply4(F, c);

@@ -1291,14 +1291,52 @@ static void vcycle(cc_mg *mg, int l, const cc_filter *F, const double *b, double
     gs_backward(mg, L, b, x, L->g);
 }
 
+/* the first half of s = S B^-1 r (4-lane r, s): level 0's forward sweep into s and the coarse
+ * correction, kept for cc_mg_finish4; returns r^T B^-1 r from them. With y = M^-1 r from the
+ * forward sweep, the formula for B^-1 of the banner gives
+ *   r^T B^-1 r = y^T D y + alpha u^T B_c^-1 u,   u = P^T (r - A y),
+ * with y_i^T D_i y_i = y_i . t_i for the t_i = D_i y_i the sweep solves, and alpha B_c^-1 u
+ * what the coarse correction computes: the same number as r . s after cc_mg_finish4, up to
+ * round-off, for a little over half a cycle. On a single level the whole of s. */
+double cc_mg_begin4(cc_mg *mg, const cc_filter *F, const double *r, double *s)
+{
+    if (!mg || mg->nlev == 0 || !F || F->n != mg->lev[0].n) return 0;   /* no usable B: s untouched */
+    mg_level *L = mg->lev;
+    if (mg->nlev == 1 && mg->dense) {   /* B is A: the dense solve */
+        dense_solve(L, r, s);
+        cc_filter_apply4(F, s);
+        return cc_dot(r, s, 4 * L->n);
+    }
+    double ydy;
+    gs_forward(mg, L, r, s, L->g, &ydy);
+    if (mg->nlev == 1) {
+        memset(L->g, 0, (size_t)L->n * 4 * sizeof *L->g);
+        return ydy;
+    }
+    mg_level *C = L + 1;
+    restrict_residual(L, F, L->g, C->b, C->n);
+    coarse_solve(mg, 1, F);
+    return ydy + cc_dot(C->b, C->x, 4 * C->n);
+}
+
+/* the rest of s = S B^-1 r after cc_mg_begin4 with the same r and s: the coarse correction
+ * added and level 0's backward sweep */
+void cc_mg_finish4(cc_mg *mg, const cc_filter *F, const double *r, double *s)
+{
+    if (!mg || mg->nlev == 0 || !F || F->n != mg->lev[0].n || (mg->nlev == 1 && mg->dense)) return;
+    mg_level *L = mg->lev;
+    if (mg->nlev > 1) prolong(L, F, L[1].x, s);
+    gs_backward(mg, L, r, s, L->g);
+    cc_filter_apply4(F, s);
+}
+
 /* s = S B^-1 r for 4-lane r, s; returns r . s */
 double cc_mg_apply4(cc_mg *mg, const cc_filter *F, const double *r, double *s)
 {
     if (!mg || mg->nlev == 0 || !F || F->n != mg->lev[0].n) return 0;   /* no usable B: s untouched */
-    int n = mg->lev[0].n;
-    vcycle(mg, 0, F, r, s);
-    cc_filter_apply4(F, s);
-    return cc_dot(r, s, 4 * n);
+    cc_mg_begin4(mg, F, r, s);
+    cc_mg_finish4(mg, F, r, s);
+    return cc_dot(r, s, 4 * mg->lev[0].n);
 }
 
 /* L->b = r (3n) in the cycle's 4-lane layout */
@@ -1310,31 +1348,12 @@ static void load_rhs(mg_level *L, const double *r)
     }
 }
 
-/* r^T B^-1 r for r = S r (3n), without the backward sweep of level 0: with y = M^-1 r from
- * the forward sweep, the formula for B^-1 of the banner gives
- *   r^T B^-1 r = y^T D y + alpha u^T B_c^-1 u,   u = P^T (r - A y),
- * with y_i^T D_i y_i = y_i . t_i for the t_i = D_i y_i the sweep solves, and alpha B_c^-1 u
- * what the coarse correction computes. The same number as r . cc_mg_apply(r) up to round-off,
- * for a little over half a cycle. */
+/* r^T B^-1 r for r = S r (3n): cc_mg_begin4's number */
 double cc_mg_norm(cc_mg *mg, const cc_filter *F, const double *r)
 {
     if (!mg || mg->nlev == 0 || !F || F->n != mg->lev[0].n) return 0;
-    mg_level *L = mg->lev;
-    load_rhs(L, r);
-    if (mg->nlev == 1 && mg->dense) {   /* B is A: the dense solve */
-        dense_solve(L, L->b, L->x);
-        return cc_dot(L->b, L->x, 4 * L->n);
-    }
-    double ydy;
-    gs_forward(mg, L, L->b, L->x, L->g, &ydy);
-    if (mg->nlev == 1) {
-        memset(L->g, 0, (size_t)L->n * 4 * sizeof *L->g);
-        return ydy;
-    }
-    mg_level *C = L + 1;
-    restrict_residual(L, F, L->g, C->b, C->n);
-    coarse_solve(mg, 1, F);
-    return ydy + cc_dot(C->b, C->x, 4 * C->n);
+    load_rhs(mg->lev, r);
+    return cc_mg_begin4(mg, F, mg->lev[0].b, mg->lev[0].x);
 }
 
 /* s = S B^-1 r; returns r . s */

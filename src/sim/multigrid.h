@@ -33,6 +33,12 @@ double cc_mg_norm(cc_mg *mg, const cc_filter *F, const double *r);
 /* the same for vectors of 4 doubles per vertex (lanes 0..2, lane 3 zero; 32-byte aligned) */
 double cc_mg_apply4(cc_mg *mg, const cc_filter *F, const double *r, double *s);
 
+/* cc_mg_apply4 in two halves, for a caller that may not need s: cc_mg_begin4 returns
+ * r^T B^-1 r as cc_mg_norm does (leaving s half done); cc_mg_finish4 with the same r and s
+ * completes s = S B^-1 r. Nothing else may use mg in between. */
+double cc_mg_begin4(cc_mg *mg, const cc_filter *F, const double *r, double *s);
+void cc_mg_finish4(cc_mg *mg, const cc_filter *F, const double *r, double *s);
+
 /* q = S A S c + e for the 4-lane c = S c (q: 4-lane, distinct from c), with the filtered
  * diagonal blocks in double and the filtered off-diagonal blocks rounded to single precision
  * (the smoother's copies): |e| <= 2^-24 |S A S| |c| entrywise, up to the sums' round-off.
