@@ -41,6 +41,21 @@ static void test_pattern(void)
         CU_ASSERT_EQUAL(A->col[A->diag[i]], i);
         for (int p = A->rowptr[i] + 1; p < A->rowptr[i + 1]; p++) CU_ASSERT(A->col[p] > A->col[p - 1]);
     }
+    /* values: every slot its own place; the lower and diagonal blocks first, row after row */
+    int seen[81] = {0}, next = 0, nlow = 0;
+    for (int i = 0; i < 9; i++) nlow += A->diag[i] + 1 - A->rowptr[i];
+    for (int i = 0; i < 9; i++)
+        for (int p = A->rowptr[i]; p < A->rowptr[i + 1]; p++) {
+            CU_ASSERT_FATAL(A->vpos[p] >= 0 && A->vpos[p] < A->nnzb);
+            CU_ASSERT_EQUAL(seen[A->vpos[p]]++, 0);
+            if (p <= A->diag[i]) {
+                CU_ASSERT_EQUAL(A->vpos[p], next++);
+            } else {
+                CU_ASSERT(A->vpos[p] >= nlow);
+            }
+            CU_ASSERT_PTR_EQUAL(cc_bsr_block(A, p), A->val + 9 * A->vpos[p]);
+        }
+    CU_ASSERT_EQUAL(next, nlow);
     CU_ASSERT_PTR_NULL(cc_bsr_pattern(2, 1, elems, nel, k));   /* index 8 out of range for n = 2 */
     cc_bsr_free(A);
     cc_mesh_free(m);
@@ -60,8 +75,8 @@ static void test_mul(void)
     for (int i = 0; i < n; i++)
         for (int p = A->rowptr[i]; p < A->rowptr[i + 1]; p++)
             for (int a = 0; a < 9; a++) {
-                A->val[9 * p + a] = rnd();
-                D[(3 * i + a / 3) * n3 + 3 * A->col[p] + a % 3] = A->val[9 * p + a];
+                cc_bsr_block(A, p)[a] = rnd();
+                D[(3 * i + a / 3) * n3 + 3 * A->col[p] + a % 3] = cc_bsr_block(A, p)[a];
             }
     for (int a = 0; a < n3; a++) x[a] = rnd();
     cc_bsr_mul(A, x, y);

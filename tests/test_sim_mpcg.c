@@ -47,14 +47,14 @@ static cc_bsr *random_spd(double *D, double stiff)
             for (int b = 0; b < 6; b++) {
                 int i = elem[2 * e + a / 3], j = elem[2 * e + b / 3];
                 D[(3 * i + a % 3) * N3 + 3 * j + b % 3] += K[a][b];
-                A->val[9 * cc_bsr_slot(A, i, j) + 3 * (a % 3) + b % 3] += K[a][b];
+                cc_bsr_block(A, cc_bsr_slot(A, i, j))[3 * (a % 3) + b % 3] += K[a][b];
             }
     }
     for (int i = 0; i < NV; i++) {
         double m = 1 + 0.5 * rnd();
         for (int s = 0; s < 3; s++) {
             D[(3 * i + s) * N3 + 3 * i + s] += m;
-            A->val[9 * A->diag[i] + 4 * s] += m;
+            cc_bsr_block(A, A->diag[i])[4 * s] += m;
         }
     }
     return A;
@@ -304,14 +304,14 @@ static cc_bsr *grid_system(int g, double m, int flip)
                 for (int c = 0; c < 3; c++) K[3 * r + c] = d[r] * d[c] + 0.01 * ((r == c) - d[r] * d[c]);
             int sab = cc_bsr_slot(A, va, vb), sba = cc_bsr_slot(A, vb, va);
             for (int q = 0; q < 9; q++) {
-                A->val[9 * A->diag[va] + q] += K[q];
-                A->val[9 * A->diag[vb] + q] += K[q];
-                A->val[9 * sab + q] -= K[q];
-                A->val[9 * sba + q] -= K[q];
+                cc_bsr_block(A, A->diag[va])[q] += K[q];
+                cc_bsr_block(A, A->diag[vb])[q] += K[q];
+                cc_bsr_block(A, sab)[q] -= K[q];
+                cc_bsr_block(A, sba)[q] -= K[q];
             }
         }
     for (int v = 0; v < n; v++)
-        for (int c = 0; c < 3; c++) A->val[9 * A->diag[v] + 4 * c] += m;
+        for (int c = 0; c < 3; c++) cc_bsr_block(A, A->diag[v])[4 * c] += m;
     free(tri);
     free(x);
     return A;
@@ -486,7 +486,7 @@ static void test_mg_fallback(void)
     cc_mpcg_work *w = cc_mpcg_work_new(n);
     double *b = malloc((size_t)n3 * sizeof *b), *x = malloc((size_t)n3 * sizeof *x);
     for (int a = 0; a < n3; a++) b[a] = rnd();
-    A->val[9 * A->diag[5] + 4] = -A->val[9 * A->diag[5] + 4];
+    cc_bsr_block(A, A->diag[5])[4] = -cc_bsr_block(A, A->diag[5])[4];
     cc_mpcg_stats st;
     int rc = cc_mpcg_solve(A, b, F, NULL, 0, CC_PRECOND_MG, 1e-6, 200, w, x, &st);
     CU_ASSERT(rc == 0 || rc == 1);
@@ -509,7 +509,7 @@ static void test_mg_no_coarsening(void)
     cc_bsr *A = cc_bsr_pattern(n, 1, elems, nel, k);
     CU_ASSERT_PTR_NOT_NULL_FATAL(A);
     for (int i = 0; i < n; i++) {
-        double *D = A->val + 9 * A->diag[i];
+        double *D = cc_bsr_block(A, A->diag[i]);
         D[0] = D[4] = D[8] = 2 + rnd();
         D[1] = D[3] = 0.3 * rnd();
     }
@@ -635,7 +635,7 @@ static void test_bsr_mul(void)
         for (int i = 0; i < NV; i++) {
             rows[i] = i;
             for (int p = A->diag[i] + 1; p < A->rowptr[i + 1]; p++)
-                for (int q = 0; q < 9; q++) A->val[9 * p + q] = NAN;
+                for (int q = 0; q < 9; q++) cc_bsr_block(A, p)[q] = NAN;
         }
         A->lower = 1;
         double yr[N3];
@@ -756,7 +756,7 @@ static void test_mg_product(void)
         for (int a = 0; a < 3; a++) {
             ac[3 * i + a] = 0;
             for (int p = A->rowptr[i]; p < A->rowptr[i + 1]; p++)
-                for (int b = 0; b < 3; b++) ac[3 * i + a] += fabs(A->val[9 * p + 3 * a + b] * c[3 * A->col[p] + b]);
+                for (int b = 0; b < 3; b++) ac[3 * i + a] += fabs(cc_bsr_block(A, p)[3 * a + b] * c[3 * A->col[p] + b]);
         }
     double *c4 = vec4_from(c, n), *q4 = vec4_from(c, n);
     for (int simd = 1; simd >= 0; simd--) {
@@ -837,7 +837,7 @@ static void test_mg_weak(void)
         for (int a = 0; a < 3; a++) {
             ac[3 * i + a] = 0;
             for (int q = A->rowptr[i]; q < A->rowptr[i + 1]; q++)
-                for (int b = 0; b < 3; b++) ac[3 * i + a] += fabs(A->val[9 * q + 3 * a + b] * u[3 * A->col[q] + b]);
+                for (int b = 0; b < 3; b++) ac[3 * i + a] += fabs(cc_bsr_block(A, q)[3 * a + b] * u[3 * A->col[q] + b]);
         }
     double *u4 = vec4_from(u, n), *q4 = vec4_from(u, n), d2 = 0, s2 = 0;
     cc_mg_product(mg, u4, q4);
@@ -908,7 +908,7 @@ static void test_mg_prefill(void)
     CU_ASSERT_EQUAL(memcmp(b0, b1, (size_t)n3 * sizeof *b0), 0);
     CU_ASSERT_EQUAL(cc_mg_prefill(mg, A, F, 0, n), 0);   /* filled ahead, then A changes */
     for (int i = 0; i < n; i++)
-        for (int k = 0; k < 9; k += 4) A->val[9 * A->diag[i] + k] *= 2;
+        for (int k = 0; k < 9; k += 4) cc_bsr_block(A, A->diag[i])[k] *= 2;
     cc_mg_prefill_reset(mg);
     CU_ASSERT_EQUAL(cc_mg_setup(mg, A, F), 0);
     cc_mg_apply(mg, F, u, b1);

@@ -40,7 +40,8 @@ static int batch_bounds(cc_term *t, int n)
     return 0;
 }
 
-/* the BSR pattern of all terms and every element's block slots, built once */
+/* the BSR pattern of all terms and where every element's blocks lie in A->val (the vpos of
+ * their slots), built once */
 int cc_sim_pattern(cc_sim *s)
 {
     if (s->A) return 0;
@@ -74,7 +75,7 @@ int cc_sim_pattern(cc_sim *s)
         for (int e = 0; e < tm->nel; e++)
             for (int a = 0; a < nv; a++)
                 for (int b = 0; b < nv; b++)
-                    tm->slot[(e * nv + a) * nv + b] = cc_bsr_slot(s->A, tm->elem[e * nv + a], tm->elem[e * nv + b]);
+                    tm->slot[(e * nv + a) * nv + b] = s->A->vpos[cc_bsr_slot(s->A, tm->elem[e * nv + a], tm->elem[e * nv + b])];
     }
     if (!s->A) return snprintf(s->err, CC_ERRLEN, "out of memory for the system matrix"), -1;
     return 0;
@@ -281,9 +282,11 @@ static int term_kernel(const cc_sim *s, const cc_term *t, int mat, const double 
 static void init_rows(cc_sim *s, double cm, double cv, int from, int to)
 {
     cc_bsr *A = s->A;
+    if (from >= to) return;
+    double *lo = cc_bsr_block(A, A->rowptr[from]), *hi = cc_bsr_block(A, A->diag[to - 1]) + 9;
+    memset(lo, 0, (size_t)(hi - lo) * sizeof *lo);   /* their lower triangles lie in one run (bsr.h) */
     for (int i = from; i < to; i++) {
-        memset(A->val + 9 * (size_t)A->rowptr[i], 0, 9 * (size_t)(A->diag[i] + 1 - A->rowptr[i]) * sizeof *A->val);
-        double *d = A->val + 9 * (size_t)A->diag[i], md = cm * s->m[i] - cv * s->p.air_drag * s->area[i];
+        double *d = cc_bsr_block(A, A->diag[i]), md = cm * s->m[i] - cv * s->p.air_drag * s->area[i];
         d[0] = d[4] = d[8] = md;
     }
 }

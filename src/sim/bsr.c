@@ -12,6 +12,7 @@ void cc_bsr_free(cc_bsr *A)
     free(A->diag);
     free(A->val);
     free(A->tslot);
+    free(A->vpos);
     free(A);
 }
 
@@ -96,9 +97,15 @@ cc_bsr *cc_bsr_pattern(int n, int nlists, const int *const *elems, const int *ne
     free(cand);
     for (int i = 0; i < n; i++) A->diag[i] = cc_bsr_slot(A, i, i);
     A->tslot = malloc(((size_t)nnzb + 1) * sizeof *A->tslot);
-    if (!A->tslot) goto fail;
+    A->vpos = malloc(((size_t)nnzb + 1) * sizeof *A->vpos);
+    if (!A->tslot || !A->vpos) goto fail;
     for (int i = 0; i < n; i++)
         for (int q = A->rowptr[i]; q < A->rowptr[i + 1]; q++) A->tslot[q] = cc_bsr_slot(A, A->col[q], i);
+    int v = 0;   /* the lower and diagonal blocks row after row, then the upper ones */
+    for (int i = 0; i < n; i++)
+        for (int q = A->rowptr[i]; q <= A->diag[i]; q++) A->vpos[q] = v++;
+    for (int i = 0; i < n; i++)
+        for (int q = A->diag[i] + 1; q < A->rowptr[i + 1]; q++) A->vpos[q] = v++;
     free(cnt);
     free(start);
     return A;
@@ -136,8 +143,8 @@ void cc_bsr_fill_upper(cc_bsr *A)
     if (!A->lower) return;
     for (int i = 0; i < A->n; i++)
         for (int p = A->rowptr[i]; p < A->diag[i]; p++) {
-            const double *L = A->val + 9 * (size_t)p;
-            double *U = A->val + 9 * (size_t)A->tslot[p];
+            const double *L = cc_bsr_block(A, p);
+            double *U = cc_bsr_block(A, A->tslot[p]);
             for (int a = 0; a < 3; a++)
                 for (int b = 0; b < 3; b++) U[3 * b + a] = L[3 * a + b];
         }
@@ -149,7 +156,7 @@ static inline void row_mul(const cc_bsr *A, int i, const double *restrict x, dou
 {
     double y0 = 0, y1 = 0, y2 = 0;
     for (int p = A->rowptr[i]; p < A->rowptr[i + 1]; p++) {
-        const double *a = A->val + 9 * p, *xj = x + 3 * A->col[p];
+        const double *a = cc_bsr_block(A, p), *xj = x + 3 * A->col[p];
         y0 += a[0] * xj[0] + a[1] * xj[1] + a[2] * xj[2];
         y1 += a[3] * xj[0] + a[4] * xj[1] + a[5] * xj[2];
         y2 += a[6] * xj[0] + a[7] * xj[1] + a[8] * xj[2];
@@ -180,7 +187,7 @@ CC_TARGET_AVX2 static void mul_rows_avx2(const cc_bsr *A, int lo, int hi, const 
     for (int i = lo; i < hi; i++) {
         __m256d a0 = _mm256_setzero_pd(), a1 = a0, a2 = a0;
         for (int p = A->rowptr[i]; p < A->rowptr[i + 1]; p++) {
-            const double *a = A->val + 9 * (size_t)p;
+            const double *a = cc_bsr_block(A, p);
             __m256d xk = _mm256_loadu_pd(x + 3 * A->col[p]);
             a0 = _mm256_fmadd_pd(_mm256_loadu_pd(a), xk, a0);
             a1 = _mm256_fmadd_pd(_mm256_loadu_pd(a + 3), xk, a1);
@@ -225,7 +232,7 @@ CC_TARGET_AVX2 static void mul4_avx2(const cc_bsr *A, const double *x, double *y
     for (int i = 0; i < A->n; i++) {
         __m256d a0 = z, a1 = z, a2 = z;
         for (int p = A->rowptr[i]; p < A->rowptr[i + 1]; p++) {
-            const double *a = A->val + 9 * (size_t)p;
+            const double *a = cc_bsr_block(A, p);
             __m256d xk = _mm256_load_pd(x + 4 * (size_t)A->col[p]);
             a0 = _mm256_fmadd_pd(_mm256_loadu_pd(a), xk, a0);
             a1 = _mm256_fmadd_pd(_mm256_loadu_pd(a + 3), xk, a1);
@@ -251,7 +258,7 @@ void cc_bsr_mul4(const cc_bsr *A, const double *x, double *y)
     for (int i = 0; i < A->n; i++) {
         double y0 = 0, y1 = 0, y2 = 0;
         for (int p = A->rowptr[i]; p < A->rowptr[i + 1]; p++) {
-            const double *a = A->val + 9 * (size_t)p, *xj = x + 4 * (size_t)A->col[p];
+            const double *a = cc_bsr_block(A, p), *xj = x + 4 * (size_t)A->col[p];
             y0 += a[0] * xj[0] + a[1] * xj[1] + a[2] * xj[2];
             y1 += a[3] * xj[0] + a[4] * xj[1] + a[5] * xj[2];
             y2 += a[6] * xj[0] + a[7] * xj[1] + a[8] * xj[2];
@@ -275,10 +282,10 @@ void cc_bsr_mul_rows(const cc_bsr *A, const int *rows, int nr, const double *x, 
         for (int p = A->rowptr[i]; p < A->rowptr[i + 1]; p++) {
             const double *xk = x + 3 * A->col[p];
             if (p <= A->diag[i]) {
-                const double *B = A->val + 9 * (size_t)p;
+                const double *B = cc_bsr_block(A, p);
                 for (int a = 0; a < 3; a++) s[a] += B[3 * a] * xk[0] + B[3 * a + 1] * xk[1] + B[3 * a + 2] * xk[2];
             } else {
-                const double *B = A->val + 9 * (size_t)A->tslot[p];
+                const double *B = cc_bsr_block(A, A->tslot[p]);
                 for (int a = 0; a < 3; a++) s[a] += B[a] * xk[0] + B[3 + a] * xk[1] + B[6 + a] * xk[2];
             }
         }

@@ -1,9 +1,18 @@
 /* Sparse symmetric matrices of 3x3 blocks in block compressed rows (BSR).
  *
  * Both triangles of the symmetric matrix are stored (block (i,j) and block (j,i) = its
- * transpose), so a product is a plain row sweep with contiguous reads. The pattern is built
- * once from the elements (every pair of vertices that share an element couples); assembly
- * then adds element blocks at precomputed slots and never reallocates.
+ * transpose), so a product is a plain row sweep. The pattern is built once from the
+ * elements (every pair of vertices that share an element couples); assembly then adds
+ * element blocks at precomputed places and never reallocates.
+ *
+ * Blocks are numbered by slot, row by row in ascending columns (rowptr, col, diag, tslot),
+ * but their values lie lower triangle first: the lower and diagonal blocks of all rows, row
+ * after row, then the upper blocks of all rows (vpos maps a slot to its place in val). The
+ * assembly zeroes and adds into the lower triangle only, which is then one contiguous run of
+ * memory (rows from..to: val[9 vpos[rowptr[from]] .. 9 (vpos[diag[to-1]] + 1))) instead of
+ * rows interleaved with the upper blocks it does not touch: zeroing a 66 x 66 cloth's lower
+ * triangle took 0.23 ms row by row between the upper blocks and 0.07 ms in one run, from
+ * cache-cold memory (docs/performance.md).
  *
  * The upper triangle may be left stale (lower = 1: the structured assembly writes the lower
  * and diagonal blocks only, and the multigrid path reads nothing else). The products below
@@ -20,7 +29,8 @@ typedef struct cc_bsr {
     int *rowptr;    /* n+1: blocks of row i are rowptr[i] .. rowptr[i+1]-1 */
     int *col;       /* nnzb: block column of each stored block, ascending within a row */
     int *diag;      /* n: slot of the diagonal block of row i */
-    double *val;    /* 9*nnzb: block b is val[9b .. 9b+8], row-major 3x3 */
+    double *val;    /* 9*nnzb: the block of slot p is val[9 vpos[p] .. 9 vpos[p] + 8], row-major 3x3 */
+    int *vpos;      /* nnzb: where each slot's values lie (lower and diagonal blocks first, see above) */
     int *tslot;     /* nnzb: slot of the transposed position (j,i) of slot (i,j) */
     unsigned long long id;   /* the pattern's identity: a number no other cc_bsr_pattern call returns */
     int lower;      /* 1: only the lower and diagonal blocks are current (see above) */
@@ -35,6 +45,12 @@ void cc_bsr_free(cc_bsr *A);
 
 /* slot of block (i,j), or -1 if it is not stored */
 int cc_bsr_slot(const cc_bsr *A, int i, int j);
+
+/* the values of the block of slot p */
+static inline double *cc_bsr_block(const cc_bsr *A, int p)
+{
+    return A->val + 9 * (size_t)A->vpos[p];
+}
 
 /* A = 0 (values only) */
 void cc_bsr_zero(cc_bsr *A);

@@ -231,7 +231,7 @@ static int ab_block(const double *Aii, const double *S, double *Pinv)
 static int block_setup(const cc_bsr *A, const cc_filter *F, cc_precond pc, cc_mpcg_work *w)
 {
     for (int i = 0; i < A->n; i++) {
-        const double *Aii = A->val + 9 * A->diag[i];
+        const double *Aii = cc_bsr_block(A, A->diag[i]);
         double *P = w->P + 9 * i;
         if (pc == CC_PRECOND_JACOBI) {
             memset(P, 0, 9 * sizeof *P);
@@ -246,7 +246,7 @@ static int block_setup(const cc_bsr *A, const cc_filter *F, cc_precond pc, cc_mp
     if (pc != CC_PRECOND_JACOBI && pc != CC_PRECOND_BLOCK)
         for (int c = 0; c < F->nc; c++) {
             int i = F->idx[c];
-            if (ab_block(A->val + 9 * A->diag[i], F->S + 9 * c, w->P + 9 * i) < 0) return -1;
+            if (ab_block(cc_bsr_block(A, A->diag[i]), F->S + 9 * c, w->P + 9 * i) < 0) return -1;
         }
     return 0;
 }
@@ -256,7 +256,7 @@ static void filtered_block(const cc_bsr *A, const cc_filter *F, int i, int k, in
 {
     double U[9];
     int pi = F->pos[i], pk = F->pos[k];
-    memcpy(T, A->val + 9 * slot, 9 * sizeof *T);
+    memcpy(T, cc_bsr_block(A, slot), 9 * sizeof *T);
     if (pi >= 0) {
         m3m(F->S + 9 * pi, T, U);
         memcpy(T, U, sizeof U);

@@ -676,7 +676,7 @@ static int fill0_rows(cc_mg *mg, const cc_bsr *A, const cc_filter *F, int from, 
         double cd[9] = {0, 0, 0, 0, 0, 0, 0, 0, 0};
         for (int p = A->rowptr[i]; p < A->diag[i]; p++, q++) {
             int k = A->col[p], pk = F->pos[k];
-            const double *B = A->val + 9 * p, *Sk = pk >= 0 ? F->S + 9 * pk : NULL;
+            const double *B = cc_bsr_block(A, p), *Sk = pk >= 0 ? F->S + 9 * pk : NULL;
             double T[9];
             if (Si || Sk) filt(B, Si, Sk, T), B = T;
             int v = L->slot0 ? L->slot0[q] : q;
@@ -691,10 +691,11 @@ static int fill0_rows(cc_mg *mg, const cc_bsr *A, const cc_filter *F, int from, 
             if (self) memcpy(L->lv + 9 * q, B, 9 * sizeof *B);
         }
         double D[9];
-        filt(A->val + 9 * A->diag[i], Si, Si, D);
+        const double *Aii = cc_bsr_block(A, A->diag[i]);
+        filt(Aii, Si, Si, D);
         set_cols(L->dsys + 12 * (size_t)i, D);
         if (I >= 0) {
-            double *t = C->dv + 9 * I, eps = CC_MG_NULLFIX * fabs(A->val[9 * A->diag[i]] + A->val[9 * A->diag[i] + 4] + A->val[9 * A->diag[i] + 8]) / 3;
+            double *t = C->dv + 9 * I, eps = CC_MG_NULLFIX * fabs(Aii[0] + Aii[4] + Aii[8]) / 3;
             for (int c = 0; c < 9; c++) t[c] += D[c] + cd[c];
             if (Si)
                 for (int c = 0; c < 9; c++) t[c] += eps * ((c % 4 == 0 ? 1.0 : 0.0) - Si[c]);
@@ -718,7 +719,7 @@ static int fill0_end(cc_mg *mg, const cc_bsr *A, const cc_filter *F)
         if (set_dinv(L, i, L->lump + 9 * (size_t)i) < 0) {
             double D[9];
             const double *Si = F->pos[i] >= 0 ? F->S + 9 * F->pos[i] : NULL;
-            filt(A->val + 9 * A->diag[i], Si, Si, D);
+            filt(cc_bsr_block(A, A->diag[i]), Si, Si, D);
             if (Si)
                 for (int c = 0; c < 9; c++) D[c] += (c % 4 == 0 ? 1.0 : 0.0) - Si[c];
             if (set_dinv(L, i, D) < 0) return -1;
@@ -806,10 +807,10 @@ static void strength0(const cc_bsr *A, const cc_filter *F, double *nlo2, double 
         double T[9];
         for (int p = A->rowptr[i]; p < A->diag[i]; p++, q++) {
             int pk = F->pos[A->col[p]];
-            filt(A->val + 9 * p, Si, pk >= 0 ? F->S + 9 * pk : NULL, T);
+            filt(cc_bsr_block(A, p), Si, pk >= 0 ? F->S + 9 * pk : NULL, T);
             nlo2[q] = fro2(T);
         }
-        filt(A->val + 9 * A->diag[i], Si, Si, T);
+        filt(cc_bsr_block(A, A->diag[i]), Si, Si, T);
         nd[i] = sqrt(fro2(T));
     }
 }

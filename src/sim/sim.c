@@ -546,6 +546,6 @@ int cc_sim_jacobian_dense(cc_sim *s, int which, double *J)
     for (int i = 0; i < A->n; i++)
         for (int q = A->rowptr[i]; q < A->rowptr[i + 1]; q++)
             for (int a = 0; a < 3; a++)
-                for (int b = 0; b < 3; b++) J[(size_t)(3 * i + a) * n3 + 3 * A->col[q] + b] = A->val[9 * q + 3 * a + b];
+                for (int b = 0; b < 3; b++) J[(size_t)(3 * i + a) * n3 + 3 * A->col[q] + b] = cc_bsr_block(A, q)[3 * a + b];
     return 0;
 }

@@ -26,7 +26,7 @@ typedef struct cc_term {
     cc_rest *rest;               /* nel rest data (registry variants only) */
     cc_sim_condition user;       /* the user callback (user conditions only) */
     double k, kd;                /* stiffness and damping constant */
-    int *slot;                   /* nel by nv by nv BSR slots of block (a, b) */
+    int *slot;                   /* nel by nv by nv: block (a, b) lies at A->val + 9 slot (cc_bsr.vpos) */
     double *kdata;               /* the rest data a structured kernel reads, packed per element
                                     (cc_kernel_pack_*), or NULL: built with the slots */
     int nbatch;                  /* batches of CC_LANES elements: ceil(nel / CC_LANES) */
