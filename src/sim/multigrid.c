@@ -1215,21 +1215,26 @@ static void sym_residual(const cc_mg *mg, const mg_level *L, const double *b, co
 }
 
 /* bc = P^T g (nc coarse rows; F: the filter blocks of level 0's prolongator, NULL above it),
- * and g = 0 for the backward sweep */
+ * and g = 0 for the backward sweep. A run of rows in one aggregate (the usual case: they are
+ * neighbours) is summed in registers and added to bc once, not through memory row by row. */
 static void restrict_residual(const mg_level *L, const cc_filter *F, double *restrict g, double *restrict bc, int nc)
 {
     memset(bc, 0, (size_t)nc * 4 * sizeof *bc);
-    for (int i = 0; i < L->n; i++) {
-        int I = L->agg[i];
+    double t[4] = {0, 0, 0, 0};   /* the run's sum so far; lane 3: 0 + 0 */
+    for (int i = 0, cur = -1; i <= L->n; i++) {
+        int I = i < L->n ? L->agg[i] : -1;
+        if (I != cur) {
+            if (cur >= 0)
+                for (int a = 0; a < 4; a++) bc[4 * cur + a] += t[a], t[a] = 0;
+            cur = I;
+        }
+        if (i == L->n) break;
         double *restrict gi = g + 4 * i;
-        if (I >= 0) {
-            double *restrict t = bc + 4 * I;
-            if (F && F->pos[i] >= 0) {
-                const double *S = F->S + 9 * F->pos[i];
-                for (int a = 0; a < 3; a++) t[a] += S[3 * a] * gi[0] + S[3 * a + 1] * gi[1] + S[3 * a + 2] * gi[2];
-            } else {
-                for (int a = 0; a < 4; a++) t[a] += gi[a];   /* lane 3: 0 + 0 */
-            }
+        if (I >= 0 && F && F->pos[i] >= 0) {
+            const double *S = F->S + 9 * F->pos[i];
+            for (int a = 0; a < 3; a++) t[a] += S[3 * a] * gi[0] + S[3 * a + 1] * gi[1] + S[3 * a + 2] * gi[2];
+        } else if (I >= 0) {
+            for (int a = 0; a < 4; a++) t[a] += gi[a];
         }
         for (int a = 0; a < 4; a++) gi[a] = 0;
     }
