@@ -387,11 +387,11 @@ static double ic0_apply(const cc_bsr *A, const cc_filter *F, const cc_mpcg_work 
     return cc_dot(r, s, 3 * A->n);
 }
 
-/* s = P r (IC(0) or multigrid when set up, else blockwise); returns r . s */
+/* s = P r (IC(0) when set up, else blockwise; the multigrid has its own path, solve_mg);
+ * returns r . s */
 static double precond_apply(const cc_bsr *A, const cc_filter *F, const cc_mpcg_work *w, const double *r, double *s)
 {
     if (w->ic_ok) return ic0_apply(A, F, w, r, s);
-    if (w->mg_ok) return cc_mg_apply(w->mg, F, r, s);
     double d = 0;
     for (int i = 0; i < w->n; i++) {
         const double *P = w->P + 9 * i, *ri = r + 3 * i;
@@ -442,30 +442,30 @@ static void to4(const double *v, double *v4, int n)
     }
 }
 
-/* r = S (b - A x) for x = S x, with cc_mg_product's single-precision blocks (the loop's
- * product): r is then the residual of the matrix CG works with (see the banner) */
-static void residual_single(const cc_filter *F, cc_mpcg_work *w, const double *b, const double *x, double *r)
+/* r4 = S (b - A x) (4-lane r4; b, x: 3n, x = S x) with cc_mg_product's single-precision
+ * blocks (the loop's product): r4 is then the residual of the matrix CG works with (see the
+ * banner) */
+static void residual_single4(const cc_filter *F, cc_mpcg_work *w, const double *b, const double *x, double *r4)
 {
     int n = w->n;
     to4(x, w->c4, n);
     cc_mg_product(w->mg, w->c4, w->q4);
-    for (int i = 0; i < n; i++)
-        for (int a = 0; a < 3; a++) r[3 * i + a] = b[3 * i + a] - w->q4[4 * i + a];
-    cc_filter_apply(F, r);
+    for (int i = 0; i < n; i++) {
+        for (int a = 0; a < 3; a++) r4[4 * i + a] = b[3 * i + a] - w->q4[4 * i + a];
+        r4[4 * i + 3] = 0;
+    }
+    cc_filter_apply4(F, r4);
 }
 
 /* The CG loop of cc_mpcg_solve with the multigrid preconditioner, on 4-lane vectors (the
- * cycle's layout, so r and s pass to it without copies): from r = w->r, c = S w->s and
- * delta = r . c, iterate until delta <= goal or maxit; returns the last delta (negative
+ * cycle's layout, so r and s pass to it without copies): from r = w->r4, c = w->c4 = S B^-1 r
+ * and delta = r . c, iterate until delta <= goal or maxit; returns the last delta (negative
  * after r^T B^-1 r < 0). With single != 0 the products are cc_mg_product's. */
 static double cg_loop4(const cc_bsr *A, const cc_filter *F, cc_mpcg_work *w, int single, double delta,
                        double goal, int maxit, double *dv, cc_mpcg_stats *st)
 {
     int n = A->n;
     double *r = w->r4, *c = w->c4, *q = w->q4, *s = w->s4;
-    to4(w->r, r, n);
-    to4(w->s, c, n);
-    cc_filter_apply4(F, c);
     while (delta > goal && st->iterations < maxit) {
         double cq;
         if (single) {
@@ -501,6 +501,61 @@ static double cg_loop4(const cc_bsr *A, const cc_filter *F, cc_mpcg_work *w, int
     return delta;
 }
 
+/* dv = z, or 0 when z is NULL */
+static void set_z(const double *z, double *dv, int n3)
+{
+    if (z) memcpy(dv, z, (size_t)n3 * sizeof *dv);
+    else memset(dv, 0, (size_t)n3 * sizeof *dv);
+}
+
+/* cc_mpcg_solve with the multigrid set up (z NULL when it is zero), in the cycle's 4-lane
+ * layout from the start; the same steps as the other preconditioners' path there */
+static int solve_mg(const cc_bsr *A, const double *b, const cc_filter *F, const double *z, int warm, double tol,
+                    int maxit, cc_mpcg_work *w, double *dv, cc_mpcg_stats *st)
+{
+    int n = A->n, n3 = 3 * n;
+    double *r4 = w->r4, *s4 = w->s4;
+    int single = w->product == CC_PRODUCT_SINGLE || (w->product == CC_PRODUCT_AUTO && tol >= CC_MPCG_SINGLE_TOL);
+    if (!z) {   /* the reduced right-hand side S (b - A z) */
+        to4(b, r4, n);
+        cc_filter_apply4(F, r4);
+    } else {
+        residual(A, b, F, z, w->q, w->r, n3);
+        to4(w->r, r4, n);
+    }
+    double delta0, delta;
+    if (!warm) {
+        set_z(z, dv, n3);
+        delta0 = delta = cc_mg_apply4(w->mg, F, r4, s4);
+    } else {   /* delta0 for about half a cycle (cc_mg_begin4), then the residual of the guess */
+        delta0 = cc_mg_begin4(w->mg, F, r4, s4);
+        impose(F, z, dv);
+        if (single && !z && tol >= CC_MPCG_SINGLE_RES_TOL) {
+            residual_single4(F, w, b, dv, r4);   /* dv = S dv here */
+        } else {
+            residual(A, b, F, dv, w->q, w->r, n3);
+            to4(w->r, r4, n);
+        }
+        delta = cc_mg_apply4(w->mg, F, r4, s4);
+    }
+    if (delta0 < 0 || delta < 0) {   /* r^T B^-1 r < 0: B^-1 is not positive definite (multigrid of an indefinite A) */
+        st->indefinite = 1;
+        if (!warm || delta0 < 0) set_z(z, dv, n3);
+        return 1;
+    }
+    if (!(delta0 > 0)) {   /* S (b - A z) = 0: dv = z solves it */
+        if (warm) set_z(z, dv, n3);
+        st->converged = isfinite(delta0) ? 1 : 0;
+        return st->converged ? 0 : 1;
+    }
+    memcpy(w->c4, s4, 4 * (size_t)n * sizeof *s4);   /* c = S B^-1 r (cc_mg_apply4 filters) */
+    st->single_product = single;
+    delta = cg_loop4(A, F, w, single, delta, tol * tol * delta0, maxit, dv, st);
+    st->rel_residual = sqrt(fmax(delta, 0.0) / delta0);
+    st->converged = !st->indefinite && delta <= tol * tol * delta0 && isfinite(delta);
+    return st->converged ? 0 : 1;
+}
+
 /* dv: S A S y = S (b - A z), dv = z + y, by preconditioned CG to relative tolerance tol */
 int cc_mpcg_solve(const cc_bsr *A, const double *b, const cc_filter *F, const double *z, int warm,
                   cc_precond pc, double tol, int maxit, cc_mpcg_work *w, double *dv,
@@ -513,42 +568,32 @@ int cc_mpcg_solve(const cc_bsr *A, const double *b, const cc_filter *F, const do
     memset(st, 0, sizeof *st);
     if (precond_setup(A, F, pc, w) < 0) return -1;
     st->ic_fallback = (pc == CC_PRECOND_IC0 && !w->ic_ok) || (pc == CC_PRECOND_MG && !w->mg_ok);
-    /* delta0 on the reduced right-hand side S (b - A z) */
     int zero_z = 1;
     if (z)
         for (int k = 0; k < n3 && zero_z; k++) zero_z = z[k] == 0.0;
+    if (w->mg_ok) return solve_mg(A, b, F, zero_z ? NULL : z, warm, tol, maxit, w, dv, st);
+    /* delta0 = r^T P^-1 r on the reduced right-hand side r = S (b - A z) */
     if (zero_z) {
         memcpy(r, b, (size_t)n3 * sizeof *r);
         cc_filter_apply(F, r);
     } else {
         residual(A, b, F, z, q, r, n3);
     }
-    /* delta0 = r^T P^-1 r; with a warm start the preconditioned r is not needed, and the
-     * multigrid gives the number for about half a cycle (cc_mg_norm) */
-    double delta0 = warm && w->mg_ok ? cc_mg_norm(w->mg, F, r) : precond_apply(A, F, w, r, s), delta = delta0;
-    int single = w->mg_ok && (w->product == CC_PRODUCT_SINGLE || (w->product == CC_PRODUCT_AUTO && tol >= CC_MPCG_SINGLE_TOL));
+    double delta0 = precond_apply(A, F, w, r, s), delta = delta0;
     if (!warm) {   /* r and s as they are */
-        if (zero_z) memset(dv, 0, (size_t)n3 * sizeof *dv);
-        else memcpy(dv, z, (size_t)n3 * sizeof *dv);
+        set_z(zero_z ? NULL : z, dv, n3);
     } else {
         impose(F, zero_z ? NULL : z, dv);
-        if (single && zero_z && tol >= CC_MPCG_SINGLE_RES_TOL) residual_single(F, w, b, dv, r);   /* dv = S dv here */
-        else residual(A, b, F, dv, q, r, n3);
+        residual(A, b, F, dv, q, r, n3);
         delta = precond_apply(A, F, w, r, s);
     }
-    if (delta0 < 0 || delta < 0) {   /* r^T P^-1 r < 0: P^-1 is not positive definite (multigrid of an indefinite A) */
+    if (delta0 < 0 || delta < 0) {   /* cannot happen with these preconditioners; as solve_mg */
         st->indefinite = 1;
-        if (!warm || delta0 < 0) {
-            if (zero_z) memset(dv, 0, (size_t)n3 * sizeof *dv);
-            else memcpy(dv, z, (size_t)n3 * sizeof *dv);
-        }
+        if (!warm || delta0 < 0) set_z(zero_z ? NULL : z, dv, n3);
         return 1;
     }
     if (!(delta0 > 0)) {   /* S (b - A z) = 0: dv = z solves it */
-        if (warm) {
-            if (zero_z) memset(dv, 0, (size_t)n3 * sizeof *dv);
-            else memcpy(dv, z, (size_t)n3 * sizeof *dv);
-        }
+        if (warm) set_z(zero_z ? NULL : z, dv, n3);
         st->converged = isfinite(delta0) ? 1 : 0;
         return st->converged ? 0 : 1;
     }
@@ -556,11 +601,7 @@ int cc_mpcg_solve(const cc_bsr *A, const double *b, const cc_filter *F, const do
     cc_filter_apply(F, c);
     delta = cc_dot(r, c, n3);
     double goal = tol * tol * delta0;
-    if (w->mg_ok) {
-        st->single_product = single;
-        delta = cg_loop4(A, F, w, single, delta, goal, maxit, dv, st);
-    }
-    while (!w->mg_ok && delta > goal && st->iterations < maxit) {
+    while (delta > goal && st->iterations < maxit) {
         cc_bsr_mul(A, c, q);
         double cq = cc_dot(c, q, n3);   /* c = S c, so c^T S q = c^T q */
         st->iterations++;
@@ -576,7 +617,7 @@ int cc_mpcg_solve(const cc_bsr *A, const double *b, const cc_filter *F, const do
         }
         double dold = delta;
         delta = precond_apply(A, F, w, r, s);
-        if (delta < 0) {   /* see above */
+        if (delta < 0) {
             st->indefinite = 1;
             break;
         }
