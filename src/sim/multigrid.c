@@ -75,21 +75,22 @@
  * still in the cache, so the setup that follows skips its own pass over A.
  *
  * Sweep order. A forward sweep in index order waits at almost every row for the row before
- * it (on a grid, vertex i - 1 is a neighbour of i: 97 % of the rows at 66 x 66), whose x it
- * gathers; a backward sweep waits for the row after it, whose scatter into g it reads. Each
- * wait is a chain of about fifteen dependent instructions and a store forwarded to a load,
- * so the sweeps ran at the latency of that chain rather than at the machine's throughput.
- * The sweeps therefore take the rows in another order (sweep_order): any order in which
- * each row comes after the rows of its lower blocks solves the same triangular systems, so
- * the forward sweep gives the same x and the backward sweep (the order reversed) the same
- * update, up to the order of the additions scattered into one row. Among the rows whose
- * lower blocks' rows are all done, it takes the smallest that does not couple to the row
- * taken just before it; on a grid that walks two neighbouring rows of vertices side by side,
- * and 0.4 % of consecutive rows couple (test_mg_order, 30 x 30). With the order, a row's
- * blocks are widened to double once and kept in registers from the gather to the scatter
- * (rows of up to four blocks, 97 % at level 0), which had not paid while the chain set the
- * pace: a cycle at 66 x 66 went from 0.198 to 0.166 ms (the solve probe of
- * docs/performance.md).
+ * it, whose x it gathers (on a grid vertex i - 1 is a neighbour of i: 98.5 % of level 0's
+ * rows and 87.5 % of level 1's on the 66 x 66 bench cloth); a backward sweep waits for the
+ * row after it, whose scatter into g it reads. Each wait is a chain of about fifteen
+ * dependent instructions and a store forwarded to a load, so the sweeps ran at the latency
+ * of that chain (with the chains cut by reading a wrong vector, a cycle took 0.162 ms
+ * instead of 0.198). The sweeps therefore take the rows in another order (sweep_order): any
+ * order in which each row comes after the rows of its lower blocks solves the same
+ * triangular systems, so the forward sweep gives the same x and the backward sweep (the
+ * order reversed) the same update, up to the order of the additions scattered into one
+ * row. Among the rows whose lower blocks' rows are all done, it takes the smallest that
+ * does not couple to the row taken just before it; on a grid that walks two neighbouring
+ * rows of vertices side by side, and 0.1 % of consecutive rows couple on level 0 at 66 x 66,
+ * 1.9 % on level 1 (cc_mg_chained). The order alone took a cycle from 0.198 to 0.180 ms;
+ * with it, keeping a row's blocks in registers from the gather to the scatter (widened to
+ * double once; rows of up to four blocks, 97 % at level 0), which had not paid while the
+ * chain set the pace, took it to 0.166 ms (the solve probe of docs/performance.md).
  */
 #include <math.h>
 #include <stdlib.h>
