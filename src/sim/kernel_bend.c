@@ -25,9 +25,10 @@
  *   sigma_mm = -2 s QB_m . QA_m + 2 c eps_m tau_m.
  * Terms that vanish identically (QA_3 = QB_0 = 0, eps_0 = eps_3 = 0) are skipped per vertex
  * and per block (the pairs are spelled out, so m, n are constants), and only the six blocks
- * among vertices 0..2 are formed: translation invariance gives the four with vertex 3
- * (derive_vertex3). A batch is gathered by whole lane vectors (lane_vertex) and checked for
- * NaN/inf on f, Jx dx and E_33 alone (E_33 sums every entry of the other nine blocks); then
+ * among vertices 0, 1, 3 (the cheapest six: they have the fewest terms) are formed: translation
+ * invariance gives the four with vertex 2 (derive_vertex2). A batch is gathered by whole lane
+ * vectors (lane_vertex) and checked for NaN/inf on f, Jx dx and E_22 alone (E_22 sums every
+ * entry of the other nine blocks); then
  * the ten blocks go to the lower triangle of A lane-major, block by block: per block two
  * 4 x 4 lane transposes (E^T first where the lane's vertex order asks for it), then per live
  * lane two 4-double additions and one scalar (cc_ln_scatter_block), straight from E.
@@ -84,8 +85,38 @@ static inline __attribute__((always_inline)) void hinge_vertex(hinge_ln *h, int 
     h->beta[m] = cc_lv3_add(cc_lv3_scale(dc, h->c), cc_lv3_scale(ds, h->s));
 }
 
+/* lane-wise atan2(y, x) of finite y, x, not both zero, one vector evaluation instead of four
+ * libm calls (8 % of the assembly at 66 x 66); within 2 ulp of libm's (16M random angles: 8.5 %
+ * differ by 1 ulp, 1e-5 % by 2). num/den in [0, 1] is |y|/|x| or its inverse (swap); about
+ * c = tan(k pi/8), k = 0 up to tan(1/4), 1 up to tan(3 pi/16), else 2, r = (num - c den)/(den +
+ * c num) has |r| <= tan(1/4), and atan r is its Taylor series to r^25 (truncation < 2e-17
+ * relative); then theta = +-(j pi/8 +- atan r) with an integer j <= 8 from k, the swap and the
+ * sign of x. tan(pi/8) and pi/8 are split in two doubles (c_hi + c_lo; j pi/8 exact to 83 bits) */
+static inline cc_ln ln_atan2(cc_ln y, cc_ln x)
+{
+    const cc_lm sign = (cc_lm){0} + (long long)(1ull << 63);
+    cc_ln ax = (cc_ln)((cc_lm)x & ~sign), ay = (cc_ln)((cc_lm)y & ~sign), one = cc_ln_set(1.0);
+    cc_lm swap = ay > ax, xneg = ((cc_lm)x & sign) != 0;
+    cc_ln num = cc_ln_select(swap, ax, ay), den = cc_ln_select(swap, ay, ax);   /* num / den in [0, 1] */
+    cc_lm k1 = num > 0.25534192122103627 * den, k2 = num > 0.66817863791929891999 * den;   /* tan(1/4), tan(3 pi/16) */
+    cc_lm mid = k1 & ~k2;   /* k = 1: c = tan(pi/8) = c_hi + c_lo */
+    cc_ln c = cc_ln_select(k2, one, cc_ln_and(k1, cc_ln_set(0x1.a827999fcef32p-2))), clo = cc_ln_and(mid, cc_ln_set(0x1.08b2fb1366ea9p-56));
+    cc_ln r = (num - c * den - clo * den) / (den + c * num + clo * num), z = r * r;
+    cc_ln p = cc_ln_set(1.0 / 25);
+    p = p * z - 1.0 / 23, p = p * z + 1.0 / 21;
+    p = p * z - 1.0 / 19, p = p * z + 1.0 / 17, p = p * z - 1.0 / 15, p = p * z + 1.0 / 13;
+    p = p * z - 1.0 / 11, p = p * z + 1.0 / 9, p = p * z - 1.0 / 7, p = p * z + 1.0 / 5, p = p * z - 1.0 / 3;
+    cc_ln at = r + r * z * p;
+    cc_ln k = cc_ln_and(k1, one) + cc_ln_and(k2, one);
+    cc_lm flip = swap ^ xneg;
+    cc_ln j = cc_ln_and(swap, cc_ln_set(4.0)) + cc_ln_and(xneg & ~swap, cc_ln_set(8.0)) + cc_ln_select(flip, -k, k);
+    at = cc_ln_select(flip, -at, at);
+    cc_ln th = j * 0x1.921fb54p-2 + (j * 0x1.10b4611a62633p-32 + at);
+    return (cc_ln)((cc_lm)th | ((cc_lm)y & sign));
+}
+
 /* h from the positions p[4] of the batch: everything but the Hessian blocks */
-static void hinge_setup(const cc_lv3 p[4], hinge_ln *h)
+static inline __attribute__((always_inline)) void hinge_setup(const cc_lv3 p[4], hinge_ln *h)
 {
     cc_lv3 nA = cc_lv3_cross(cc_lv3_sub(p[2], p[0]), cc_lv3_sub(p[1], p[0]));
     cc_lv3 nB = cc_lv3_cross(cc_lv3_sub(p[1], p[3]), cc_lv3_sub(p[2], p[3]));
@@ -102,7 +133,7 @@ static void hinge_setup(const cc_lv3 p[4], hinge_ln *h)
     cc_lv3 axb = cc_lv3_cross(h->a, h->b), bxe = cc_lv3_cross(h->b, h->eh), exa = cc_lv3_cross(h->eh, h->a);
     h->c = cc_lv3_dot(h->a, h->b);
     h->s = cc_lv3_dot(axb, h->eh);
-    h->theta = cc_ln_atan2(h->s, h->c);
+    h->theta = ln_atan2(h->s, h->c);   /* s^2 + c^2 = 1 */
     h->eps[0] = h->eps[3] = cc_ln_set(0.0);
     h->eps[1] = ile;
     h->eps[2] = -ile;
@@ -156,11 +187,11 @@ static inline void sym_lower(cc_ln M[9], cc_lv3 u, cc_lv3 w)
     M[6] += u.z * w.x, M[6] += w.z * u.x, M[7] += u.z * w.y, M[7] += w.z * u.y, M[8] += u.z * w.z, M[8] += w.z * u.z;
 }
 
-/* the lower triangle of H = H_mm, m < 3, of the banner's diagonal form (the (m, m) block of
- * (57), symmetric) */
+/* the lower triangle of H = H_mm of the banner's diagonal form (the (m, m) block of (57),
+ * symmetric) */
 static inline __attribute__((always_inline)) void hess_diag(const hinge_ln *h, int m, cc_ln H[9])
 {
-    int ab = m != 0, em = m != 0;   /* QA_m, QB_m both nonzero; eps_m nonzero (m < 3) */
+    int ab = m == 1 || m == 2, em = ab;   /* QA_m, QB_m both nonzero; eps_m nonzero */
     cc_ln s = h->s, c = h->c, cem = c * h->eps[m], sig = cc_ln_set(0.0);
     if (ab) sig -= 2.0 * s * cc_lv3_dot(h->QB[m], h->QA[m]);
     if (em) sig += 2.0 * cem * h->tau[m];
@@ -178,8 +209,8 @@ static inline __attribute__((always_inline)) void hess_diag(const hinge_ln *h, i
  * (0, 1), (0, 2), (0, 3), (1, 1), (1, 2), (1, 3), (2, 2), (2, 3), (3, 3); the functions below
  * spell the pairs out, so that m, n are constants and the terms that vanish drop out */
 
-/* E[p] = cx w' H_mn + gg g_m g_n^T for pair p = (m, n) of vertices 0..2; y_m += H_mn D_n,
- * y_n += H_mn^T D_m (D relative to vertex 3: see derive_vertex3) */
+/* E[p] = cx w' H_mn + gg g_m g_n^T for pair p = (m, n) of vertices 0, 1, 3; y_m += H_mn D_n,
+ * y_n += H_mn^T D_m (D relative to vertex 2: see derive_vertex2) */
 static inline __attribute__((always_inline)) void pair_block(const hinge_ln *h, int m, int n, cc_ln cw, cc_ln gg,
                                                              const cc_lv3 *D, cc_lv3 y[4], cc_ln E[9])
 {
@@ -209,27 +240,28 @@ static inline void transpose(const cc_ln M[9], cc_ln T[9])
         for (int j = 0; j < 3; j++) T[3 * j + i] = M[3 * i + j];
 }
 
-/* The blocks with vertex 3 from the others. theta (frozen magnitudes too) is invariant under
+/* The blocks with vertex 2 from the others. theta (frozen magnitudes too) is invariant under
  * translations, so sum_n H_mn = 0 and sum_m g_m = 0 for every m; hence sum_n E_mn = 0, and
- *   E_m3 = -(E_m0 + E_m1 + E_m2) (m < 3),   E_33 = -(E_03^T + E_13^T + E_23^T),
- *   (H D)_m = sum_{n<3} H_mn (D_n - D_3) (m < 3),   (H D)_3 = -((H D)_0 + (H D)_1 + (H D)_2),
- * which saves four of the ten blocks. E is indexed by pair as above. */
-static void derive_vertex3(cc_ln E[10][9], cc_lv3 y[4])
+ *   E_02 = -(E_00 + E_01 + E_03),   E_12 = -(E_01^T + E_11 + E_13),
+ *   E_23 = -(E_03 + E_13 + E_33)  (row 3, transposed; E_33 is symmetric),
+ *   E_22 = -(E_02^T + E_12^T + E_23),
+ *   (H D)_m = sum_{n != 2} H_mn (D_n - D_2) (m != 2),   (H D)_2 = -((H D)_0 + (H D)_1 + (H D)_3),
+ * which saves four of the ten blocks. Vertex 2 rather than 3: the blocks among 0, 1, 3 are the
+ * cheapest six to form (QA_3 = QB_0 = 0 and eps_0 = eps_3 = 0 drop most terms of H_00, H_33,
+ * H_03, H_13, where H_12 has them all). E is indexed by pair as above. */
+static void derive_vertex2(cc_ln E[10][9], cc_lv3 y[4])
 {
-    cc_ln T0[9], T1[9], T2[9];
+    cc_ln T0[9], T1[9];
     transpose(E[1], T0);   /* E_10 */
-    transpose(E[2], T1);   /* E_20 */
-    transpose(E[5], T2);   /* E_21 */
     for (int r = 0; r < 9; r++) {
-        E[3][r] = -(E[0][r] + E[1][r] + E[2][r]);
-        E[6][r] = -(T0[r] + E[4][r] + E[5][r]);
-        E[8][r] = -(T1[r] + T2[r] + E[7][r]);
+        E[2][r] = -(E[0][r] + E[1][r] + E[3][r]);
+        E[5][r] = -(T0[r] + E[4][r] + E[6][r]);
+        E[8][r] = -(E[3][r] + E[6][r] + E[9][r]);
     }
-    transpose(E[3], T0);
-    transpose(E[6], T1);
-    transpose(E[8], T2);
-    for (int r = 0; r < 9; r++) E[9][r] = -(T0[r] + T1[r] + T2[r]);
-    y[3] = cc_lv3_scale(cc_lv3_add(cc_lv3_add(y[0], y[1]), y[2]), cc_ln_set(-1.0));
+    transpose(E[2], T0);
+    transpose(E[5], T1);
+    for (int r = 0; r < 9; r++) E[7][r] = -(T0[r] + T1[r] + E[8][r]);
+    y[2] = cc_lv3_scale(cc_lv3_add(cc_lv3_add(y[0], y[1]), y[3]), cc_ln_set(-1.0));
 }
 
 /* the blocks E of the live lanes of the hinges vid (4 vertices each) into A (E indexed by
@@ -288,7 +320,7 @@ static cc_ln bend_batch(const cc_term *t, int hess, int e0, int live, const doub
                         cc_ln *C, cc_lm *ok)
 {
     _Static_assert(CC_LANES == 4, "bend_batch gathers four lanes");
-    cc_lv3 p[4], V[4], D[4], Dr[3];
+    cc_lv3 p[4], V[4], D[4], Dr[4];
     cc_ln k = cc_ln_set(t->k), kd = cc_ln_set(t->kd), gg = cc_ln_set(-cx * t->k - cv * t->kd);
     const int *vid[CC_LANES];
     int e[CC_LANES];
@@ -315,18 +347,18 @@ static cc_ln bend_batch(const cc_term *t, int hess, int e0, int live, const doub
     cc_ln w = -k * *C - kd * Cdot, wh = w;   /* 001 (58): Cdot summed over the hinge */
     if (hess == CC_HESSIAN_GAUSS_NEWTON) wh = cc_ln_set(0.0);
     else if (hess == CC_HESSIAN_CLAMP) wh = cc_ln_and(~(w > 0.0), w);   /* hessian.c: kept unless w > 0 */
-    for (int m = 0; m < 3; m++) Dr[m] = cc_lv3_sub(D[m], D[3]);
-    cc_ln cw = cx * wh;   /* the pairs among vertices 0..2 */
+    for (int m = 0; m < 4; m++) Dr[m] = cc_lv3_sub(D[m], D[2]);
+    cc_ln cw = cx * wh;   /* the pairs among vertices 0, 1, 3 */
     pair_block(&h, 0, 0, cw, gg, Dr, y, E[0]);
     pair_block(&h, 0, 1, cw, gg, Dr, y, E[1]);
-    pair_block(&h, 0, 2, cw, gg, Dr, y, E[2]);
+    pair_block(&h, 0, 3, cw, gg, Dr, y, E[3]);
     pair_block(&h, 1, 1, cw, gg, Dr, y, E[4]);
-    pair_block(&h, 1, 2, cw, gg, Dr, y, E[5]);
-    pair_block(&h, 2, 2, cw, gg, Dr, y, E[7]);
-    derive_vertex3(E, y);
-    /* E_33 holds a sum with every entry of the other nine blocks (derive_vertex3), so it is
+    pair_block(&h, 1, 3, cw, gg, Dr, y, E[6]);
+    pair_block(&h, 3, 3, cw, gg, Dr, y, E[9]);
+    derive_vertex2(E, y);
+    /* E_22 holds a sum with every entry of the other nine blocks (derive_vertex2), so it is
      * finite only if they all are */
-    cc_ln chk = ((E[9][0] + E[9][1]) + (E[9][2] + E[9][3])) + ((E[9][4] + E[9][5]) + (E[9][6] + E[9][7])) + E[9][8];
+    cc_ln chk = ((E[7][0] + E[7][1]) + (E[7][2] + E[7][3])) + ((E[7][4] + E[7][5]) + (E[7][6] + E[7][7])) + E[7][8];
     for (int m = 0; m < 4; m++) {
         fo[m] = cc_lv3_scale(h.g[m], w);
         y[m] = cc_lv3_sub(cc_lv3_scale(y[m], wh), cc_lv3_scale(h.g[m], k * gD));

@@ -16,11 +16,13 @@
  *   Q = (the same with u and v exchanged)
  *   R = b_s beta I + a_s beta^2 w_v w_u^T
  * for weights a, b per component (u, v: stretch; s: shear). The kernel forms P, Q, R for
- * Jx (a = -k, b = w') and for A (a = -cx k - cv kd, b = cx w'), where w = -k C - kd Cdot
- * (001 (58), Cdot = dC . v) and w' = w, or 0 where the term's *_hessian mode drops C d2C.
- * Then f_m = dwu_m F_u + dwv_m F_v with F_u = w_u alpha w^_u + w_s beta w_v (and v
- * likewise), and (Jx dx)_m = dwu_m (P dU + R dV) + dwv_m (Q dV + R^T dU) with
- * dU = sum_n dwu_n dx_n, dV = sum_n dwv_n dx_n. Since sum_m dwu_m = sum_m dwv_m = 0, the blocks
+ * A (a = -cx k - cv kd, b = cx w'), where w = -k C - kd Cdot (001 (58), Cdot = dC . v) and
+ * w' = w, or 0 where the term's *_hessian mode drops C d2C. Then f_m = dwu_m F_u + dwv_m F_v
+ * with F_u = w_u alpha w^_u + w_s beta w_v (and v likewise), and
+ * (Jx dx)_m = dwu_m (P dU + R dV) + dwv_m (Q dV + R^T dU) with dU = sum_n dwu_n dx_n,
+ * dV = sum_n dwv_n dx_n, and P, Q, R those of Jx (a = -k, b = w'), applied term by term
+ * (P dU = b_u alpha/|w_u| dU + (a_u alpha^2 - b_u alpha/|w_u|) (w^_u . dU) w^_u + ..., dots
+ * and vectors: Jx's matrices are never formed). Since sum_m dwu_m = sum_m dwv_m = 0, the blocks
  * of a row sum to zero, and three of the six are formed from the other three; the diagonal
  * ones (symmetric: P, Q are) on their lower triangle, mirrored. A batch is checked for NaN/inf
  * on f, Jx dx, E_02, E_12 and E_22 alone (their sums hold every entry of the other blocks);
@@ -98,7 +100,8 @@ typedef struct tri_ln {
     cc_ln du[3], dv[3];            /* dwu_m, dwv_m */
     cc_ln al, be, bu, bv;          /* alpha (stretch), beta (shear), b_u, b_v */
     cc_lv3 wu, wv, vu, vv, dU, dV; /* sum_m dw_m x_m, ... v_m, ... dx_m for u and v */
-    tri_pqr J, M;                  /* Jx and A */
+    tri_pqr M;                     /* A's */
+    cc_lv3 JU, JV;                 /* P dU + R dV, Q dV + R^T dU of Jx */
     cc_lv3 Fu, Fv;                 /* f_m = dwu_m F_u + dwv_m F_v */
     cc_ln Cu, Cv, Cs;              /* C of stretch (u, v) and shear */
 } tri_ln;
@@ -170,8 +173,8 @@ static int stretch_add(tri_ln *T, double k, double kd, int hess, double cx, doub
     T->Cv = al * (lv - T->bv);
     cc_ln wcu = -k * T->Cu - kd * al * cc_lv3_dot(uh, T->vu), wcv = -k * T->Cv - kd * al * cc_lv3_dot(vh, T->vv);
     cc_ln hu = curvature_weight(hess, wcu) * al / lu, hv = curvature_weight(hess, wcv) * al / lv;
-    stretch_part(T->J.P, uh, -k * a2, hu);
-    stretch_part(T->J.Q, vh, -k * a2, hv);
+    T->JU = cc_lv3_axpy(cc_lv3_scale(T->dU, hu), (-k * a2 - hu) * cc_lv3_dot(uh, T->dU), uh);   /* P dU, Q dV */
+    T->JV = cc_lv3_axpy(cc_lv3_scale(T->dV, hv), (-k * a2 - hv) * cc_lv3_dot(vh, T->dV), vh);
     stretch_part(T->M.P, uh, gg * a2, cx * hu);
     stretch_part(T->M.Q, vh, gg * a2, cx * hv);
     T->Fu = cc_lv3_scale(uh, wcu * al);
@@ -187,21 +190,21 @@ static void outer_set(cc_ln M[9], cc_lv3 u, cc_lv3 v)
     M[6] = u.z * v.x, M[7] = u.z * v.y, M[8] = u.z * v.z;
 }
 
-/* shear/bw98 (001 (19)-(23)) with stiffness k, damping kd added into T (P, Q, F_u, F_v as
- * stretch_add or tri_batch left them; R set) */
+/* shear/bw98 (001 (19)-(23)) with stiffness k, damping kd added into T (P, Q, JU, JV, F_u, F_v
+ * as stretch_add or tri_batch left them; R set) */
 static void shear_add(tri_ln *T, double k, double kd, int hess, double cx, double cv)
 {
     cc_ln be = T->be, b2 = be * be, ja = -k * b2, ma = (-cx * k - cv * kd) * b2;
     T->Cs = be * cc_lv3_dot(T->wu, T->wv);
     cc_ln ws = -k * T->Cs - kd * be * (cc_lv3_dot(T->wv, T->vu) + cc_lv3_dot(T->wu, T->vv));
     cc_ln hs = curvature_weight(hess, ws) * be;
-    cc_lm3_outer(T->J.P, cc_lv3_scale(T->wv, ja), T->wv);
-    cc_lm3_outer(T->J.Q, cc_lv3_scale(T->wu, ja), T->wu);
-    outer_set(T->J.R, cc_lv3_scale(T->wv, ja), T->wu);
+    cc_ln x = ja * (cc_lv3_dot(T->wv, T->dU) + cc_lv3_dot(T->wu, T->dV));   /* shear's P dU + R dV: */
+    T->JU = cc_lv3_axpy(cc_lv3_axpy(T->JU, hs, T->dV), x, T->wv);           /* ja wv (wv.dU + wu.dV) + hs dV */
+    T->JV = cc_lv3_axpy(cc_lv3_axpy(T->JV, hs, T->dU), x, T->wu);
     cc_lm3_outer(T->M.P, cc_lv3_scale(T->wv, ma), T->wv);
     cc_lm3_outer(T->M.Q, cc_lv3_scale(T->wu, ma), T->wu);
     outer_set(T->M.R, cc_lv3_scale(T->wv, ma), T->wu);
-    for (int i = 0; i < 3; i++) T->J.R[4 * i] += hs, T->M.R[4 * i] += cx * hs;
+    for (int i = 0; i < 3; i++) T->M.R[4 * i] += cx * hs;
     T->Fu = cc_lv3_axpy(T->Fu, ws * be, T->wv);
     T->Fv = cc_lv3_axpy(T->Fv, ws * be, T->wu);
 }
@@ -213,8 +216,7 @@ static cc_ln tri_blocks(const tri_ln *T, cc_lv3 fo[3], cc_lv3 jo[3], cc_ln E[6][
 {
     const cc_ln *du = T->du, *dv = T->dv;
     /* (Jx dx)_m = dwu_m (P dU + R dV) + dwv_m (Q dV + R^T dU) */
-    cc_lv3 JU = cc_lm3_mul_add(cc_lm3_mul_add(cc_lv3_zero(), T->J.P, T->dU, 0), T->J.R, T->dV, 0);
-    cc_lv3 JV = cc_lm3_mul_add(cc_lm3_mul_add(cc_lv3_zero(), T->J.Q, T->dV, 0), T->J.R, T->dU, 1);
+    cc_lv3 JU = T->JU, JV = T->JV;
     cc_ln chk = cc_ln_set(0.0);
     for (int m = 0; m < 3; m++) {
         fo[m] = cc_lv3_axpy(cc_lv3_scale(T->Fu, du[m]), dv[m], T->Fv);
@@ -276,12 +278,11 @@ static int tri_batch(cc_term *st, int st_hess, cc_term *sh, int sh_hess, int e0,
         int l = stretch_add(&T, st->k, st->kd, st_hess, cx, cv, live);
         if (l >= 0) return e0 + l;
     } else {
-        memset(&T.J.P, 0, sizeof T.J.P), memset(&T.J.Q, 0, sizeof T.J.Q);
         memset(&T.M.P, 0, sizeof T.M.P), memset(&T.M.Q, 0, sizeof T.M.Q);
-        T.Fu = T.Fv = cc_lv3_zero();
+        T.JU = T.JV = T.Fu = T.Fv = cc_lv3_zero();
     }
     if (sh) shear_add(&T, sh->k, sh->kd, sh_hess, cx, cv);
-    else memset(&T.J.R, 0, sizeof T.J.R), memset(&T.M.R, 0, sizeof T.M.R);
+    else memset(&T.M.R, 0, sizeof T.M.R);
     cc_ln chk = tri_blocks(&T, fo, jo, E);
     cc_lm fin = chk - chk == 0;   /* isfinite, lane-wise */
     if (!(fin[0] & fin[1] & fin[2] & fin[3]))
