@@ -10,6 +10,7 @@
 #include "mesh/mesh.h"
 #include "sim/sim.h"
 #include "sim/sim_internal.h"
+#include "sim/lanes.h"
 
 static unsigned long long rng = 0x2545F4914F6CDD1DULL;
 /* uniform in [-1, 1) from this suite's generator state */
@@ -120,6 +121,50 @@ static cc_sim_params table1(void)
     p.k_bend = 1e2;
     p.d_bend = 20;
     return p;
+}
+
+/* |a - b| in units in the last place of b */
+static double ulps(double a, double b)
+{
+    double u = nextafter(fabs(b), INFINITY) - fabs(b);
+    return fabs(a - b) / u;
+}
+
+/* the kernels' lane-wise atan2 against libm's: within 2 ulp on random angles of every
+ * octant and on random (y, x) pairs over twelve decades, and exact on the axes, zeros
+ * included (+-0, +-pi/2, +-pi with the sign of y) */
+static void test_atan2(void)
+{
+    static const double axes[][2] = {{0.0, 1.0}, {-0.0, 1.0}, {0.0, -1.0}, {-0.0, -1.0}, {1.0, 0.0}, {1.0, -0.0},
+                                     {-1.0, 0.0}, {-1.0, -0.0}, {1.0, 1.0}, {-1.0, -1.0}, {1e-300, 1.0}, {1.0, 1e-300}};
+    double worst = 0;
+    long over1 = 0, n = 0;
+    for (int t = 0; t < 200000; t++) {
+        cc_ln y, x;
+        for (int l = 0; l < CC_LANES; l++) {
+            if (t % 2) {   /* a unit vector at a random angle, as the kernel's (s, c) */
+                double th = 3.141592653589793 * rnd();
+                y[l] = sin(th), x[l] = cos(th);
+            } else {
+                y[l] = rnd() * pow(10.0, 6 * rnd()), x[l] = rnd() * pow(10.0, 6 * rnd());
+            }
+        }
+        cc_ln th = cc_ln_atan2(y, x);
+        for (int l = 0; l < CC_LANES; l++, n++) {
+            double u = ulps(th[l], atan2(y[l], x[l]));
+            worst = fmax(worst, u);
+            over1 += u > 1;
+        }
+    }
+    printf("\n    %ld pairs: worst %.0f ulp from libm's atan2, %ld over 1 ulp", n, worst, over1);
+    CU_ASSERT(worst <= 2);
+    for (size_t a = 0; a < sizeof axes / sizeof axes[0]; a++) {
+        cc_ln y, x;   /* lane by lane: cc_ln_set(-0.0) would be +0 (0 + -0) */
+        for (int l = 0; l < CC_LANES; l++) y[l] = axes[a][0], x[l] = axes[a][1];
+        cc_ln th = cc_ln_atan2(y, x);
+        double ref = atan2(axes[a][0], axes[a][1]);
+        CU_ASSERT(th[0] == ref && signbit(th[0]) == signbit(ref));
+    }
 }
 
 /* every term with the full Hessian, and each term alone */
@@ -283,6 +328,7 @@ static void test_bench_cli(void)
 }
 
 static const cc_test_case tests[] = {
+    {"lane-wise atan2 within 2 ulp of libm's, exact on the axes", test_atan2},
     {"kernels equal the reference path, full Hessian", test_full},
     {"kernels equal the reference path, clamp and gauss-newton", test_modes},
     {"kernels equal the reference path, rest stretch", test_rest},

@@ -85,36 +85,6 @@ static inline __attribute__((always_inline)) void hinge_vertex(hinge_ln *h, int 
     h->beta[m] = cc_lv3_add(cc_lv3_scale(dc, h->c), cc_lv3_scale(ds, h->s));
 }
 
-/* lane-wise atan2(y, x) of finite y, x, not both zero, one vector evaluation instead of four
- * libm calls (8 % of the assembly at 66 x 66); within 2 ulp of libm's (16M random angles: 8.5 %
- * differ by 1 ulp, 1e-5 % by 2). num/den in [0, 1] is |y|/|x| or its inverse (swap); about
- * c = tan(k pi/8), k = 0 up to tan(1/4), 1 up to tan(3 pi/16), else 2, r = (num - c den)/(den +
- * c num) has |r| <= tan(1/4), and atan r is its Taylor series to r^25 (truncation < 2e-17
- * relative); then theta = +-(j pi/8 +- atan r) with an integer j <= 8 from k, the swap and the
- * sign of x. tan(pi/8) and pi/8 are split in two doubles (c_hi + c_lo; j pi/8 exact to 83 bits) */
-static inline cc_ln ln_atan2(cc_ln y, cc_ln x)
-{
-    const cc_lm sign = (cc_lm){0} + (long long)(1ull << 63);
-    cc_ln ax = (cc_ln)((cc_lm)x & ~sign), ay = (cc_ln)((cc_lm)y & ~sign), one = cc_ln_set(1.0);
-    cc_lm swap = ay > ax, xneg = ((cc_lm)x & sign) != 0;
-    cc_ln num = cc_ln_select(swap, ax, ay), den = cc_ln_select(swap, ay, ax);   /* num / den in [0, 1] */
-    cc_lm k1 = num > 0.25534192122103627 * den, k2 = num > 0.66817863791929891999 * den;   /* tan(1/4), tan(3 pi/16) */
-    cc_lm mid = k1 & ~k2;   /* k = 1: c = tan(pi/8) = c_hi + c_lo */
-    cc_ln c = cc_ln_select(k2, one, cc_ln_and(k1, cc_ln_set(0x1.a827999fcef32p-2))), clo = cc_ln_and(mid, cc_ln_set(0x1.08b2fb1366ea9p-56));
-    cc_ln r = (num - c * den - clo * den) / (den + c * num + clo * num), z = r * r;
-    cc_ln p = cc_ln_set(1.0 / 25);
-    p = p * z - 1.0 / 23, p = p * z + 1.0 / 21;
-    p = p * z - 1.0 / 19, p = p * z + 1.0 / 17, p = p * z - 1.0 / 15, p = p * z + 1.0 / 13;
-    p = p * z - 1.0 / 11, p = p * z + 1.0 / 9, p = p * z - 1.0 / 7, p = p * z + 1.0 / 5, p = p * z - 1.0 / 3;
-    cc_ln at = r + r * z * p;
-    cc_ln k = cc_ln_and(k1, one) + cc_ln_and(k2, one);
-    cc_lm flip = swap ^ xneg;
-    cc_ln j = cc_ln_and(swap, cc_ln_set(4.0)) + cc_ln_and(xneg & ~swap, cc_ln_set(8.0)) + cc_ln_select(flip, -k, k);
-    at = cc_ln_select(flip, -at, at);
-    cc_ln th = j * 0x1.921fb54p-2 + (j * 0x1.10b4611a62633p-32 + at);
-    return (cc_ln)((cc_lm)th | ((cc_lm)y & sign));
-}
-
 /* h from the positions p[4] of the batch: everything but the Hessian blocks */
 static inline __attribute__((always_inline)) void hinge_setup(const cc_lv3 p[4], hinge_ln *h)
 {
@@ -133,7 +103,7 @@ static inline __attribute__((always_inline)) void hinge_setup(const cc_lv3 p[4],
     cc_lv3 axb = cc_lv3_cross(h->a, h->b), bxe = cc_lv3_cross(h->b, h->eh), exa = cc_lv3_cross(h->eh, h->a);
     h->c = cc_lv3_dot(h->a, h->b);
     h->s = cc_lv3_dot(axb, h->eh);
-    h->theta = ln_atan2(h->s, h->c);   /* s^2 + c^2 = 1 */
+    h->theta = cc_ln_atan2(h->s, h->c);   /* s^2 + c^2 = 1 */
     h->eps[0] = h->eps[3] = cc_ln_set(0.0);
     h->eps[1] = ile;
     h->eps[2] = -ile;
