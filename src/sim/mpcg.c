@@ -587,7 +587,7 @@ int cc_mpcg_solve(const cc_bsr *A, const double *b, const cc_filter *F, const do
         residual(A, b, F, dv, q, r, n3);
         delta = precond_apply(A, F, w, r, s);
     }
-    if (delta0 < 0 || delta < 0) {   /* cannot happen with these preconditioners; as solve_mg */
+    if (delta0 < 0 || delta < 0) {   /* r^T P^-1 r < 0: P^-1 is not positive definite (an indefinite diagonal block) */
         st->indefinite = 1;
         if (!warm || delta0 < 0) set_z(zero_z ? NULL : z, dv, n3);
         return 1;
