@@ -30,7 +30,7 @@ double cc_mg_apply(cc_mg *mg, const cc_filter *F, const double *r, double *s);
  * from level 0's forward sweep and the coarse correction only (no backward sweep) */
 double cc_mg_norm(cc_mg *mg, const cc_filter *F, const double *r);
 
-/* the same for vectors of 4 doubles per vertex (lanes 0..2, lane 3 zero; 32-byte aligned) */
+/* cc_mg_apply for vectors of 4 doubles per vertex (lanes 0..2, lane 3 zero; 32-byte aligned) */
 double cc_mg_apply4(cc_mg *mg, const cc_filter *F, const double *r, double *s);
 
 /* cc_mg_apply4 in two halves, for a caller that may not need s: cc_mg_begin4 returns
