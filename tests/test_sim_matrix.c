@@ -53,7 +53,6 @@ static void test_pattern(void)
             } else {
                 CU_ASSERT(A->vpos[p] >= nlow);
             }
-            CU_ASSERT_PTR_EQUAL(cc_bsr_block(A, p), A->val + 9 * A->vpos[p]);
         }
     CU_ASSERT_EQUAL(next, nlow);
     CU_ASSERT_PTR_NULL(cc_bsr_pattern(2, 1, elems, nel, k));   /* index 8 out of range for n = 2 */

@@ -549,6 +549,14 @@ static cc_sim *hanging_cloth(int g, const char *precond, int ws, cc_mesh **m)
     return s;
 }
 
+/* hanging_cloth (default warm start) after `steps` steps, each of which must succeed */
+static cc_sim *stepped_cloth(int g, const char *precond, int steps, cc_mesh **m)
+{
+    cc_sim *s = hanging_cloth(g, precond, -1, m);
+    for (int step = 0; step < steps; step++) CU_ASSERT_EQUAL_FATAL(cc_sim_step(s), 0);
+    return s;
+}
+
 /* the simulator with precond = multigrid: a 30 x 30 cloth hanging from two corners (the
  * bench scene, smaller) stays finite, every step converges, with fewer MPCG iterations
  * than block IC(0) */
@@ -797,8 +805,7 @@ static void test_mg_weak(void)
 {
     int g = 24;
     cc_mesh *m;
-    cc_sim *s = hanging_cloth(g, NULL, -1, &m);
-    for (int step = 0; step < 10; step++) CU_ASSERT_EQUAL_FATAL(cc_sim_step(s), 0);
+    cc_sim *s = stepped_cloth(g, NULL, 10, &m);
     const cc_bsr *A = s->A;
     const cc_filter *F = s->F;
     int n = A->n, n3 = 3 * n;
@@ -882,8 +889,7 @@ static void test_mg_prefill(void)
 {
     int g = 20;
     cc_mesh *m;
-    cc_sim *s = hanging_cloth(g, "multigrid", -1, &m);
-    for (int step = 0; step < 5; step++) CU_ASSERT_EQUAL_FATAL(cc_sim_step(s), 0);
+    cc_sim *s = stepped_cloth(g, "multigrid", 5, &m);
     cc_bsr *A = s->A;
     const cc_filter *F = s->F;
     cc_mg *mg = s->W->mg;
@@ -973,8 +979,7 @@ static void test_mg_order(void)
 {
     int g = 30;
     cc_mesh *m;
-    cc_sim *s = hanging_cloth(g, NULL, -1, &m);
-    for (int step = 0; step < 10; step++) CU_ASSERT_EQUAL_FATAL(cc_sim_step(s), 0);
+    cc_sim *s = stepped_cloth(g, NULL, 10, &m);
     const cc_bsr *A = s->A;
     const cc_filter *F = s->F;
     int n3 = 3 * A->n;
