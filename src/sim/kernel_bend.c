@@ -239,9 +239,8 @@ static void derive_vertex2(cc_ln E[10][9], cc_lv3 y[4])
 static inline __attribute__((always_inline)) void scatter_blocks(double *A, const int *slot, const int *vid, int live,
                                                                  const cc_ln E[10][9])
 {
-    cc_lm V[4] = {{0}};   /* V[m][l] = vertex m of lane l (dead lanes: the last live) */
-    for (int m = 0; m < 4; m++)
-        for (int l = 0; l < CC_LANES; l++) V[m][l] = vid[4 * (l < live ? l : live - 1) + m];
+    cc_lm V[4];   /* V[m][l] = vertex m of lane l */
+    cc_ln_lane_vertices(vid, 4, live, V);
     cc_ln_scatter_block(A, slot, 4, E[0], V, 0, 0, live);
     cc_ln_scatter_block(A, slot, 4, E[1], V, 0, 1, live);
     cc_ln_scatter_block(A, slot, 4, E[2], V, 0, 2, live);

@@ -251,10 +251,8 @@ static cc_ln tri_blocks(const tri_ln *T, cc_lv3 fo[3], cc_lv3 jo[3], cc_ln E[6][
 static inline __attribute__((always_inline)) void scatter_blocks(double *A, const int *slot, const int *vid, int live,
                                                                  const cc_ln E[6][9])
 {
-    const int *w[CC_LANES];   /* lane l's vertices (dead lanes: the last live) */
-    for (int l = 0; l < CC_LANES; l++) w[l] = vid + 3 * (l < live ? l : live - 1);
     cc_lm V[3];   /* V[m][l] = vertex m of lane l */
-    for (int m = 0; m < 3; m++) V[m] = (cc_lm){w[0][m], w[1][m], w[2][m], w[3][m]};
+    cc_ln_lane_vertices(vid, 3, live, V);
     cc_ln_scatter_block(A, slot, 3, E[0], V, 0, 0, live);
     cc_ln_scatter_block(A, slot, 3, E[1], V, 0, 1, live);
     cc_ln_scatter_block(A, slot, 3, E[2], V, 0, 2, live);

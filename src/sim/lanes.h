@@ -36,6 +36,14 @@ static inline cc_ln cc_ln_and(cc_lm m, cc_ln a) { return (cc_ln)((cc_lm)a & m); 
 /* a where m is true, else b */
 static inline cc_ln cc_ln_select(cc_lm m, cc_ln a, cc_ln b) { return (cc_ln)(((cc_lm)a & m) | ((cc_lm)b & ~m)); }
 
+/* V[m][l] = vertex m of lane l's element, for CC_LANES elements of nv vertices each at vid
+ * (lanes l >= live repeat the last live element) */
+static inline void cc_ln_lane_vertices(const int *vid, int nv, int live, cc_lm *V)
+{
+    for (int m = 0; m < nv; m++)
+        for (int l = 0; l < CC_LANES; l++) V[m][l] = vid[nv * (l < live ? l : live - 1) + m];
+}
+
 /* lane-wise atan2(y, x) of finite y, x, not both zero, in one vector evaluation instead of
  * CC_LANES libm calls (those were 8 % of the bench's assembly at 66 x 66); within 2 ulp of
  * libm's (16M random angles: 8.5 % differ by 1 ulp, 1e-5 % by 2; test_sim_kernels checks
