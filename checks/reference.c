@@ -98,3 +98,13 @@ cc_diff cc_compare_hessian(double a[CC_MAX_COMP][CC_MAX_DOF][CC_MAX_DOF],
     compare_finish(&d, scale, worst);
     return d;
 }
+
+cc_diff cc_compare_flat(const double *a, const double *r, int n)
+{
+    cc_diff d = {0, -1, -1, -1, 0, 0};
+    double scale = 0, worst = 0;
+    for (int i = 0; i < n; i++) compare_entry(&d, &scale, &worst, a[i], r[i], 0, i, -1);
+    compare_finish(&d, scale, worst);
+    d.k = -1;
+    return d;
+}

@@ -26,7 +26,6 @@ void cc_ref_exact_gradient(const cc_condition *c, const double *x, const double 
 void cc_ref_exact_hessian(const cc_condition *c, const double *x, const double *xf,
                           const cc_rest *r, double hess[CC_MAX_COMP][CC_MAX_DOF][CC_MAX_DOF]);
 
-#endif
 
 /* The largest disagreement between an analytic and a reference array, normwise:
  * rel = max |a - r| / max(max |r|, max |a|) over all entries (0 when both are zero). */
@@ -39,5 +38,9 @@ typedef struct cc_diff {
 
 cc_diff cc_compare_gradient(double a[CC_MAX_COMP][CC_MAX_DOF],
                             double r[CC_MAX_COMP][CC_MAX_DOF], int ncomp, int ndof);
+/* the same over two flat arrays of n entries (i = the entry's index, k = j = -1) */
+cc_diff cc_compare_flat(const double *a, const double *r, int n);
 cc_diff cc_compare_hessian(double a[CC_MAX_COMP][CC_MAX_DOF][CC_MAX_DOF],
                            double r[CC_MAX_COMP][CC_MAX_DOF][CC_MAX_DOF], int ncomp, int ndof);
+
+#endif

@@ -115,3 +115,59 @@ double cc_cli_median(double *v, int n)
     qsort(v, (size_t)n, sizeof *v, dbl_cmp);
     return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
 }
+
+/* area power 1, b_u = b_v = 1, no rest given */
+cc_element_opts cc_element_defaults(void)
+{
+    cc_element_opts e = {NULL, NULL, 1.0, 1.0, 1.0, 0.0, 0};
+    return e;
+}
+
+int cc_element_option(const char *cmd, const cc_opt *o, cc_element_opts *e)
+{
+    double *target = NULL;
+    if (!o->name) return 0;
+    if (!strcmp(o->name, "x")) e->x = o->value;
+    else if (!strcmp(o->name, "uv")) e->uv = o->value;
+    else if (!strcmp(o->name, "area-power")) target = &e->area_power;
+    else if (!strcmp(o->name, "bu")) target = &e->bu;
+    else if (!strcmp(o->name, "bv")) target = &e->bv;
+    else if (!strcmp(o->name, "rest")) target = &e->rest, e->have_rest = 1;
+    else return 0;
+    if (target && cc_parse_double(o->value, target) < 0)
+        return cc_cli_error(cmd, "--%s: '%s' is not a finite number", o->name, o->value), -1;
+    return 1;
+}
+
+int cc_element_build(const char *cmd, const cc_condition *c, const cc_element_opts *e, double *x,
+                     cc_rest *r)
+{
+    char err[CC_ERRLEN];
+    double uv[2 * (CC_MAX_NV + 1)], xs[3 * (CC_MAX_NV + 1)];
+    int nx = cc_parse_points(e->x, 3, xs, CC_MAX_NV + 1, err), ok;
+    if (nx < 0) return cc_cli_error(cmd, "--x: %s", err);
+    if (nx != c->nv) return cc_cli_error(cmd, "--x: %s needs %d vertices, got %d", c->condition, c->nv, nx);
+    memcpy(x, xs, sizeof(double) * (size_t)(3 * c->nv));
+    if (e->uv) {
+        int nuv = cc_parse_points(e->uv, 2, uv, CC_MAX_NV + 1, err);
+        if (nuv < 0) return cc_cli_error(cmd, "--uv: %s", err);
+        if (nuv != c->nv) return cc_cli_error(cmd, "--uv: %s needs %d (u,v) points, got %d", c->condition, c->nv, nuv);
+    }
+    if (c->nv == 3) {
+        if (!e->uv) return cc_cli_error(cmd, "--uv is required for %s: 3 points \"u v\" separated by ';'", c->condition);
+        ok = cc_rest_triangle(r, uv, e->area_power, e->bu, e->bv, err);
+    } else if (c->nv == 4) {
+        ok = cc_rest_hinge(r, e->rest, err);
+    } else {
+        double L = e->rest;
+        if (!e->have_rest && !e->uv) return cc_cli_error(cmd, "spring needs --rest L (or --uv to take L from the rest positions)");
+        if (!e->have_rest) L = sqrt((uv[2] - uv[0]) * (uv[2] - uv[0]) + (uv[3] - uv[1]) * (uv[3] - uv[1]));
+        ok = cc_rest_spring(r, L, err);
+    }
+    if (ok < 0) return cc_cli_error(cmd, "%s", err);
+    cc_eval ev;
+    if (c->eval(x, r, CC_WANT_ALL, &ev) < 0)
+        return cc_cli_error(cmd, "%s/%s is undefined at these positions (a zero-length edge or zero-area triangle)",
+                            c->condition, c->variant);
+    return 0;
+}

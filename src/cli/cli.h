@@ -15,6 +15,7 @@ int cc_cmd_force(int argc, char **argv);
 int cc_cmd_lesson(int argc, char **argv);
 int cc_cmd_bench(int argc, char **argv);
 int cc_cmd_audit(int argc, char **argv);
+int cc_cmd_derive(int argc, char **argv);
 
 /* clothcheck bench --audit: repeat timed runs of the full audit matrix; the exit status */
 int cc_bench_audit(int repeat, int json);
@@ -55,5 +56,30 @@ int cc_parse_double(const char *s, double *v);
 /* Parse "a b c; d e f; ..." into groups of `dim` numbers; returns the number of groups
  * (at most maxgroups) or -1 with a message in err (CC_ERRLEN bytes). */
 int cc_parse_points(const char *s, int dim, double *out, int maxgroups, char *err);
+
+struct cc_condition;
+struct cc_rest;
+
+/* The element options shared by eval and derive. */
+typedef struct cc_element_opts {
+    const char *x;        /* --x "x y z; ..." (NULL: not given) */
+    const char *uv;       /* --uv "u v; ..." (NULL: not given) */
+    double area_power;    /* --area-power (default 1) */
+    double bu, bv;        /* --bu, --bv (default 1) */
+    double rest;          /* --rest: bend rest angle or spring rest length */
+    int have_rest;        /* 1 if --rest was given */
+} cc_element_opts;
+
+/* defaults: area power 1, b_u = b_v = 1, rest 0 not given */
+cc_element_opts cc_element_defaults(void);
+
+/* 1 if option o is an element option, stored into e; -1 after printing an error (a value that
+ * is not a finite number); 0 if o is some other option */
+int cc_element_option(const char *cmd, const cc_opt *o, cc_element_opts *e);
+
+/* x (3*nv) and rest data r of condition c from e; 0, or the exit status after printing one
+ * line (wrong vertex count, degenerate (u,v), non-numbers, C undefined at x) */
+int cc_element_build(const char *cmd, const struct cc_condition *c, const cc_element_opts *e,
+                     double *x, struct cc_rest *r);
 
 #endif

@@ -85,12 +85,13 @@ int cc_cmd_eval(int argc, char **argv)
         {"variant", 1}, {"area-power", 1}, {"bu", 1}, {"bv", 1}, {"rest", 1},
         {"x", 1}, {"uv", 1}, {"json", 0}, {"help", 0}, {NULL, 0}};
     cc_optparser p = {argc, argv, 1, specs, "eval"};
-    const char *cname = NULL, *variant = NULL, *xs = NULL, *uvs = NULL;
-    double area_power = 1.0, bu = 1.0, bv = 1.0, rest = 0.0;
-    int json = 0, have_rest = 0, r;
+    const char *cname = NULL, *variant = NULL;
+    cc_element_opts el = cc_element_defaults();
+    int json = 0, r, k;
     cc_opt o;
     while ((r = cc_opt_next(&p, &o)) > 0) {
-        double *target = NULL;
+        if ((k = cc_element_option("eval", &o, &el)) < 0) return CC_EXIT_USAGE;
+        if (k > 0) continue;
         if (!o.name) {
             if (cname) return cc_cli_error("eval", "unexpected argument '%s'", o.value);
             cname = o.value;
@@ -99,14 +100,6 @@ int cc_cmd_eval(int argc, char **argv)
             return CC_EXIT_OK;
         } else if (!strcmp(o.name, "json")) json = 1;
         else if (!strcmp(o.name, "variant")) variant = o.value;
-        else if (!strcmp(o.name, "x")) xs = o.value;
-        else if (!strcmp(o.name, "uv")) uvs = o.value;
-        else if (!strcmp(o.name, "area-power")) target = &area_power;
-        else if (!strcmp(o.name, "bu")) target = &bu;
-        else if (!strcmp(o.name, "bv")) target = &bv;
-        else if (!strcmp(o.name, "rest")) target = &rest, have_rest = 1;
-        if (target && cc_parse_double(o.value, target) < 0)
-            return cc_cli_error("eval", "--%s: '%s' is not a finite number", o.name, o.value);
     }
     if (r < 0) return CC_EXIT_USAGE;
     if (!cname) return cc_cli_error("eval", "no condition given (see clothcheck eval --help)");
@@ -114,39 +107,15 @@ int cc_cmd_eval(int argc, char **argv)
         return cc_cli_error("eval", "unknown condition '%s' (stretch, shear, bend, spring)", cname);
     const cc_condition *c = cc_condition_find(cname, variant);
     if (!c) return cc_cli_error("eval", "unknown variant '%s' of %s (see clothcheck eval --help)", variant, cname);
-    if (!xs) return cc_cli_error("eval", "--x is required: %d vertices, \"x y z\" each, separated by ';'", c->nv);
+    if (!el.x) return cc_cli_error("eval", "--x is required: %d vertices, \"x y z\" each, separated by ';'", c->nv);
 
-    char err[CC_ERRLEN];
-    double x[3 * (CC_MAX_NV + 1)], uv[2 * (CC_MAX_NV + 1)];
-    int nx = cc_parse_points(xs, 3, x, CC_MAX_NV + 1, err);
-    if (nx < 0) return cc_cli_error("eval", "--x: %s", err);
-    if (nx != c->nv) return cc_cli_error("eval", "--x: %s needs %d vertices, got %d", c->condition, c->nv, nx);
-    int nuv = 0;
-    if (uvs) {
-        nuv = cc_parse_points(uvs, 2, uv, CC_MAX_NV + 1, err);
-        if (nuv < 0) return cc_cli_error("eval", "--uv: %s", err);
-        if (nuv != c->nv) return cc_cli_error("eval", "--uv: %s needs %d (u,v) points, got %d", c->condition, c->nv, nuv);
-    }
-
+    double x[CC_MAX_DOF];
     cc_rest rd;
-    int ok;
-    if (c->nv == 3) {
-        if (!uvs) return cc_cli_error("eval", "--uv is required for %s: 3 points \"u v\" separated by ';'", c->condition);
-        ok = cc_rest_triangle(&rd, uv, area_power, bu, bv, err);
-    } else if (c->nv == 4) {
-        ok = cc_rest_hinge(&rd, rest, err);
-    } else {
-        if (!have_rest && !uvs) return cc_cli_error("eval", "spring needs --rest L (or --uv to take L from the rest positions)");
-        if (!have_rest) rest = sqrt((uv[2] - uv[0]) * (uv[2] - uv[0]) + (uv[3] - uv[1]) * (uv[3] - uv[1]));
-        ok = cc_rest_spring(&rd, rest, err);
-    }
-    if (ok < 0) return cc_cli_error("eval", "%s", err);
-
+    int rc = cc_element_build("eval", c, &el, x, &rd);
+    if (rc) return rc;
     cc_eval e;
     memset(&e, 0, sizeof e);
-    if (c->eval(x, &rd, CC_WANT_ALL, &e) < 0)
-        return cc_cli_error("eval", "%s/%s is undefined at these positions (a zero-length edge or zero-area triangle)",
-                            c->condition, c->variant);
+    (void)c->eval(x, &rd, CC_WANT_ALL, &e);
     if (json) print_json(c, &e);
     else print_text(c, &e);
     return CC_EXIT_OK;

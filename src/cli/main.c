@@ -11,6 +11,7 @@ typedef struct command {
 
 static const command commands[] = {
     {"eval", cc_cmd_eval, "evaluate a condition's value, gradient and Hessian on one element"},
+    {"derive", cc_cmd_derive, "step through a variant's derivation: a verdict per step, the first departure"},
     {"demo", cc_cmd_demo, "check every condition variant against exact and finite-difference references"},
     {"run", cc_cmd_run, "run a Lua script with the clothcheck module (scenarios, lessons, your own conditions)"},
     {"force", cc_cmd_force, "Bridson's bending force on one hinge, and its Jacobian"},

@@ -21,6 +21,7 @@
  * hyper-dual parts are left alone, so at |cos| = 1 the reference derivatives of arccos are
  * infinite or NaN — |theta| is not differentiable there, and the references say so.
  */
+#include "conditions/derivation.h"
 #include "conditions/hinge.h"
 #include "conditions/variants.h"
 
@@ -67,6 +68,65 @@ static void bend_macri_value_hd(const cc_hd *x, const double *xf, const cc_rest 
     C[0] = cc_hd_sub(cc_hd_acos(c), cc_hd_const(r->rest_angle));
 }
 
+/* The derivation, step by step: Pritchard's (25)-(51) with frozen magnitudes, then Macri's two
+ * quotients and the switch between them (001 5.1, 002). */
+
+/* q = arccos(cos theta) - theta0; d = -dcos/sin (arg 0) or dsin/cos (arg 1), over (40)-(51) */
+static int quotient_derive(const cc_step *s, const double *x, const cc_rest *r, double *q, double *d)
+{
+    cc_hinge h;
+    cc_hinge_trig t;
+    if (cc_hinge_make(x, &h) < 0) return -1;
+    cc_hinge_trig_frozen(&h, 0, &t);
+    q[0] = acos(clamp_unit(h.c)) - r->rest_angle;
+    for (int i = 0; i < CC_HINGE_DOF; i++) d[i] = s->arg == 0 ? -t.dc[i] / h.s : t.ds[i] / h.c;
+    return 0;
+}
+
+/* q = arccos(nA^ . nB^) - theta0 over hyper-duals */
+static void quotient_value_hd(const cc_step *s, const cc_hd *x, const double *xf, const cc_rest *r, cc_hd *q)
+{
+    (void)s;
+    bend_macri_value_hd(x, xf, r, q);
+}
+
+static const cc_step quotient_cos = {
+    "C by -dcos/sin", "001 5.1, (28); 002",
+    "C = arccos(cos theta) - theta0;  dC/dx_m = -(1/sin theta) dcos theta/dx_m",
+    "Differentiating cos theta = cos C gives -sin C dC = dcos, so dC = -dcos/sin C with "
+    "sin C = |sin theta| >= 0 (C = arccos is never negative). Macri divides by the signed sin "
+    "theta of (29) instead, which flips the sign of the gradient wherever theta < 0; and dcos is "
+    "the frozen-magnitude one of (40)-(47).",
+    1, 1, 0, NULL, quotient_value_hd, NULL, quotient_derive};
+static const cc_step quotient_sin = {
+    "C by dsin/cos", "001 5.1, (29); 002",
+    "C = arccos(cos theta) - theta0;  dC/dx_m = (1/cos theta) dsin theta/dx_m",
+    "Differentiating sin theta = sin C gives cos C dC = dsin, so dC = dsin/cos: right for "
+    "theta >= 0 if dsin were exact. With the frozen-magnitude dsin of (48)-(49) the dropped "
+    "d ln|e| term is divided by cos theta, and for theta < 0 the sign is wrong again.",
+    1, 1, 1, NULL, quotient_value_hd, NULL, quotient_derive};
+static const cc_step switched = {
+    "dC (switched)", "001 5.1; 002",
+    "dC/dx_m = -(1/sin theta) dcos/dx_m if |sin theta| > |cos theta|, else (1/cos theta) dsin/dx_m",
+    "Macri uses the first quotient where |sin theta| > |cos theta| to avoid dividing by a small "
+    "number. The two quotients differ, so the gradient jumps where |sin| = |cos|.",
+    1, 1, 0, &cc_bend_macri, cc_step_condition_value_hd, NULL, cc_step_condition_derive};
+static const cc_step switched2 = {
+    "d2C (switched)", "001 5.1; 002",
+    "d2C = dcos_i dsin_j / sin^2 - d2cos_ij / sin  or  -dsin_i dcos_j / cos^2 + d2sin_ij / cos",
+    "The derivative of the quotient in force, taken as if sin theta and cos theta were "
+    "independent: not symmetric (dcos_i dsin_j is not dsin_i dcos_j).",
+    2, 1, 0, &cc_bend_macri, cc_step_condition_value_hd, NULL, cc_step_condition_derive};
+static const cc_step *const steps[] = {
+    &cc_step_hinge_nA, &cc_step_hinge_nA2, &cc_step_hinge_nB, &cc_step_hinge_nB2,
+    &cc_step_hinge_e, &cc_step_hinge_e2,
+    &cc_step_hinge_frozen[0], &cc_step_hinge_frozen[1], &cc_step_hinge_frozen[2],
+    &cc_step_hinge_frozen[3], &cc_step_hinge_frozen[4], &cc_step_hinge_frozen[5],
+    &cc_step_hinge_frozen[6], &cc_step_hinge_frozen[7], &cc_step_hinge_frozen[8],
+    &cc_step_hinge_frozen[9], &quotient_cos, &quotient_sin, &switched, &switched2};
+static const cc_derivation derivation = {
+    sizeof steps / sizeof steps[0], steps, CC_SAMPLE_HINGE, NULL};
+
 const cc_condition cc_bend_macri = {
     .condition = "bend",
     .variant = "macri",
@@ -77,4 +137,5 @@ const cc_condition cc_bend_macri = {
     .claim = CC_CLAIM_NONE,
     .eval = bend_macri_eval,
     .value_hd = bend_macri_value_hd,
+    .derivation = &derivation,
 };

@@ -24,6 +24,7 @@
  * nA^ and nB^ are both orthogonal to e^, so sin^2 + cos^2 = 1 identically and (54), (57) are
  * the exact derivatives of theta: claim CC_CLAIM_EXACT.
  */
+#include "conditions/derivation.h"
 #include "conditions/hinge.h"
 #include "conditions/variants.h"
 
@@ -91,6 +92,60 @@ static void bend_pritchard_exact_value_hd(const cc_hd *x, const double *xf, cons
     C[0] = cc_hd_sub(cc_hinge_theta_hd(x, xf), cc_hd_const(r->rest_angle));
 }
 
+/* The derivation, step by step: (25)-(39), the appendix (A.8)-(A.13) for the unit vectors,
+ * then (46)-(57) as in bend/pritchard. */
+static const cc_hinge_formula appendix = {units_exact};
+
+#define UNITS_STEP(nm, eq, form, note, order, n, arg) \
+    {nm, eq, form, note, order, n, arg, &appendix, cc_step_hinge_units_value_hd, NULL, cc_step_hinge_units_derive}
+
+static const cc_step units[10] = {
+    UNITS_STEP("n^A^", "001 (24), (A.8)", "dn^A^/dx_{m_s} = (I - n^A^ n^A^T) S_s(q^A_m) / |n^A|",
+               "The projector I - n^A^ n^A^T removes the part of dn^A along n^A^: the change of "
+               "|n^A| that (40) keeps by mistake.", 1, 3, 0),
+    UNITS_STEP("n^A^''", "001 (A.11)",
+               "d2n^A^ = -(dn^A^_{n_t} n^A^T + n^A^ dn^A^_{n_t}^T) S_s(q^A_m)/|n^A| + (I - n^A^ n^A^T)/|n^A|^2 "
+               "(|n^A| S_s(dq^A_m/dx_{n_t}) - (S_t(q^A_n) . n^A^) S_s(q^A_m))",
+               "(A.8) differentiated once more: the projector changes too.", 2, 3, 1),
+    UNITS_STEP("n^B^", "001 (24), (A.9)", "dn^B^/dx_{m_s} = (I - n^B^ n^B^T) S_s(q^B_m) / |n^B|", "", 1, 3, 2),
+    UNITS_STEP("n^B^''", "001 (A.12)", "as (A.11), with B for A", "", 2, 3, 3),
+    UNITS_STEP("e^", "001 (24), (A.10)", "de^/dx_{m_s} = (I - e^ e^T) q^e_m I_s / |e|", "", 1, 3, 4),
+    UNITS_STEP("e^''", "001 (A.13)",
+               "d2e^ = -(de^_{n_t} e^T + e^ de^_{n_t}^T) q^e_m I_s/|e| - (I - e^ e^T)/|e|^2 q^e_m q^e_n e^_t I_s",
+               "001 prints S_s(q^e_m) where q^e_m I_s is meant (q^e_m is a scalar).", 2, 3, 5),
+    UNITS_STEP("cos theta", "001 (28), (46)-(47)",
+               "cos theta = n^A^ . n^B^;  dcos/dx_{m_s} = dn^A^/dx_{m_s} . n^B^ + n^A^ . dn^B^/dx_{m_s}",
+               "The product rule on (28), fed with (A.8)-(A.9).", 1, 1, 6),
+    UNITS_STEP("cos theta''", "001 (50)",
+               "d2cos = d2n^A^ . n^B^ + dn^B^/dx_{n_t} . dn^A^/dx_{m_s} + dn^A^/dx_{n_t} . dn^B^/dx_{m_s} + n^A^ . d2n^B^",
+               "", 2, 1, 7),
+    UNITS_STEP("sin theta", "001 (29), (48)-(49)",
+               "sin theta = (n^A^ x n^B^) . e^;  dsin = (dn^A^ x n^B^ + n^A^ x dn^B^) . e^ + (n^A^ x n^B^) . de^",
+               "The product rule on (29), fed with (A.8)-(A.10).", 1, 1, 8),
+    UNITS_STEP("sin theta''", "001 (51)",
+               "d2sin = (d2n^A^ x n^B^ + dn^A^_m x dn^B^_n + dn^A^_n x dn^B^_m + n^A^ x d2n^B^) . e^ "
+               "+ (dn^A^_m x n^B^ + n^A^ x dn^B^_m) . de^_n + (dn^A^_n x n^B^ + n^A^ x dn^B^_n) . de^_m "
+               "+ (n^A^ x n^B^) . d2e^",
+               "", 2, 1, 9),
+};
+static const cc_step theta = {
+    "theta", "001 (30), (52)-(54)",
+    "theta = atan2(sin theta, cos theta) - theta0;  dtheta/dx_{m_s} = cos theta dsin/dx_{m_s} - sin theta dcos/dx_{m_s}",
+    "With exact unit-vector derivatives, sin^2 + cos^2 = 1 holds along every direction, so (54) "
+    "is the exact gradient of theta.",
+    1, 1, 0, &cc_bend_pritchard_exact, cc_step_condition_value_hd, NULL, cc_step_condition_derive};
+static const cc_step theta2 = {
+    "theta''", "001 (55)-(57)",
+    "d2theta = cos d2sin - sin d2cos + (sin^2 - cos^2)(dsin_m dcos_n + dcos_m dsin_n) "
+    "+ 2 sin cos (dcos_m dcos_n - dsin_m dsin_n)",
+    "", 2, 1, 0, &cc_bend_pritchard_exact, cc_step_condition_value_hd, NULL, cc_step_condition_derive};
+static const cc_step *const steps[] = {
+    &cc_step_hinge_nA, &cc_step_hinge_nA2, &cc_step_hinge_nB, &cc_step_hinge_nB2,
+    &cc_step_hinge_e, &cc_step_hinge_e2, &units[0], &units[1], &units[2], &units[3], &units[4],
+    &units[5], &units[6], &units[7], &units[8], &units[9], &theta, &theta2};
+static const cc_derivation derivation = {
+    sizeof steps / sizeof steps[0], steps, CC_SAMPLE_HINGE, NULL};
+
 const cc_condition cc_bend_pritchard_exact = {
     .condition = "bend",
     .variant = "pritchard-exact",
@@ -101,4 +156,5 @@ const cc_condition cc_bend_pritchard_exact = {
     .claim = CC_CLAIM_EXACT,
     .eval = bend_pritchard_exact_eval,
     .value_hd = bend_pritchard_exact_value_hd,
+    .derivation = &derivation,
 };

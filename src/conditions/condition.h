@@ -83,6 +83,8 @@ typedef struct cc_condition {
     /* C at hyper-dual positions x (3*nv). If xf != NULL, every vector that C normalises is
      * divided by its magnitude at positions xf instead (001 Section 4, frozen magnitudes). */
     void (*value_hd)(const cc_hd *x, const double *xf, const cc_rest *r, cc_hd *C);
+    /* the published derivation, step by step (derivation.h), or NULL */
+    const struct cc_derivation *derivation;
 } cc_condition;
 
 /* The registry: every variant, in a fixed order (the first of a condition is its default). */

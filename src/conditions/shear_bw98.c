@@ -9,6 +9,7 @@
  * the derivatives are nevertheless the exact derivatives of (19) itself.
  */
 #include "conditions/triangle.h"
+#include "conditions/derivation.h"
 #include "conditions/variants.h"
 
 static int shear_eval(const double *x, const cc_rest *r, int want, cc_eval *out)
@@ -38,6 +39,22 @@ static void shear_value_hd(const cc_hd *x, const double *xf, const cc_rest *r, c
     C[0] = cc_hd_scale(cc_hv3_dot(cc_tri_w_hd(x, r->dwu), cc_tri_w_hd(x, r->dwv)), r->alpha);
 }
 
+/* The derivation, step by step: w_u, w_v (3)-(12), then (19)-(23). */
+static const cc_step c1 = {
+    "C", "001 (19)-(21)",
+    "C = alpha w_u . w_v;  dC/dx_{m_s} = alpha (dw_ux/dx_mx w_vs + w_us dw_vx/dx_mx)",
+    "The product rule; w_u and w_v are linear in x, so nothing else enters.",
+    1, 1, 0, &cc_shear_bw98, cc_step_condition_value_hd, NULL, cc_step_condition_derive};
+static const cc_step c2 = {
+    "C''", "001 (22)-(23)",
+    "d2C/dx_{m_s} dx_{n_t} = alpha (dw_ux/dx_mx dw_vx/dx_nx + dw_ux/dx_nx dw_vx/dx_mx) if s = t, else 0",
+    "A number times the identity per vertex pair: d2w = 0, and only the cross terms remain.",
+    2, 1, 0, &cc_shear_bw98, cc_step_condition_value_hd, NULL, cc_step_condition_derive};
+static const cc_step *const steps[] = {
+    &cc_step_tri_uv, &cc_step_tri_area, &cc_step_tri_alpha, &cc_step_tri_wu, &cc_step_tri_wv, &c1, &c2};
+static const cc_derivation derivation = {
+    sizeof steps / sizeof steps[0], steps, CC_SAMPLE_TRIANGLE, CC_SAMPLE_TRIANGLE_UV};
+
 const cc_condition cc_shear_bw98 = {
     .condition = "shear",
     .variant = "bw98",
@@ -48,4 +65,5 @@ const cc_condition cc_shear_bw98 = {
     .claim = CC_CLAIM_EXACT,
     .eval = shear_eval,
     .value_hd = shear_value_hd,
+    .derivation = &derivation,
 };

@@ -10,6 +10,7 @@
  * is made: these are the exact derivatives of (13).
  */
 #include "conditions/triangle.h"
+#include "conditions/derivation.h"
 #include "conditions/variants.h"
 
 /* one component: C = alpha (|w| - b), its gradient and Hessian into row k of out */
@@ -52,6 +53,26 @@ static void stretch_value_hd(const cc_hd *x, const double *xf, const cc_rest *r,
     C[1] = cc_hd_scale(cc_hd_sub(cc_hv3_norm(cc_tri_w_hd(x, r->dwv)), cc_hd_const(r->bv)), r->alpha);
 }
 
+/* The derivation, step by step: the rest quantities, w_u, w_v (3)-(12), then each component
+ * through |w|, w^ and (13)-(17). */
+#define C_STEP(nm, eq, form, note, order, k) \
+    {nm, eq, form, note, order, 1, k, &cc_stretch_bw98, cc_step_condition_value_hd, NULL, cc_step_condition_derive}
+static const cc_step cu = C_STEP("C_u", "001 (13)-(14)",
+    "C_u = alpha (|w_u| - b_u);  dC_u/dx_m = alpha dw_ux/dx_mx w^_u",
+    "The chain rule through |w_u|: only the direction of w_u matters for the gradient.", 1, 0);
+static const cc_step cu2 = C_STEP("C_u''", "001 (15)",
+    "d2C_u/dx_m dx_n = alpha/|w_u| dw_ux/dx_mx dw_ux/dx_nx (I - w^_u w^_u^T)",
+    "The derivative of w^_u in (14), by (A.1): the projector.", 2, 0);
+static const cc_step cv = C_STEP("C_v", "001 (13), (16)",
+    "C_v = alpha (|w_v| - b_v);  dC_v/dx_m = alpha dw_vx/dx_mx w^_v", "", 1, 1);
+static const cc_step cv2 = C_STEP("C_v''", "001 (17)",
+    "d2C_v/dx_m dx_n = alpha/|w_v| dw_vx/dx_mx dw_vx/dx_nx (I - w^_v w^_v^T)", "", 2, 1);
+static const cc_step *const steps[] = {
+    &cc_step_tri_uv, &cc_step_tri_area, &cc_step_tri_alpha, &cc_step_tri_wu, &cc_step_tri_wv,
+    &cc_step_tri_lu, &cc_step_tri_uh, &cu, &cu2, &cc_step_tri_lv, &cc_step_tri_vh, &cv, &cv2};
+static const cc_derivation derivation = {
+    sizeof steps / sizeof steps[0], steps, CC_SAMPLE_TRIANGLE, CC_SAMPLE_TRIANGLE_UV};
+
 const cc_condition cc_stretch_bw98 = {
     .condition = "stretch",
     .variant = "bw98",
@@ -62,4 +83,5 @@ const cc_condition cc_stretch_bw98 = {
     .claim = CC_CLAIM_EXACT,
     .eval = stretch_eval,
     .value_hd = stretch_value_hd,
+    .derivation = &derivation,
 };

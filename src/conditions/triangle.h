@@ -28,4 +28,13 @@ static inline cc_hv3 cc_tri_w_hd(const cc_hd *x, const double dw[3])
     return w;
 }
 
+/* dw^/dx_{m,s} for w^ = w/|w|, m, s < 3: d[m][s] = g_m (e_s - w^_s w^) / |w|, with
+ * g_m = dw/dx_m (a scalar times I)                                        001 (A.1), (A.2) */
+static inline void cc_tri_unit_gradient(cc_v3 wh, double len, const double g[3], cc_v3 d[3][3])
+{
+    for (int m = 0; m < 3; m++)
+        for (int s = 0; s < 3; s++)
+            d[m][s] = cc_v3_scale(cc_v3_axpy(cc_v3_axis(s), -wh.c[s], wh), g[m] / len);
+}
+
 #endif

@@ -1,0 +1,232 @@
+/* clothcheck derive: step through a variant's published derivation on one element, with a
+ * verdict per step and the first departure (checks/derive.h). The JSON form is a contract
+ * other tools read:
+ *   {"condition", "variant", "x": [[x, y, z], ...], "steps": [{"name", "equations", "value",
+ *    "derivative_error_exact", "derivative_error_frozen", "verdict", ...}],
+ *    "first_departure": null | {"name", "equations", "verdict", ...}} */
+#include <stdio.h>
+#include <string.h>
+#include <unistd.h>
+#include "checks/derive.h"
+#include "cli/cli.h"
+#include "io/json.h"
+
+static void derive_usage(FILE *f)
+{
+    fputs("usage: clothcheck derive CONDITION [--variant V] [--x \"x0 y0 z0; ...\"] [--uv \"u0 v0; ...\"]\n"
+          "                         [--rest R] [--area-power P] [--bu B] [--bv B] [--step] [--json]\n"
+          "\n"
+          "Step through the variant's published derivation on one element. Each step is one\n"
+          "intermediate quantity (n^A, cos theta, w_u, ...) with the seed equations it implements;\n"
+          "its derivative as the variant computes it is compared with the exact derivative of the\n"
+          "step's own value (hyper-dual numbers, no step size) and with the derivative when the\n"
+          "magnitudes of normalised vectors are held constant (001 Section 4). Verdicts:\n"
+          "  exact    agrees with the exact derivative (normwise relative error <= 1e-9)\n"
+          "  frozen   agrees only with the frozen-magnitude derivative\n"
+          "  differs  agrees with neither\n"
+          "The first step that is not exact is the first departure: where the derivation stops\n"
+          "being the derivative of what it claims. It is explained at the end.\n"
+          "\n"
+          "  --variant V    formulation (default: the condition's first; see clothcheck eval --help)\n"
+          "  --x, --uv, --rest, --area-power, --bu, --bv\n"
+          "                 the element, as for clothcheck eval; without --x a sample element\n"
+          "                 (printed) is used\n"
+          "  --step         one step at a time: Enter for the next, q to quit (when standard input\n"
+          "                 is a terminal; otherwise everything is printed)\n"
+          "  --json         print {\"condition\", \"variant\", \"x\", \"steps\": [{\"name\", \"equations\",\n"
+          "                 \"value\", \"derivative_error_exact\", \"derivative_error_frozen\", \"verdict\"}],\n"
+          "                 \"first_departure\"}\n"
+          "\n"
+          "Example: clothcheck derive bend --variant pritchard\n"
+          "Exit status: 0 success, 2 bad input (one line on stderr).\n", f);
+}
+
+/* text wrapped at 88 columns, each line indented by `indent` spaces */
+static void print_wrapped(const char *text, int indent)
+{
+    const char *p = text;
+    while (*p) {
+        int len = (int)strlen(p), cut = len;
+        if (len > 88 - indent) {
+            cut = 88 - indent;
+            while (cut > 0 && p[cut] != ' ') cut--;
+            if (cut == 0) cut = 88 - indent;
+        }
+        printf("%*s%.*s\n", indent, "", cut, p);
+        p += cut;
+        while (*p == ' ') p++;
+    }
+}
+
+/* one step's block */
+static void print_step(const cc_derive *d, int i)
+{
+    const cc_step_check *k = &d->steps[i];
+    const cc_step *s = k->step;
+    char where[48];
+    printf("[%2d/%d] %-16s %s%s\n", i + 1, d->nsteps, s->name, s->equations,
+           s->order == 2 ? "   (second derivative)" : "");
+    print_wrapped(s->formula, 7);
+    printf("       value     ");
+    for (int c = 0; c < s->n; c++) printf(" %.6g", k->value[c]);
+    printf("\n");
+    if (k->verdict == CC_STEP_UNDEFINED) {
+        printf("       undefined at this element\n\n");
+        return;
+    }
+    cc_derive_where(s, d->nv, k->worst_exact.i, where, sizeof where);
+    printf("       vs exact   %9.2e", k->err_exact);
+    if (k->err_exact > 0) printf("  worst %s: %.6g, exact %.6g", where, k->worst_exact.analytic, k->worst_exact.reference);
+    printf("   (%s)\n", k->reference);
+    if (k->err_frozen == k->err_frozen) {
+        cc_derive_where(s, d->nv, k->worst_frozen.i, where, sizeof where);
+        printf("       vs frozen  %9.2e", k->err_frozen);
+        if (k->err_frozen > 0) printf("  worst %s: %.6g, frozen %.6g", where, k->worst_frozen.analytic,
+                                      k->worst_frozen.reference);
+        printf("\n");
+    }
+    printf("       verdict    %s\n", cc_step_verdict_name(k->verdict));
+    if (s->note[0] && i != d->first_departure) print_wrapped(s->note, 7);
+    printf("\n");
+}
+
+/* the first departure and its explanation */
+static void print_departure(const cc_derive *d)
+{
+    if (d->first_departure < 0) {
+        printf("No departure: every step is the exact derivative of its own value.\n");
+        return;
+    }
+    const cc_step_check *k = &d->steps[d->first_departure];
+    printf("First departure: step %d, %s, %s (verdict %s).\n", d->first_departure + 1, k->step->name,
+           k->step->equations, cc_step_verdict_name(k->verdict));
+    if (k->step->note[0]) print_wrapped(k->step->note, 2);
+}
+
+/* wait for Enter; 1 if the user asked to quit */
+static int wait_key(void)
+{
+    char line[64];
+    printf("-- Enter: next step, q: quit -- ");
+    fflush(stdout);
+    if (!fgets(line, sizeof line, stdin)) return 1;
+    return line[0] == 'q' || line[0] == 'Q';
+}
+
+static void print_text(const cc_derive *d, const cc_rest *r, int sample, int step)
+{
+    int ndof = 3 * d->nv;
+    printf("%s/%s, its derivation step by step on %s:\n", d->condition, d->variant,
+           sample ? "the sample element (give --x for your own)" : "the element given");
+    for (int m = 0; m < d->nv; m++) printf("  x%d = (%g, %g, %g)\n", m, d->x[3 * m], d->x[3 * m + 1], d->x[3 * m + 2]);
+    if (d->nv == 4) printf("  rest angle theta0 = %g\n", r->rest_angle);
+    if (d->nv == 2) printf("  rest length L = %g\n", r->rest_length);
+    (void)ndof;
+    printf("Entries are named q<component> x<vertex>.<axis> [x<vertex>.<axis>] (Pritchard's labels).\n\n");
+    for (int i = 0; i < d->nsteps; i++) {
+        print_step(d, i);
+        if (step && i + 1 < d->nsteps && wait_key()) return;
+    }
+    print_departure(d);
+}
+
+/* {"name", "equations", "verdict"} fields of step k (no braces) */
+static void json_step_head(const cc_step_check *k)
+{
+    printf("\"name\": ");
+    cc_json_string(stdout, k->step->name);
+    printf(", \"equations\": ");
+    cc_json_string(stdout, k->step->equations);
+    printf(", \"verdict\": ");
+    cc_json_string(stdout, cc_step_verdict_name(k->verdict));
+}
+
+static void print_json(const cc_derive *d, int sample)
+{
+    printf("{\"condition\": ");
+    cc_json_string(stdout, d->condition);
+    printf(", \"variant\": ");
+    cc_json_string(stdout, d->variant);
+    printf(", \"x\": [");
+    for (int m = 0; m < d->nv; m++) {
+        if (m) printf(", ");
+        cc_json_array(stdout, d->x + 3 * m, 3);
+    }
+    printf("], \"sample\": %s, \"steps\": [", sample ? "true" : "false");
+    for (int i = 0; i < d->nsteps; i++) {
+        const cc_step_check *k = &d->steps[i];
+        printf(i ? ",\n  {" : "\n  {");
+        json_step_head(k);
+        printf(", \"formula\": ");
+        cc_json_string(stdout, k->step->formula);
+        printf(", \"order\": %d, \"value\": ", k->step->order);
+        cc_json_array(stdout, k->value, k->step->n);
+        printf(", \"derivative_error_exact\": ");
+        cc_json_number(stdout, k->err_exact);
+        printf(", \"derivative_error_frozen\": ");
+        cc_json_number(stdout, k->err_frozen);
+        printf(", \"reference\": ");
+        cc_json_string(stdout, k->reference);
+        printf("}");
+    }
+    printf("],\n \"first_departure\": ");
+    if (d->first_departure < 0) printf("null");
+    else {
+        const cc_step_check *k = &d->steps[d->first_departure];
+        printf("{");
+        json_step_head(k);
+        printf(", \"step\": %d, \"explanation\": ", d->first_departure + 1);
+        cc_json_string(stdout, k->step->note);
+        printf("}");
+    }
+    printf("}\n");
+}
+
+int cc_cmd_derive(int argc, char **argv)
+{
+    static const cc_optspec specs[] = {
+        {"variant", 1}, {"area-power", 1}, {"bu", 1}, {"bv", 1}, {"rest", 1}, {"x", 1}, {"uv", 1},
+        {"json", 0}, {"step", 0}, {"help", 0}, {NULL, 0}};
+    cc_optparser p = {argc, argv, 1, specs, "derive"};
+    const char *cname = NULL, *variant = NULL;
+    cc_element_opts el = cc_element_defaults();
+    int json = 0, step = 0, r, k;
+    cc_opt o;
+    while ((r = cc_opt_next(&p, &o)) > 0) {
+        if ((k = cc_element_option("derive", &o, &el)) < 0) return CC_EXIT_USAGE;
+        if (k > 0) continue;
+        if (!o.name) {
+            if (cname) return cc_cli_error("derive", "unexpected argument '%s'", o.value);
+            cname = o.value;
+        } else if (!strcmp(o.name, "help")) {
+            derive_usage(stdout);
+            return CC_EXIT_OK;
+        } else if (!strcmp(o.name, "json")) json = 1;
+        else if (!strcmp(o.name, "step")) step = 1;
+        else if (!strcmp(o.name, "variant")) variant = o.value;
+    }
+    if (r < 0) return CC_EXIT_USAGE;
+    if (!cname) return cc_cli_error("derive", "no condition given (see clothcheck derive --help)");
+    if (!cc_condition_known(cname))
+        return cc_cli_error("derive", "unknown condition '%s' (stretch, shear, bend, spring)", cname);
+    const cc_condition *c = cc_condition_find(cname, variant);
+    if (!c) return cc_cli_error("derive", "unknown variant '%s' of %s (see clothcheck eval --help)", variant, cname);
+    const cc_derivation *dv = c->derivation;
+    if (!dv) return cc_cli_error("derive", "%s/%s has no derivation", c->condition, c->variant);
+    int sample = el.x == NULL;
+    if (sample) {
+        el.x = dv->sample;
+        if (!el.uv) el.uv = dv->sample_uv;
+        if (c->nv == 2 && !el.have_rest) el.rest = 1.0, el.have_rest = 1;
+    }
+    double x[CC_MAX_DOF];
+    cc_rest rest;
+    int rc = cc_element_build("derive", c, &el, x, &rest);
+    if (rc) return rc;
+    static cc_derive d;
+    if (cc_derive_run(c->condition, c->variant, c->nv, dv->steps, dv->nsteps, x, &rest, &d) < 0)
+        return cc_cli_error("derive", "%s/%s: too many steps", c->condition, c->variant);
+    if (json) print_json(&d, sample);
+    else print_text(&d, &rest, sample, step && isatty(STDIN_FILENO));
+    return CC_EXIT_OK;
+}
