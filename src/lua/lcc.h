@@ -46,6 +46,18 @@ cc_mesh *cc_lua_checkmesh(lua_State *L, int arg);
 void cc_lua_checkpoints(lua_State *L, int arg, int dim, int npoints, double *out);
 /* rest data for condition cond from the options table at arg (may be none/nil) */
 void cc_lua_checkrest(lua_State *L, int arg, const cc_lcondition *lc, cc_rest *r);
+/* push the rest data as a table (du1, ..., alpha, bu, bv, rest_length, rest_angle, dwu, dwv) */
+void cc_lua_pushrest(lua_State *L, const cc_rest *r);
+/* append the numbers of the value at idx (a number, or tables of them nested in any way,
+ * row-major) to out[*got..n); 0, or -1 on anything else or more than n numbers */
+int cc_lua_readnumbers(lua_State *L, int idx, double *out, int n, int *got);
+/* raise an argument error unless field `steps` of the definition table at arg is absent or a
+ * list of {name=string, value=function, derivative=function[, equations=, formula=, note=,
+ * order=1|2]} (lderive.c) */
+void cc_lua_checksteps(lua_State *L, int arg);
+/* cond:derive and clothcheck.derivation (lderive.c) */
+int cc_lua_derive(lua_State *L);
+int cc_lua_derivation(lua_State *L);
 /* push a Lua array of n numbers */
 void cc_lua_pushnumbers(lua_State *L, const double *v, int n);
 

@@ -5,6 +5,7 @@
  *   clothcheck.define{condition=, variant=, nv=, ncomp=, claim=, value=f, gradient=f, hessian=f}
  *                                            -> condition (the functions take (x, rest), x flat 3*nv)
  *   cond:eval(x [, opts])                    -> {value={...}, gradient={{...}}, hessian={{{...}}}}
+ *   cond:derive([x [, opts]]), clothcheck.derivation(cond), steps in define: see lderive.c
  *   cond.condition, .variant, .source, .nv, .ncomp, .claim
  * opts: uv (points), area_power, bu, bv, rest (bend angle or spring length).
  */
@@ -97,7 +98,7 @@ void cc_lua_checkrest(lua_State *L, int arg, const cc_lcondition *lc, cc_rest *r
 }
 
 /* push the rest data as a table for Lua-defined conditions */
-static void push_rest(lua_State *L, const cc_rest *r)
+void cc_lua_pushrest(lua_State *L, const cc_rest *r)
 {
     lua_createtable(L, 0, 16);
     const struct { const char *k; double v; } f[] = {
@@ -123,7 +124,7 @@ static int call_def(cc_lcondition *lc, const char *fn, const double *x, const cc
     lua_getfield(L, -1, fn);
     lua_remove(L, -2);
     cc_lua_pushnumbers(L, x, 3 * lc->nv);
-    push_rest(L, r);
+    cc_lua_pushrest(L, r);
     if (lua_pcall(L, 2, 1, 0) != LUA_OK) {
         snprintf(lc->err, sizeof lc->err, "%s", lua_tostring(L, -1) ? lua_tostring(L, -1) : "error");
         lua_pop(L, 1);
@@ -132,8 +133,7 @@ static int call_def(cc_lcondition *lc, const char *fn, const double *x, const cc
     return 0;
 }
 
-/* read n numbers from the (possibly nested, row-major) table at idx into out; -1 on shape error */
-static int read_flat(lua_State *L, int idx, double *out, int n, int *got)
+int cc_lua_readnumbers(lua_State *L, int idx, double *out, int n, int *got)
 {
     idx = lua_absindex(L, idx);
     if (lua_isnumber(L, idx)) {
@@ -145,7 +145,7 @@ static int read_flat(lua_State *L, int idx, double *out, int n, int *got)
     lua_Integer len = luaL_len(L, idx);
     for (lua_Integer i = 1; i <= len; i++) {
         lua_geti(L, idx, i);
-        int bad = read_flat(L, -1, out, n, got);
+        int bad = cc_lua_readnumbers(L, -1, out, n, got);
         lua_pop(L, 1);
         if (bad) return -1;
     }
@@ -157,7 +157,7 @@ static int result_numbers(cc_lcondition *lc, const char *fn, const double *x, co
                           double *out, int n)
 {
     if (call_def(lc, fn, x, r) < 0) return -1;
-    int got = 0, bad = read_flat(lc->L, -1, out, n, &got);
+    int got = 0, bad = cc_lua_readnumbers(lc->L, -1, out, n, &got);
     lua_pop(lc->L, 1);
     if (bad || got != n) {
         snprintf(lc->err, sizeof lc->err, "%s/%s: %s must return %d numbers (got %s%d)", lc->name,
@@ -268,6 +268,7 @@ static int l_define(lua_State *L)
     lua_getfield(L, 1, "claim");
     int claim = luaL_checkoption(L, -1, "exact", claim_names);
     lua_pop(L, 1);
+    cc_lua_checksteps(L, 1);
     cc_lcondition *lc = new_condition(L);
     strfield(L, "condition", "lua", lc->name, sizeof lc->name);
     strfield(L, "variant", "student", lc->variant, sizeof lc->variant);
@@ -352,11 +353,12 @@ static int l_gc(lua_State *L)
     return 0;
 }
 
-static const luaL_Reg condition_methods[] = {{"eval", l_eval}, {NULL, NULL}};
+static const luaL_Reg condition_methods[] = {{"eval", l_eval}, {"derive", cc_lua_derive}, {NULL, NULL}};
 static const luaL_Reg condition_meta[] = {
     {"__index", l_index}, {"__tostring", l_tostring}, {"__gc", l_gc}, {"__close", l_gc}, {NULL, NULL}};
 static const luaL_Reg condition_funcs[] = {
-    {"conditions", l_conditions}, {"condition", l_condition}, {"define", l_define}, {NULL, NULL}};
+    {"conditions", l_conditions}, {"condition", l_condition}, {"define", l_define},
+    {"derivation", cc_lua_derivation}, {NULL, NULL}};
 
 void cc_lua_open_condition(lua_State *L)
 {
