@@ -132,25 +132,35 @@ typedef struct refs_at {
     double ell;                 /* step scale of the element (cc_target_step_scale) */
 } refs_at;
 
-/* d = reference r at element c (central4 steps scaled by ell); 0 or -1 */
-static int compute_ref(const cc_target *t, const cc_case *c, cc_ref r, double ell, cc_deriv *d)
+/* d = reference r at element (x, rd) (central4 steps scaled by ell); 0 or -1 */
+static int compute_ref(const cc_target *t, const double *x, const cc_rest *rd, cc_ref r, double ell, cc_deriv *d)
 {
     static cc_deriv hess;
-    const double *xf = ref_frozen(r) ? c->x : NULL;
+    const double *xf = ref_frozen(r) ? x : NULL;
     if (unavailable(t, r)) return -1;
-    if (ref_exact(r)) return cc_exact_derivs(t, c->x, xf, &c->r, 1, d);
-    if (cc_fd_estimate(t, c->x, xf, &c->r, CC_FDQ_GRADIENT, CC_FD_CENTRAL4, CC_AUDIT_STEP_GRAD * ell, d) < 0)
+    if (ref_exact(r)) return cc_exact_derivs(t, x, xf, rd, 1, d);
+    if (cc_fd_estimate(t, x, xf, rd, CC_FDQ_GRADIENT, CC_FD_CENTRAL4, CC_AUDIT_STEP_GRAD * ell, d) < 0)
         return -1;
-    if (cc_fd_estimate(t, c->x, xf, &c->r, CC_FDQ_HESS_VALUE, CC_FD_CENTRAL4, CC_AUDIT_STEP_HESS * ell, &hess) < 0)
+    if (cc_fd_estimate(t, x, xf, rd, CC_FDQ_HESS_VALUE, CC_FD_CENTRAL4, CC_AUDIT_STEP_HESS * ell, &hess) < 0)
         return -1;
     memcpy(d->H, hess.H, sizeof d->H);
     return 0;
 }
 
+/* d = reference ref at (x, rd) as a row of quantity q uses it; e = the analytic derivatives */
+int cc_audit_reference(const cc_target *t, const double *x, const cc_rest *rd, cc_ref ref, cc_quantity q,
+                       const cc_eval *e, cc_deriv *d)
+{
+    double ell = cc_target_step_scale(t, x, e);
+    if (q == CC_Q_HESS_GRADIENT)
+        return cc_fd_estimate(t, x, NULL, rd, CC_FDQ_HESS_GRADIENT, CC_FD_CENTRAL4, CC_AUDIT_STEP_GRAD * ell, d);
+    return compute_ref(t, x, rd, ref, ell, d);
+}
+
 /* reference r at c, computed at most once per element; NULL if undefined */
 static const cc_deriv *get_ref(const cc_target *t, const cc_case *c, refs_at *ra, cc_ref r)
 {
-    if (!ra->state[r]) ra->state[r] = compute_ref(t, c, r, ra->ell, &ra->d[r]) < 0 ? -1 : 1;
+    if (!ra->state[r]) ra->state[r] = compute_ref(t, c->x, &c->r, r, ra->ell, &ra->d[r]) < 0 ? -1 : 1;
     return ra->state[r] > 0 ? &ra->d[r] : NULL;
 }
 
@@ -303,6 +313,8 @@ int cc_audit_run(const cc_target *t, const cc_audit_opts *o, cc_audit *a)
     for (int i = 0; i < a->nrows; i++)
         if (a->rows[i].q == CC_Q_TAYLOR && a->rows[i].samples == 0)
             a->rows[i].gates = 0, a->rows[i].note = "not run (no Taylor elements)";
+    for (int i = 0; i < a->nrows; i++)
+        if (cc_diagnose_wanted(a, &a->rows[i])) cc_diagnose_row(a, &a->rows[i], &a->rows[i].diag);
     free(cases);
     return 0;
 }

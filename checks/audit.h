@@ -22,6 +22,7 @@
 
 #include <stdint.h>
 #include "checks/cases.h"
+#include "checks/diagnose.h"
 #include "checks/structure.h"
 #include "checks/taylor.h"
 
@@ -93,6 +94,8 @@ typedef struct cc_audit_row {
     int gates;                /* 1 if a failure here fails the target's claim */
     int sweep;                /* index into cc_audit.sweeps of the matching sweep, or -1 */
     cc_taylor taylor;         /* the Taylor orders (quantity taylor only) */
+    cc_diagnosis diag;        /* what kind of mistake, for failing rows that are diagnosed
+                                 (cc_diagnose_wanted); n = 0 otherwise */
 } cc_audit_row;
 
 typedef struct cc_audit {
@@ -115,6 +118,12 @@ int cc_audit_run(const cc_target *t, const cc_audit_opts *o, cc_audit *a);
 
 /* 1 if some gating row of a failed (the target fails its claim) */
 int cc_audit_failed(const cc_audit *a);
+
+/* d = reference `ref` at element (x, r) as the rows of quantity q (gradient, hessian,
+ * hessian-vs-gradient) compute it, with steps scaled by the element's step scale from the
+ * analytic derivatives e; 0, or -1 if undefined or unavailable */
+int cc_audit_reference(const cc_target *t, const double *x, const cc_rest *r, cc_ref ref, cc_quantity q,
+                       const cc_eval *e, cc_deriv *d);
 
 /* the row of a for (ref, q), or NULL */
 const cc_audit_row *cc_audit_find(const cc_audit *a, cc_ref ref, cc_quantity q);

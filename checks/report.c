@@ -65,6 +65,8 @@ static void print_row(FILE *f, const cc_audit *a, const cc_audit_row *w)
             label, result(w));
     if (w->undefined) fprintf(f, " [undefined at %d elements]", w->undefined);
     fputc('\n', f);
+    for (int i = 0; i < w->diag.n; i++)
+        fprintf(f, "      %s %-16s %s\n", i ? " " : "^", cc_finding_name(w->diag.f[i].kind), w->diag.f[i].text);
 }
 
 /* the sweep lines of a: best step, min error, slope, floor, verdict */
@@ -153,6 +155,28 @@ static void json_sweep(FILE *f, const cc_sweep *s)
     fputc('}', f);
 }
 
+/* , "diagnosis": [{"kind", "text"[, "factor"][, "vertices"][, "along"], "share", "of"}, ...] */
+static void json_diagnosis(FILE *f, const cc_diagnosis *dg)
+{
+    fputs(", \"diagnosis\": [", f);
+    for (int i = 0; i < dg->n; i++) {
+        const cc_finding *g = &dg->f[i];
+        fputs(i ? ", {\"kind\": " : "{\"kind\": ", f);
+        cc_json_string(f, cc_finding_name(g->kind));
+        json_kv_string(f, "text", g->text);
+        if (g->kind == CC_FIND_SCALE || g->kind == CC_FIND_SIGN) json_kv_number(f, "factor", g->factor);
+        if (g->vertices) {
+            fputs(", \"vertices\": [", f);
+            for (int m = 0, first = 1; m < CC_MAX_NV; m++)
+                if (g->vertices & (1u << m)) fprintf(f, first ? "%d" : ", %d", m), first = 0;
+            fputc(']', f);
+        }
+        if (g->along) json_kv_string(f, "along", g->along);
+        fprintf(f, ", \"share\": %d, \"of\": %d}", g->share, g->of);
+    }
+    fputc(']', f);
+}
+
 /* one JSON row object */
 static void json_row(FILE *f, const cc_audit *a, const cc_audit_row *w)
 {
@@ -177,6 +201,7 @@ static void json_row(FILE *f, const cc_audit *a, const cc_audit_row *w)
             (unsigned long long)a->opts.seed, w->undefined);
     json_kv_string(f, "note", w->note);
     if (w->sweep >= 0) json_sweep(f, &a->sweeps[w->sweep]);
+    if (w->diag.n) json_diagnosis(f, &w->diag);
     if (w->q == CC_Q_TAYLOR) {
         fputs(", \"orders\": ", f);
         cc_json_array(f, w->taylor.order, 3);

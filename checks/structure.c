@@ -81,10 +81,11 @@ static cc_diff rotation(const double *x, int nv, int ncomp, double g[CC_MAX_COMP
 }
 
 /* H T_a and H R_a + g x e_a, a = 0..2, against max|H| |mode| n + max|g| */
-static cc_diff rigid(const double *x, int nv, int ncomp, double g[CC_MAX_COMP][CC_MAX_DOF],
-                     double H[CC_MAX_COMP][CC_MAX_DOF][CC_MAX_DOF])
+/* the rigid-mode residuals, translations (modes 0-2) and rotations (3-5) apart */
+void cc_structure_rigid_parts(const double *x, int nv, int ncomp, double g[CC_MAX_COMP][CC_MAX_DOF],
+                              double H[CC_MAX_COMP][CC_MAX_DOF][CC_MAX_DOF], cc_diff *trans, cc_diff *rot)
 {
-    cc_diff d = {0, -1, -1, -1, 0, 0};
+    cc_diff d[2] = {{0, -1, -1, -1, 0, 0}, {0, -1, -1, -1, 0, 0}};
     int n = 3 * nv;
     double hmax = 0, gmax = 0, armmax = 0;
     cc_v3 c = centroid(x, nv);
@@ -110,9 +111,20 @@ static cc_diff rigid(const double *x, int nv, int ncomp, double g[CC_MAX_COMP][C
                     cc_v3 gx = cc_v3_cross(cc_v3_load(g[k] + 3 * (i / 3)), cc_v3_axis(a - 3));
                     v += gx.c[i % 3];
                 }
-                fold(&d, v, k, i, a);
+                fold(&d[a >= 3], v, k, i, a);
             }
-    return finish(d, hmax * n * fmax(1.0, armmax) + gmax);
+    double scale = hmax * n * fmax(1.0, armmax) + gmax;
+    *trans = finish(d[0], scale);
+    *rot = finish(d[1], scale);
+}
+
+/* the worse of the two rigid-mode residuals */
+static cc_diff rigid(const double *x, int nv, int ncomp, double g[CC_MAX_COMP][CC_MAX_DOF],
+                     double H[CC_MAX_COMP][CC_MAX_DOF][CC_MAX_DOF])
+{
+    cc_diff t, r;
+    cc_structure_rigid_parts(x, nv, ncomp, g, H, &t, &r);
+    return isnan(r.rel) || r.rel > t.rel ? r : t;
 }
 
 /* residual of identity c at (x, g, H) */

@@ -34,4 +34,8 @@ cc_diff cc_structure(cc_structure_check c, const double *x, int nv, int ncomp,
                      double g[CC_MAX_COMP][CC_MAX_DOF],
                      double H[CC_MAX_COMP][CC_MAX_DOF][CC_MAX_DOF]);
 
+/* the rigid-mode residual of (g, H) split into the translation modes and the rotation modes */
+void cc_structure_rigid_parts(const double *x, int nv, int ncomp, double g[CC_MAX_COMP][CC_MAX_DOF],
+                              double H[CC_MAX_COMP][CC_MAX_DOF][CC_MAX_DOF], cc_diff *trans, cc_diff *rot);
+
 #endif

@@ -10,12 +10,15 @@
  *                            worst={k=, m=, s=, n=, t=, analytic=, reference=, case=}}, ...}
  *                          (k, m, s, n, t count from 0, as Pritchard labels x0..x3;
  *                          rigid-modes rows give the mode number instead of n, t)
+ *   audit:diagnosis()   -> {{kind=, text=, factor=, vertices={...}, along=, share=, of=,
+ *                            reference=, quantity=}, ...}: what kind of mistake each failing
+ *                          row shows (checks/diagnose.h); {} for a condition whose rows pass
  *   audit:table()       -> the readable table, as `clothcheck audit` prints it
  *   audit:json()        -> the JSON rows, as `clothcheck audit --json` writes them
  *   audit:plots(dir)    -> number of PNGs | false, message (no gnuplot) | nil, message
  *   tostring(audit)     -> the table
- * A condition written in Lua has no hyper-dual value code and cannot freeze magnitudes, so its
- * exact and frozen references are reported unavailable; the finite-difference references, the
+ * A condition written in Lua has no hyper-dual value code, so its exact references are reported
+ * unavailable, and its frozen ones too unless it gives value_frozen; the finite-difference references, the
  * structure checks and the Taylor test apply as to any other. An error raised inside its
  * functions stops the audit with that error (file:line of the student's code).
  */
@@ -34,12 +37,12 @@ static int lua_target_eval(void *ctx, const double *x, const cc_rest *r, int wan
     return lc->err[0] ? -1 : cc_lua_condition_eval(lc, x, r, want, out);
 }
 
-/* C of a Lua condition; it has no frozen-magnitude form */
+/* C of a Lua condition, or its value_frozen when xf is given */
 static int lua_target_value(void *ctx, const double *x, const double *xf, const cc_rest *r, double *C)
 {
     cc_lcondition *lc = ctx;
-    if (xf || lc->err[0]) return -1;
-    return cc_lua_condition_value(lc, x, r, C);
+    if ((xf && !lc->frozen) || lc->err[0]) return -1;
+    return xf ? cc_lua_condition_value_frozen(lc, x, xf, r, C) : cc_lua_condition_value(lc, x, r, C);
 }
 
 /* the audit target for a condition userdata */
@@ -53,6 +56,7 @@ static cc_target target_of(cc_lcondition *lc)
     t.nv = lc->nv;
     t.ncomp = lc->ncomp;
     t.claim = lc->claim;
+    t.frozen = lc->frozen;
     t.ctx = lc;
     t.eval = lua_target_eval;
     t.value = lua_target_value;
@@ -107,6 +111,8 @@ static int l_failed(lua_State *L)
 static void setnum(lua_State *L, const char *k, double v) { lua_pushnumber(L, v), lua_setfield(L, -2, k); }
 static void setint(lua_State *L, const char *k, int v) { lua_pushinteger(L, v), lua_setfield(L, -2, k); }
 
+static void push_findings(lua_State *L, const cc_audit_row *w);
+
 static int l_rows(lua_State *L)
 {
     const cc_audit *a = checkaudit(L);
@@ -132,6 +138,9 @@ static int l_rows(lua_State *L)
             setint(L, "case", w->worst_case);
         }
         lua_setfield(L, -2, "worst");
+        lua_newtable(L);
+        push_findings(L, w);
+        lua_setfield(L, -2, "diagnosis");
         lua_rawseti(L, -2, i + 1);
     }
     return 1;
@@ -149,6 +158,37 @@ static int capture(lua_State *L, void (*fn)(FILE *, const cc_audit *, int))
     fclose(f);
     lua_pushlstring(L, buf, len);
     free(buf);
+    return 1;
+}
+
+/* push the findings of row w (kind, text, factor, vertices, along, share, of) into the list on top */
+static void push_findings(lua_State *L, const cc_audit_row *w)
+{
+    for (int i = 0; i < w->diag.n; i++) {
+        const cc_finding *f = &w->diag.f[i];
+        lua_createtable(L, 0, 9);
+        lua_pushstring(L, cc_finding_name(f->kind)), lua_setfield(L, -2, "kind");
+        lua_pushstring(L, f->text), lua_setfield(L, -2, "text");
+        if (f->kind == CC_FIND_SCALE || f->kind == CC_FIND_SIGN) setnum(L, "factor", f->factor);
+        if (f->vertices) {
+            lua_newtable(L);
+            for (int m = 0, k = 1; m < CC_MAX_NV; m++)
+                if (f->vertices & (1u << m)) lua_pushinteger(L, m), lua_rawseti(L, -2, k++);
+            lua_setfield(L, -2, "vertices");
+        }
+        if (f->along) lua_pushstring(L, f->along), lua_setfield(L, -2, "along");
+        setint(L, "share", f->share), setint(L, "of", f->of);
+        lua_pushstring(L, cc_ref_name(w->ref)), lua_setfield(L, -2, "reference");
+        lua_pushstring(L, cc_quantity_name(w->q)), lua_setfield(L, -2, "quantity");
+        lua_rawseti(L, -2, (lua_Integer)luaL_len(L, -2) + 1);
+    }
+}
+
+static int l_diagnosis(lua_State *L)
+{
+    const cc_audit *a = checkaudit(L);
+    lua_newtable(L);
+    for (int i = 0; i < a->nrows; i++) push_findings(L, &a->rows[i]);
     return 1;
 }
 
@@ -178,7 +218,7 @@ static int l_plots(lua_State *L)
 }
 
 static const luaL_Reg audit_methods[] = {
-    {"failed", l_failed}, {"rows", l_rows}, {"table", l_table}, {"json", l_json},
+    {"failed", l_failed}, {"rows", l_rows}, {"diagnosis", l_diagnosis}, {"table", l_table}, {"json", l_json},
     {"plots", l_plots}, {NULL, NULL}};
 static const luaL_Reg audit_funcs[] = {{"audit", l_audit}, {NULL, NULL}};
 

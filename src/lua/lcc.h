@@ -21,6 +21,7 @@ typedef struct cc_lcondition {
     char variant[32];        /* variant name */
     int nv, ncomp;           /* vertices, components */
     cc_claim claim;          /* what its derivatives claim */
+    int frozen;              /* 1 if it gives value_frozen(x, xf, rest): C with magnitudes frozen at xf */
     char err[256];           /* the last error raised inside a Lua callback */
 } cc_lcondition;
 
@@ -65,5 +66,8 @@ void cc_lua_pushnumbers(lua_State *L, const double *v, int n);
  * a Lua error or malformed result. The callbacks run through lua_pcall. */
 int cc_lua_condition_eval(cc_lcondition *lc, const double *x, const cc_rest *r, int want, cc_eval *out);
 int cc_lua_condition_value(cc_lcondition *lc, const double *x, const cc_rest *r, double *C);
+/* C with magnitudes frozen at xf through the definition's value_frozen; -1 with lc->err set */
+int cc_lua_condition_value_frozen(cc_lcondition *lc, const double *x, const double *xf, const cc_rest *r,
+                                  double *C);
 
 #endif

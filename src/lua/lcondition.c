@@ -2,8 +2,11 @@
  *
  *   clothcheck.conditions()                  -> { {condition=, variant=, source=, nv=, ncomp=, claim=}, ... }
  *   clothcheck.condition(name [, variant])   -> condition (registered C variant)
- *   clothcheck.define{condition=, variant=, nv=, ncomp=, claim=, value=f, gradient=f, hessian=f}
- *                                            -> condition (the functions take (x, rest), x flat 3*nv)
+ *   clothcheck.define{condition=, variant=, nv=, ncomp=, claim=, value=f, gradient=f, hessian=f
+ *                     [, value_frozen=f] [, steps=...]}
+ *                                            -> condition (the functions take (x, rest), x flat 3*nv;
+ *                                               value_frozen(x, xf, rest) is C with the magnitudes of
+ *                                               normalised vectors frozen at xf, for the frozen references)
  *   cond:eval(x [, opts])                    -> {value={...}, gradient={{...}}, hessian={{{...}}}}
  *   cond:derive([x [, opts]]), clothcheck.derivation(cond), steps in define: see lderive.c
  *   cond.condition, .variant, .source, .nv, .ncomp, .claim
@@ -172,6 +175,31 @@ int cc_lua_condition_value(cc_lcondition *lc, const double *x, const cc_rest *r,
     return result_numbers(lc, "value", x, r, C, lc->ncomp);
 }
 
+int cc_lua_condition_value_frozen(cc_lcondition *lc, const double *x, const double *xf, const cc_rest *r,
+                                  double *C)
+{
+    lua_State *L = lc->L;
+    lua_rawgeti(L, LUA_REGISTRYINDEX, lc->def);
+    lua_getfield(L, -1, "value_frozen");
+    lua_remove(L, -2);
+    cc_lua_pushnumbers(L, x, 3 * lc->nv);
+    cc_lua_pushnumbers(L, xf, 3 * lc->nv);
+    cc_lua_pushrest(L, r);
+    if (lua_pcall(L, 3, 1, 0) != LUA_OK) {
+        snprintf(lc->err, sizeof lc->err, "%s", lua_tostring(L, -1) ? lua_tostring(L, -1) : "error");
+        lua_pop(L, 1);
+        return -1;
+    }
+    int got = 0, bad = cc_lua_readnumbers(L, -1, C, lc->ncomp, &got);
+    lua_pop(L, 1);
+    if (bad || got != lc->ncomp) {
+        snprintf(lc->err, sizeof lc->err, "%s/%s: value_frozen must return %d numbers", lc->name, lc->variant,
+                 lc->ncomp);
+        return -1;
+    }
+    return 0;
+}
+
 int cc_lua_condition_eval(cc_lcondition *lc, const double *x, const cc_rest *r, int want, cc_eval *out)
 {
     int n = 3 * lc->nv;
@@ -269,6 +297,9 @@ static int l_define(lua_State *L)
     int claim = luaL_checkoption(L, -1, "exact", claim_names);
     lua_pop(L, 1);
     cc_lua_checksteps(L, 1);
+    int t = lua_getfield(L, 1, "value_frozen");
+    luaL_argcheck(L, t == LUA_TNIL || t == LUA_TFUNCTION, 1, "field 'value_frozen' must be a function");
+    lua_pop(L, 1);
     cc_lcondition *lc = new_condition(L);
     strfield(L, "condition", "lua", lc->name, sizeof lc->name);
     strfield(L, "variant", "student", lc->variant, sizeof lc->variant);
@@ -278,6 +309,7 @@ static int l_define(lua_State *L)
     lc->nv = (int)nv;
     lc->ncomp = (int)ncomp;
     lc->claim = (cc_claim)claim;
+    lc->frozen = t == LUA_TFUNCTION;
     lc->L = L;
     lua_pushvalue(L, 1);
     lc->def = luaL_ref(L, LUA_REGISTRYINDEX);

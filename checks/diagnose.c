@@ -1,0 +1,528 @@
+/* Diagnosis of failing audit rows (see diagnose.h). */
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+#include "checks/audit.h"
+#include "checks/diagnose.h"
+#include "conditions/hinge.h"
+#include "conditions/triangle.h"
+
+#define NMAX (CC_MAX_COMP * CC_MAX_DOF * CC_MAX_DOF)
+#define SCAN 48             /* random elements scanned for failing ones, at most */
+#define REST_ELEMENTS 4     /* elements of the off-rest family */
+#define PARALLEL 1e-6       /* an error vector is along v if its part across v is below this share */
+#define RIGID_BROKEN 1e-8   /* an identity of exact arithmetic is broken above this residual */
+
+static const char *const kind_names[] = {"sign", "scale", "asymmetric", "frozen-magnitude", "off-rest",
+                                         "translation", "rotation", "localized", "direction", "unknown"};
+
+const char *cc_finding_name(cc_finding_kind k) { return k >= 0 && k < CC_FIND_COUNT ? kind_names[k] : "?"; }
+
+void cc_vertices_text(unsigned mask, char *buf, int len)
+{
+    int at = 0;
+    buf[0] = '\0';
+    for (int m = 0; m < CC_MAX_NV && at < len; m++)
+        if (mask & (1u << m)) at += snprintf(buf + at, (size_t)(len - at), at ? ", %d" : "%d", m);
+}
+
+/* One element: the analytic and reference arrays, flattened (gradient k*n + i, Hessian
+ * (k*n + i)*n + j), and what is needed for the structure checks. */
+typedef struct sample {
+    double x[CC_MAX_DOF];
+    cc_rest r;
+    cc_eval e;            /* analytic */
+    cc_deriv d;           /* reference */
+    double A[NMAX], R[NMAX];
+    double noise;         /* differences below this are agreement: tol x the arrays' scale */
+    double rel;           /* normwise relative error */
+} sample;
+
+/* The row being diagnosed. */
+typedef struct job {
+    const cc_audit *a;
+    const cc_audit_row *w;
+    const cc_target *t;
+    int hess;             /* 1: Hessian arrays */
+    int n;                /* 3 nv */
+    int N;                /* entries of the flat arrays */
+    unsigned all;         /* mask of every vertex */
+} job;
+
+/* out = the gradient (hess 0) or Hessian of g/H, flattened */
+static void flatten(const job *j, double g[CC_MAX_COMP][CC_MAX_DOF], double H[CC_MAX_COMP][CC_MAX_DOF][CC_MAX_DOF],
+                    double *out)
+{
+    int n = j->n;
+    for (int k = 0; k < j->t->ncomp; k++)
+        for (int i = 0; i < n; i++) {
+            if (!j->hess) out[k * n + i] = g[k][i];
+            else memcpy(out + (k * n + i) * n, H[k][i], sizeof(double) * (size_t)n);
+        }
+}
+
+/* normwise relative error of two flat arrays and the scale max(|a|, |b|) */
+static double rel_error(const double *a, const double *b, int N, double *scale)
+{
+    double worst = 0, s = 0;
+    for (int e = 0; e < N; e++) {
+        double d = fabs(a[e] - b[e]);
+        if (isnan(d)) return NAN;
+        worst = fmax(worst, d), s = fmax(s, fmax(fabs(a[e]), fabs(b[e])));
+    }
+    if (scale) *scale = s;
+    return s > 0 ? worst / s : 0.0;
+}
+
+/* s = the analytic derivative and reference `ref` at (x, r); 0, or -1 if undefined */
+static int load(const job *j, cc_ref ref, const double *x, const cc_rest *r, sample *s)
+{
+    const cc_target *t = j->t;
+    memcpy(s->x, x, sizeof s->x);
+    s->r = *r;
+    int got = t->eval(t->ctx, x, r, CC_WANT_ALL, &s->e);
+    if (got < 0 || (got & (CC_WANT_GRAD | CC_WANT_HESS)) != (CC_WANT_GRAD | CC_WANT_HESS)) return -1;
+    if (cc_audit_reference(t, x, r, ref, j->w->q, &s->e, &s->d) < 0) return -1;
+    flatten(j, s->e.dC, s->e.d2C, s->A);
+    flatten(j, s->d.g, s->d.H, s->R);
+    double scale = 0;
+    s->rel = rel_error(s->A, s->R, j->N, &scale);
+    s->noise = j->w->tol * scale;
+    return isnan(s->rel) ? -1 : 0;
+}
+
+/* the failing random elements of the batch (or the row's worst element); their count */
+static int gather(const job *j, sample *s)
+{
+    const cc_audit_opts *o = &j->a->opts;
+    int nf = 0;
+    cc_case c;
+    for (int id = 0; id < o->samples && id < SCAN && nf < CC_DIAG_CASES; id++)
+        if (cc_case_make(j->t->nv, o->seed, id, &o->sample, &c) == 0 && load(j, j->w->ref, c.x, &c.r, &s[nf]) == 0
+            && s[nf].rel > j->w->tol)
+            nf++;
+    if (nf == 0 && cc_case_make(j->t->nv, o->seed, j->w->worst_case, &o->sample, &c) == 0
+        && load(j, j->w->ref, c.x, &c.r, &s[0]) == 0 && s[0].rel > j->w->tol)
+        nf = 1;
+    return nf;
+}
+
+/* the vertices of flat entry e */
+static unsigned entry_vertices(const job *j, int e)
+{
+    int n = j->n;
+    if (!j->hess) return 1u << ((e % n) / 3);
+    return (1u << (((e / n) % n) / 3)) | (1u << ((e % n) / 3));
+}
+
+/* the vertices where A and R differ */
+static unsigned error_vertices(const job *j, const sample *s)
+{
+    unsigned mask = 0;
+    for (int e = 0; e < j->N; e++)
+        if (fabs(s->A[e] - s->R[e]) > s->noise) mask |= entry_vertices(j, e);
+    return mask;
+}
+
+#ifdef __GNUC__
+static cc_finding *add(cc_diagnosis *dg, cc_finding_kind k, int share, int of, const char *fmt, ...)
+    __attribute__((format(printf, 5, 6)));
+#endif
+
+/* add a finding of kind k holding on share of of elements, its text by printf */
+static cc_finding *add(cc_diagnosis *dg, cc_finding_kind k, int share, int of, const char *fmt, ...)
+{
+    if (dg->n >= CC_DIAG_MAX) return NULL;
+    cc_finding *f = &dg->f[dg->n++];
+    memset(f, 0, sizeof *f);
+    f->kind = k;
+    f->share = share;
+    f->of = of;
+    va_list ap;
+    va_start(ap, fmt);
+    int at = vsnprintf(f->text, sizeof f->text, fmt, ap);
+    va_end(ap);
+    if (share < of && at > 0 && at < (int)sizeof f->text)
+        snprintf(f->text + at, sizeof f->text - (size_t)at, " (on %d of %d failing elements)", share, of);
+    return f;
+}
+
+/* 1 if a kind that holds on `share` of `of` elements is worth reporting */
+static int reported(int share, int of) { return share == of || (share >= 2 && 4 * share >= of); }
+
+/* A = c R on the entries that differ (at least two); c and their vertices; 1 if it fits */
+static int fit_scale(const job *j, const sample *s, double *c, unsigned *mask)
+{
+    double num = 0, den = 0;
+    int cnt = 0;
+    *mask = 0;
+    for (int e = 0; e < j->N; e++)
+        if (fabs(s->A[e] - s->R[e]) > s->noise) num += s->A[e] * s->R[e], den += s->R[e] * s->R[e], cnt++;
+    if (cnt < 2 || !(den > 0)) return 0;
+    *c = num / den;
+    for (int e = 0; e < j->N; e++) {
+        if (!(fabs(s->A[e] - s->R[e]) > s->noise)) continue;
+        if (fabs(s->A[e] - *c * s->R[e]) > s->noise + PARALLEL * fabs(s->A[e])) return 0;
+        *mask |= entry_vertices(j, e);
+    }
+    return 1;
+}
+
+static void find_scale(const job *j, const sample *s, int nf, cc_diagnosis *dg)
+{
+    double c[CC_DIAG_CASES];
+    unsigned mask[CC_DIAG_CASES];
+    int fits[CC_DIAG_CASES], best = -1, bestn = 0;
+    double agree = fmax(1e-6, 100 * j->w->tol);
+    for (int i = 0; i < nf; i++) fits[i] = fit_scale(j, &s[i], &c[i], &mask[i]);
+    for (int i = 0; i < nf; i++) {
+        if (!fits[i]) continue;
+        int cnt = 0;
+        for (int k = 0; k < nf; k++) cnt += fits[k] && fabs(c[k] - c[i]) <= agree * fmax(1.0, fabs(c[i]));
+        if (cnt > bestn) bestn = cnt, best = i;
+    }
+    if (best < 0 || !reported(bestn, nf)) return;
+    unsigned where = 0;
+    for (int k = 0; k < nf; k++)
+        if (fits[k] && fabs(c[k] - c[best]) <= agree * fmax(1.0, fabs(c[best]))) where |= mask[k];
+    char v[32], on[48] = "";
+    cc_vertices_text(where, v, sizeof v);
+    if (where != j->all) snprintf(on, sizeof on, " on %s %s", strchr(v, ',') ? "vertices" : "vertex", v);
+    int sign = fabs(c[best] + 1.0) <= agree;
+    cc_finding *f = sign ? add(dg, CC_FIND_SIGN, bestn, nf,
+                               "The analytic derivative is the negative of the reference%s: a sign error "
+                               "(a term subtracted instead of added, or an angle measured the other way).", on)
+                         : add(dg, CC_FIND_SCALE, bestn, nf,
+                               "The analytic derivative is %.6g times the reference%s: a constant factor is "
+                               "missing or extra (a 2 from a square, the area weight, a length).", c[best], on);
+    if (f) f->factor = sign ? -1.0 : c[best], f->vertices = where != j->all ? where : 0;
+}
+
+/* the asymmetric vertex pairs of A (a Hessian) */
+static unsigned asym_vertices(const job *j, const sample *s)
+{
+    unsigned mask = 0;
+    int n = j->n;
+    for (int k = 0; k < j->t->ncomp; k++)
+        for (int i = 0; i < n; i++)
+            for (int q = i + 1; q < n; q++)
+                if (fabs(s->A[(k * n + i) * n + q] - s->A[(k * n + q) * n + i]) > s->noise)
+                    mask |= (1u << (i / 3)) | (1u << (q / 3));
+    return mask;
+}
+
+/* 1 if the version of A (0 lower mirrored, 1 upper mirrored, 2 (A + A^T)/2) matches R */
+static int half_matches(const job *j, const sample *s, int which)
+{
+    static double B[NMAX];
+    int n = j->n;
+    for (int k = 0; k < j->t->ncomp; k++)
+        for (int i = 0; i < n; i++)
+            for (int q = 0; q < n; q++) {
+                double lo = s->A[(k * n + (i > q ? i : q)) * n + (i > q ? q : i)];
+                double up = s->A[(k * n + (i < q ? i : q)) * n + (i < q ? q : i)];
+                double sym = 0.5 * (s->A[(k * n + i) * n + q] + s->A[(k * n + q) * n + i]);
+                B[(k * n + i) * n + q] = which == 0 ? lo : which == 1 ? up : sym;
+            }
+    return rel_error(B, s->R, j->N, NULL) <= j->w->tol;
+}
+
+static void find_asymmetric(const job *j, const sample *s, int nf, cc_diagnosis *dg)
+{
+    if (!j->hess) return;
+    unsigned where = 0;
+    int cnt = 0, match[3] = {0, 0, 0};
+    for (int i = 0; i < nf; i++) {
+        unsigned m = asym_vertices(j, &s[i]);
+        if (!m) continue;
+        where |= m, cnt++;
+        for (int h = 0; h < 3; h++) match[h] += half_matches(j, &s[i], h);
+    }
+    if (!cnt || !reported(cnt, nf)) return;
+    static const char *const halves[3] = {
+        "its lower triangle, mirrored, matches the reference: the upper one is wrong",
+        "its upper triangle, mirrored, matches the reference: the lower one is wrong",
+        "its symmetric part (H + H^T)/2 matches the reference"};
+    const char *which = "neither triangle nor its symmetric part matches the reference";
+    for (int h = 0; h < 3; h++)
+        if (match[h] == cnt) {
+            which = halves[h];
+            break;
+        }
+    char v[32];
+    cc_vertices_text(where, v, sizeof v);
+    cc_finding *f = add(dg, CC_FIND_ASYMMETRIC, cnt, nf,
+                        "The Hessian is not symmetric (blocks among vertices %s), but a second derivative "
+                        "always is; %s.", v, which);
+    if (f) f->vertices = where;
+}
+
+static void find_frozen(const job *j, const sample *s, int nf, cc_diagnosis *dg)
+{
+    const cc_target *t = j->t;
+    cc_ref r = j->w->ref;
+    if (!t->frozen || j->w->q == CC_Q_HESS_GRADIENT || (r != CC_REF_EXACT && r != CC_REF_FD_TRUE)) return;
+    cc_ref fr = t->value_hd ? CC_REF_EXACT_FROZEN : CC_REF_FD_FROZEN;
+    double tol = fr == CC_REF_EXACT_FROZEN ? CC_AUDIT_TOL_EXACT : j->hess ? CC_AUDIT_TOL_FD_HESS : CC_AUDIT_TOL_FD_GRAD;
+    static sample f;
+    int cnt = 0, neg = 0;
+    for (int i = 0; i < nf; i++) {
+        if (load(j, fr, s[i].x, &s[i].r, &f) < 0) continue;
+        if (f.rel <= tol) {
+            cnt++;
+            continue;
+        }
+        for (int e = 0; e < j->N; e++) f.R[e] = -f.R[e];
+        neg += rel_error(f.A, f.R, j->N, NULL) <= tol;
+    }
+    char flip[96] = "";
+    if (neg) snprintf(flip, sizeof flip, "; on %d of them with the opposite sign", neg);
+    if (cnt + neg && reported(cnt + neg, nf))
+        add(dg, CC_FIND_FROZEN, cnt + neg, nf,
+            "It agrees with the derivative taken with the magnitudes of normalised vectors held "
+            "constant (001 Section 4), not with the true one: the change of a length was left out%s "
+            "(see clothcheck derive for the step where that happens).", flip);
+}
+
+/* a random rotation applied to the nv points of x */
+static void rotate(cc_rng *g, double *x, int nv)
+{
+    double q[4], l = 0;
+    for (int i = 0; i < 4; i++) q[i] = cc_rng_range(g, -1, 1), l += q[i] * q[i];
+    l = sqrt(l);
+    double w = q[0] / l, a = q[1] / l, b = q[2] / l, c = q[3] / l;
+    double R[3][3] = {{1 - 2 * (b * b + c * c), 2 * (a * b - c * w), 2 * (a * c + b * w)},
+                      {2 * (a * b + c * w), 1 - 2 * (a * a + c * c), 2 * (b * c - a * w)},
+                      {2 * (a * c - b * w), 2 * (b * c + a * w), 1 - 2 * (a * a + b * b)}};
+    for (int m = 0; m < nv; m++) {
+        double p[3] = {x[3 * m], x[3 * m + 1], x[3 * m + 2]};
+        for (int s = 0; s < 3; s++) x[3 * m + s] = R[s][0] * p[0] + R[s][1] * p[1] + R[s][2] * p[2];
+    }
+}
+
+/* an element at rest (C = 0) and its rest data: element k of the off-rest family; 0 or -1 */
+static int rest_element(const job *j, int k, double *x, cc_rest *r)
+{
+    const cc_audit_opts *o = &j->a->opts;
+    cc_rng g = cc_rng_make(o->seed ^ 0x5eedu, (uint64_t)k);
+    char err[CC_ERRLEN];
+    int nv = j->t->nv;
+    memset(x, 0, sizeof(double) * CC_MAX_DOF);
+    if (nv == 3) {   /* a random (u,v) triangle laid flat with stretch b_u, b_v: |w_u| = b_u, w_u.w_v = 0 */
+        cc_case c;
+        if (cc_case_make(3, o->seed, k, &o->sample, &c) < 0) return -1;
+        *r = c.r;
+        x[3] = r->bu * r->du1, x[4] = r->bv * r->dv1, x[6] = r->bu * r->du2, x[7] = r->bv * r->dv2;
+    } else if (nv == 4) {   /* a flat hinge, rest angle 0 */
+        cc_sample_hinge_at_angle(0.0, cc_rng_range(&g, 0.5, 1.2), cc_rng_range(&g, 0.5, 1.2),
+                                 cc_rng_range(&g, -0.3, 0.3), cc_rng_range(&g, -0.3, 0.3), x);
+        if (cc_rest_hinge(r, 0.0, err) < 0) return -1;
+    } else {   /* a spring at its rest length */
+        double L = cc_rng_range(&g, 0.5, 1.5);
+        x[3] = L;
+        if (cc_rest_spring(r, L, err) < 0) return -1;
+    }
+    rotate(&g, x, nv);
+    return 0;
+}
+
+static void find_off_rest(const job *j, cc_diagnosis *dg)
+{
+    static const double taus[4] = {0.0, 0.03, 0.1, 0.3};
+    static sample s;
+    double err[REST_ELEMENTS][4], x0[CC_MAX_DOF], x[CC_MAX_DOF], delta[CC_MAX_DOF];
+    cc_rest r;
+    int n = j->n;
+    for (int k = 0; k < REST_ELEMENTS; k++) {
+        if (rest_element(j, k, x0, &r) < 0) return;
+        cc_rng g = cc_rng_make(j->a->opts.seed ^ 0xde17au, (uint64_t)k);
+        for (int i = 0; i < n; i++) delta[i] = cc_rng_range(&g, -1, 1);
+        for (int q = 0; q < 4; q++) {
+            for (int i = 0; i < n; i++) x[i] = x0[i] + taus[q] * delta[i];
+            if (load(j, j->w->ref, x, &r, &s) < 0) return;
+            err[k][q] = s.rel;
+        }
+        double tol = j->w->tol;
+        if (!(err[k][0] <= tol && err[k][3] > 10 * tol && err[k][1] < 0.5 * err[k][3])) return;
+    }
+    add(dg, CC_FIND_OFF_REST, REST_ELEMENTS, REST_ELEMENTS,
+        "It is right at the rest state (C = 0) and wrong away from it, the error growing with the "
+        "deformation (%.1e, %.1e, %.1e at 3, 10, 30 %% of the element's size): a term that vanishes "
+        "at rest was dropped or approximated.", err[0][1], err[0][2], err[0][3]);
+}
+
+/* translation and rotation residuals of the analytic derivative (an) and of the reference (base) */
+static void rigid_residuals(const job *j, sample *s, double an[2], double base[2])
+{
+    const cc_target *t = j->t;
+    if (!j->hess) {
+        an[0] = cc_structure(CC_CHECK_TRANSLATION, s->x, t->nv, t->ncomp, s->e.dC, s->e.d2C).rel;
+        an[1] = cc_structure(CC_CHECK_ROTATION, s->x, t->nv, t->ncomp, s->e.dC, s->e.d2C).rel;
+        base[0] = cc_structure(CC_CHECK_TRANSLATION, s->x, t->nv, t->ncomp, s->d.g, s->d.H).rel;
+        base[1] = cc_structure(CC_CHECK_ROTATION, s->x, t->nv, t->ncomp, s->d.g, s->d.H).rel;
+        return;
+    }
+    cc_diff tr, ro;
+    cc_structure_rigid_parts(s->x, t->nv, t->ncomp, s->e.dC, s->e.d2C, &tr, &ro);
+    an[0] = tr.rel, an[1] = ro.rel;
+    cc_structure_rigid_parts(s->x, t->nv, t->ncomp, s->e.dC, s->d.H, &tr, &ro);
+    base[0] = tr.rel, base[1] = ro.rel;
+}
+
+static void find_rigid(const job *j, sample *s, int nf, cc_diagnosis *dg)
+{
+    int cnt[2] = {0, 0};
+    double base_tol = j->w->ref == CC_REF_EXACT || j->w->ref == CC_REF_EXACT_FROZEN ? 100 * CC_AUDIT_TOL_STRUCTURE
+                                                                                     : CC_AUDIT_TOL_FD_HESS;
+    for (int i = 0; i < nf; i++) {
+        double an[2], base[2];
+        rigid_residuals(j, &s[i], an, base);
+        for (int q = 0; q < 2; q++) cnt[q] += an[q] > RIGID_BROKEN && base[q] <= base_tol;
+    }
+    if (cnt[0] && reported(cnt[0], nf))
+        add(dg, CC_FIND_TRANSLATION, cnt[0], nf,
+            "Its vertex blocks do not sum to zero: moving the whole element, which cannot change C, "
+            "would change it. A term added at one vertex lacks its opposite at another.");
+    if (cnt[1] && reported(cnt[1], nf))
+        add(dg, CC_FIND_ROTATION, cnt[1], nf,
+            "It changes under a rigid rotation of the element, which cannot change C: a direction or "
+            "a cross-product term is wrong.");
+}
+
+static void find_localized(const job *j, const sample *s, int nf, cc_diagnosis *dg)
+{
+    unsigned where = 0;
+    for (int i = 0; i < nf; i++) where |= error_vertices(j, &s[i]);
+    if (!where || where == j->all) return;
+    char v[32];
+    cc_vertices_text(where, v, sizeof v);
+    cc_finding *f = add(dg, CC_FIND_LOCALIZED, nf, nf,
+                        "The error lives on %s %s only; the other vertices are right.",
+                        strchr(v, ',') ? "vertices" : "vertex", v);
+    if (f) f->vertices = where;
+}
+
+/* The named vectors of an element. */
+typedef struct named {
+    int count;
+    const char *name[6];
+    cc_v3 v[6];
+} named;
+
+static void named_vectors(const job *j, const sample *s, named *nv)
+{
+    const double *x = s->x;
+    cc_v3 p[4];
+    for (int m = 0; m < j->t->nv; m++) p[m] = cc_v3_load(x + 3 * m);
+    nv->count = 0;
+#define NAME(str, vec) (nv->name[nv->count] = (str), nv->v[nv->count++] = (vec))
+    if (j->t->nv == 2) NAME("d = x0 - x1", cc_v3_sub(p[0], p[1]));
+    if (j->t->nv == 3) {
+        NAME("the edge x1 - x0", cc_v3_sub(p[1], p[0]));
+        NAME("the edge x2 - x0", cc_v3_sub(p[2], p[0]));
+        NAME("the edge x2 - x1", cc_v3_sub(p[2], p[1]));
+        NAME("the normal n", cc_v3_cross(cc_v3_sub(p[1], p[0]), cc_v3_sub(p[2], p[0])));
+        NAME("w_u", cc_tri_w(x, s->r.dwu));
+        NAME("w_v", cc_tri_w(x, s->r.dwv));
+    }
+    if (j->t->nv == 4) {
+        cc_hinge h;
+        (void)cc_hinge_make(x, &h);
+        NAME("the shared edge e", h.e);
+        NAME("the normal n^A", h.nA);
+        NAME("the normal n^B", h.nB);
+    }
+#undef NAME
+}
+
+/* 1 if vector u (3 entries with stride `stride` from p) lies along unit vh, or is noise */
+static int along(const double *p, int stride, cc_v3 vh, double noise, int *checked)
+{
+    cc_v3 u = cc_v3_make(p[0], p[stride], p[2 * stride]);
+    double len = cc_v3_norm(u);
+    if (!(len > noise)) return 1;
+    (*checked)++;
+    return cc_v3_norm(cc_v3_axpy(u, -cc_v3_dot(u, vh), vh)) <= PARALLEL * len + noise;
+}
+
+/* 1 if every error vector of s lies along vh (for a Hessian: each block's columns, or rows) */
+static int all_along(const job *j, const sample *s, cc_v3 vh)
+{
+    static double E[NMAX];
+    int n = j->n, checked = 0;
+    for (int e = 0; e < j->N; e++) E[e] = s->A[e] - s->R[e];
+    for (int k = 0; k < j->t->ncomp; k++)
+        for (int m = 0; m < j->t->nv; m++) {
+            if (!j->hess) {
+                if (!along(E + k * n + 3 * m, 1, vh, s->noise, &checked)) return 0;
+                continue;
+            }
+            for (int q = 0; q < j->t->nv; q++) {
+                const double *blk = E + (k * n + 3 * m) * n + 3 * q;
+                int cols = 1, rows = 1;
+                for (int c = 0; c < 3; c++) {
+                    cols &= along(blk + c, n, vh, s->noise, &checked);
+                    rows &= along(blk + c * n, 1, vh, s->noise, &checked);
+                }
+                if (!cols && !rows) return 0;
+            }
+        }
+    return checked > 0;
+}
+
+static void find_direction(const job *j, const sample *s, int nf, cc_diagnosis *dg)
+{
+    named nv;
+    int cnt[6] = {0}, best = -1;
+    const char *name[6] = {0};
+    for (int i = 0; i < nf; i++) {
+        named_vectors(j, &s[i], &nv);
+        for (int v = 0; v < nv.count; v++) {
+            double l = cc_v3_norm(nv.v[v]);
+            name[v] = nv.name[v];
+            if (l > 0) cnt[v] += all_along(j, &s[i], cc_v3_scale(nv.v[v], 1.0 / l));
+        }
+    }
+    for (int v = 0; v < 6; v++)
+        if (name[v] && cnt[v] && (best < 0 || cnt[v] > cnt[best])) best = v;
+    if (best < 0 || !reported(cnt[best], nf)) return;
+    unsigned where = 0;
+    for (int i = 0; i < nf; i++) where |= error_vertices(j, &s[i]);
+    char v[32];
+    cc_vertices_text(where, v, sizeof v);
+    cc_finding *f = add(dg, CC_FIND_DIRECTION, cnt[best], nf,
+                        "The error at %s %s points along %s: look at the terms of the formula "
+                        "in that direction.", strchr(v, ',') ? "vertices" : "vertex", v, name[best]);
+    if (f) f->along = name[best], f->vertices = where;
+}
+
+int cc_diagnose_wanted(const cc_audit *a, const cc_audit_row *w)
+{
+    if (!w->available || w->pass || w->samples == 0 || w->q > CC_Q_HESS_GRADIENT) return 0;
+    int frozen_ref = w->ref == CC_REF_FD_FROZEN || w->ref == CC_REF_EXACT_FROZEN;
+    return !frozen_ref || a->target.claim != CC_CLAIM_EXACT;
+}
+
+void cc_diagnose_row(const cc_audit *a, const cc_audit_row *w, cc_diagnosis *dg)
+{
+    static sample s[CC_DIAG_CASES];
+    job j = {a, w, &a->target, w->q != CC_Q_GRADIENT, 3 * a->target.nv, 0, (1u << a->target.nv) - 1};
+    j.N = a->target.ncomp * j.n * (j.hess ? j.n : 1);
+    memset(dg, 0, sizeof *dg);
+    int nf = gather(&j, s);
+    if (nf > 0) {
+        find_frozen(&j, s, nf, dg);
+        find_scale(&j, s, nf, dg);
+        find_asymmetric(&j, s, nf, dg);
+        find_off_rest(&j, dg);
+        find_rigid(&j, s, nf, dg);
+        find_localized(&j, s, nf, dg);
+        find_direction(&j, s, nf, dg);
+    }
+    if (dg->n == 0)
+        add(dg, CC_FIND_UNKNOWN, nf, nf,
+            "None of the known kinds fits (sign, scale, symmetry, frozen magnitudes, rest state, "
+            "rigid motions, vertices, directions): compare the formula with its derivation term by "
+            "term (clothcheck derive).");
+}

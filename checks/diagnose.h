@@ -1,0 +1,78 @@
+/* Diagnosis of a failing audit row: what kind of mistake the analytic derivative makes.
+ *
+ * The row's analytic derivative A and its reference R are compared again on the failing
+ * random elements of the batch (up to CC_DIAG_CASES; the row's worst element if no random one
+ * fails), and each kind below is tested; a finding is reported when its kind holds on every
+ * failing element, or on a part of them (then `share` of `of` says on how many).
+ *
+ *   sign              A = -R (on the entries that differ)
+ *   scale             A = c R with one c over the elements (field factor)
+ *   asymmetric        A is a Hessian and not symmetric (field vertices: the blocks' vertices);
+ *                     the text says whether its lower or upper triangle, mirrored, or its
+ *                     symmetric part (A + A^T)/2 matches R
+ *   frozen-magnitude  A matches the derivative of C with the magnitudes of normalised vectors
+ *                     frozen (001 Section 4), not R
+ *   off-rest          A = R at the rest state (C = 0: the (u,v) triangle laid flat, a flat
+ *                     hinge with rest angle 0, a spring at its rest length) and the error grows
+ *                     away from it: a dropped term that vanishes at rest
+ *   translation       A's vertex blocks do not sum to zero (a rigid translation would change C)
+ *   rotation          A is not invariant under rigid rotations
+ *   localized         the error lives on some vertices only (field vertices)
+ *   direction         every vertex's error vector (for a Hessian: every error block's columns
+ *                     or rows) lies along one named vector of the element (field along):
+ *                     triangle edges, n, w_u, w_v; hinge e, n^A, n^B; spring d
+ *   unknown           none of these fits
+ */
+#ifndef CC_DIAGNOSE_H
+#define CC_DIAGNOSE_H
+
+#include "checks/target.h"
+
+#define CC_DIAG_MAX   10   /* findings per row, at most */
+#define CC_DIAG_CASES 16   /* failing elements examined, at most */
+
+typedef enum cc_finding_kind {
+    CC_FIND_SIGN,
+    CC_FIND_SCALE,
+    CC_FIND_ASYMMETRIC,
+    CC_FIND_FROZEN,
+    CC_FIND_OFF_REST,
+    CC_FIND_TRANSLATION,
+    CC_FIND_ROTATION,
+    CC_FIND_LOCALIZED,
+    CC_FIND_DIRECTION,
+    CC_FIND_UNKNOWN,
+    CC_FIND_COUNT
+} cc_finding_kind;
+
+typedef struct cc_finding {
+    cc_finding_kind kind;
+    double factor;        /* scale: A = factor R (sign: -1) */
+    unsigned vertices;    /* bit m: vertex m (asymmetric, localized, direction; sign and scale
+                             when they hold on some vertices only); 0 if not applicable */
+    const char *along;    /* direction: the named vector; NULL otherwise */
+    int share, of;        /* holds on `share` of the `of` failing elements examined */
+    char text[320];       /* one or two sentences for a student */
+} cc_finding;
+
+typedef struct cc_diagnosis {
+    int n;                            /* findings */
+    cc_finding f[CC_DIAG_MAX];
+} cc_diagnosis;
+
+const char *cc_finding_name(cc_finding_kind k);
+
+/* "1, 2" of the vertices in mask into buf */
+void cc_vertices_text(unsigned mask, char *buf, int len);
+
+struct cc_audit;
+struct cc_audit_row;
+
+/* out = the diagnosis of row w of audit a (a gradient, hessian or hessian-vs-gradient row) */
+void cc_diagnose_row(const struct cc_audit *a, const struct cc_audit_row *w, cc_diagnosis *out);
+
+/* 1 if the audit diagnoses row w: a failing gradient/Hessian row against an exact-function
+ * reference, or against a frozen one when the target does not claim exactness */
+int cc_diagnose_wanted(const struct cc_audit *a, const struct cc_audit_row *w);
+
+#endif
