@@ -1,0 +1,228 @@
+/* Suite: the derivation stepper (checks/derive.h) and `clothcheck derive`.
+ *
+ * Every registered variant has a derivation whose steps cite seed equations; on the sample
+ * element and on random elements the exact variants have no departure, and Pritchard's and
+ * Macri's first depart at (40), frozen. A wrong derivative planted into one step of a
+ * test-only copy of pritchard-exact's derivation makes that step, and no earlier one, the
+ * first departure, whichever step it is. The command keeps its JSON contract, prints every
+ * step with --step when standard input is not a terminal, and refuses bad input with exit 2.
+ */
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+#include "cc_test.h"
+#include "checks/cases.h"
+#include "checks/derive.h"
+
+static const cc_condition *need(const char *cond, const char *variant)
+{
+    const cc_condition *c = cc_condition_find(cond, variant);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(c);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(c->derivation);
+    return c;
+}
+
+/* d = the derivation of c at random case id of seed 3 */
+static int derive_case(const cc_condition *c, int id, cc_derive *d)
+{
+    cc_case k;
+    if (cc_case_make(c->nv, 3, id, NULL, &k) < 0) return -1;
+    const cc_derivation *dv = c->derivation;
+    return cc_derive_run(c->condition, c->variant, c->nv, dv->steps, dv->nsteps, k.x, &k.r, d);
+}
+
+static void test_every_variant_has_steps(void)
+{
+    for (int i = 0; i < cc_condition_count(); i++) {
+        const cc_condition *c = cc_condition_at(i);
+        CU_ASSERT_PTR_NOT_NULL_FATAL(c->derivation);
+        CU_ASSERT(c->derivation->nsteps >= 5);
+        for (int s = 0; s < c->derivation->nsteps; s++) {
+            const cc_step *st = c->derivation->steps[s];
+            CU_ASSERT(strlen(st->name) > 0);
+            CU_ASSERT(strncmp(st->equations, "00", 2) == 0);   /* a seed: "001 (25)", "002 ...", "004 ..." */
+            CU_ASSERT(strlen(st->formula) > 0);
+            CU_ASSERT(st->order == 1 || st->order == 2);
+            CU_ASSERT(st->n >= 1 && st->n <= CC_STEP_MAXQ);
+        }
+    }
+}
+
+/* exact variants: every step exact on 30 random elements; the frozen-magnitude ones depart at (40) */
+static void test_first_departures(void)
+{
+    static cc_derive d;
+    for (int i = 0; i < cc_condition_count(); i++) {
+        const cc_condition *c = cc_condition_at(i);
+        int frozen = !strcmp(c->variant, "pritchard") || !strcmp(c->variant, "macri");
+        for (int id = 0; id < 30; id++) {
+            CU_ASSERT_FATAL(derive_case(c, id, &d) == 0);
+            if (!frozen) {
+                CU_ASSERT_EQUAL(d.first_departure, -1);
+                for (int s = 0; s < d.nsteps; s++) CU_ASSERT(d.steps[s].err_exact <= 1e-10);
+                continue;
+            }
+            CU_ASSERT_EQUAL_FATAL(d.first_departure, 6);
+            CU_ASSERT_STRING_EQUAL(d.steps[6].step->equations, "001 (24), (40)");
+            CU_ASSERT_EQUAL(d.steps[6].verdict, CC_STEP_FROZEN);
+            CU_ASSERT(d.steps[6].err_exact > 1e-3);
+            CU_ASSERT(d.steps[6].err_frozen <= 1e-12);
+        }
+    }
+}
+
+/* Pritchard's theta step: frozen everywhere; Macri's quotients: differ (or frozen, theta > 0) */
+static void test_final_steps(void)
+{
+    static cc_derive d;
+    int macri_differs = 0;
+    for (int id = 0; id < 30; id++) {
+        CU_ASSERT_FATAL(derive_case(need("bend", "pritchard"), id, &d) == 0);
+        CU_ASSERT_EQUAL(d.steps[16].verdict, CC_STEP_FROZEN);   /* (54) */
+        CU_ASSERT_EQUAL(d.steps[17].verdict, CC_STEP_FROZEN);   /* (57) */
+        CU_ASSERT_FATAL(derive_case(need("bend", "macri"), id, &d) == 0);
+        CU_ASSERT_NOT_EQUAL(d.steps[19].verdict, CC_STEP_EXACT);  /* the switched Hessian */
+        macri_differs += d.steps[18].verdict == CC_STEP_DIFFERS;
+    }
+    CU_ASSERT(macri_differs >= 10);
+}
+
+/* A test-only copy of a step whose derivative is wrong in one entry. */
+static int planted_derive(const cc_step *s, const double *x, const cc_rest *r, double *q, double *d)
+{
+    const cc_step *o = s->ptr;
+    int rc = o->derive(o, x, r, q, d);
+    d[s->arg] += 0.25 * (1.0 + fabs(d[s->arg]));
+    return rc;
+}
+
+static void planted_value_hd(const cc_step *s, const cc_hd *x, const double *xf, const cc_rest *r, cc_hd *q)
+{
+    const cc_step *o = s->ptr;
+    o->value_hd(o, x, xf, r, q);
+}
+
+/* plant a wrong entry into each step of pritchard-exact's derivation in turn */
+static void test_planted_step_is_first_departure(void)
+{
+    const cc_condition *c = need("bend", "pritchard-exact");
+    const cc_derivation *dv = c->derivation;
+    static cc_derive d;
+    const cc_step *steps[CC_DERIVE_MAX_STEPS];
+    cc_case k;
+    CU_ASSERT_FATAL(cc_case_make(4, 3, 5, NULL, &k) == 0);
+    for (int p = 0; p < dv->nsteps; p++) {
+        cc_step wrong = *dv->steps[p];
+        wrong.ptr = dv->steps[p];
+        wrong.arg = 7;   /* flat entry 7: component 0, dof 7 (order 1) or (0, 7) (order 2) */
+        wrong.derive = planted_derive;
+        wrong.value_hd = planted_value_hd;
+        for (int s = 0; s < dv->nsteps; s++) steps[s] = s == p ? &wrong : dv->steps[s];
+        CU_ASSERT_FATAL(cc_derive_run("bend", "planted", 4, steps, dv->nsteps, k.x, &k.r, &d) == 0);
+        CU_ASSERT_EQUAL(d.first_departure, p);
+        CU_ASSERT_EQUAL(d.steps[p].verdict, CC_STEP_DIFFERS);
+        for (int s = 0; s < p; s++) CU_ASSERT_EQUAL(d.steps[s].verdict, CC_STEP_EXACT);
+    }
+}
+
+/* Steps without hyper-dual code are checked by finite differences: exact or differs. */
+static cc_step copies[CC_DERIVE_MAX_STEPS];
+static const cc_step *originals[CC_DERIVE_MAX_STEPS];
+
+/* q = the original step's value at plain x */
+static int fd_value(const cc_step *s, const double *x, const cc_rest *r, double *q)
+{
+    cc_step_value(originals[s - copies], 4, x, NULL, r, q);
+    return 0;
+}
+
+static void test_fd_steps(void)
+{
+    const cc_derivation *dv = need("bend", "pritchard")->derivation;
+    static cc_derive d;
+    const cc_step *steps[CC_DERIVE_MAX_STEPS];
+    cc_case k;
+    CU_ASSERT_FATAL(cc_case_make(4, 3, 2, NULL, &k) == 0);
+    for (int s = 0; s < dv->nsteps; s++) {
+        originals[s] = dv->steps[s];
+        copies[s] = *dv->steps[s];
+        copies[s].value_hd = NULL;
+        copies[s].value = fd_value;
+        steps[s] = &copies[s];
+    }
+    CU_ASSERT_FATAL(cc_derive_run("bend", "fd", 4, steps, dv->nsteps, k.x, &k.r, &d) == 0);
+    for (int s = 0; s < 6; s++) {
+        CU_ASSERT_EQUAL(d.steps[s].verdict, CC_STEP_EXACT);
+        CU_ASSERT_STRING_EQUAL(d.steps[s].reference, "central4");
+        CU_ASSERT(isnan(d.steps[s].err_frozen));
+    }
+    CU_ASSERT_EQUAL(d.first_departure, 6);
+    CU_ASSERT_EQUAL(d.steps[6].verdict, CC_STEP_DIFFERS);   /* no frozen reference without hyper-duals */
+}
+
+static void test_cli_json(void)
+{
+    static char out[1 << 17], err[4096];
+    int rc = cc_test_run_cli("derive bend --variant pritchard --json", out, sizeof out, err, sizeof err);
+    CU_ASSERT_EQUAL_FATAL(rc, 0);
+    const char *keys[] = {"\"condition\": \"bend\"", "\"variant\": \"pritchard\"", "\"x\": [[", "\"steps\": [",
+                          "\"name\": \"n^A^\"", "\"equations\": \"001 (24), (40)\"", "\"value\": [",
+                          "\"derivative_error_exact\": ", "\"derivative_error_frozen\": ",
+                          "\"verdict\": \"frozen\"", "\"first_departure\": {\"name\": \"n^A^\""};
+    for (size_t i = 0; i < sizeof keys / sizeof keys[0]; i++) CU_ASSERT_PTR_NOT_NULL(strstr(out, keys[i]));
+    CU_ASSERT_PTR_NULL(strstr(out, "nan"));
+    rc = cc_test_run_cli("derive stretch --json", out, sizeof out, err, sizeof err);
+    CU_ASSERT_EQUAL(rc, 0);
+    CU_ASSERT_PTR_NOT_NULL(strstr(out, "\"first_departure\": null"));
+    rc = cc_test_run_cli("derive spring --x '0 0 0; 2 0 0' --rest 1.5 --json", out, sizeof out, err, sizeof err);
+    CU_ASSERT_EQUAL(rc, 0);
+    CU_ASSERT_PTR_NOT_NULL(strstr(out, "\"sample\": false"));
+    CU_ASSERT_PTR_NOT_NULL(strstr(out, "\"value\": [0.5]"));
+}
+
+static void test_cli_text_and_step(void)
+{
+    static char out[1 << 17], err[4096];
+    int rc = cc_test_run_cli("derive bend --variant macri --step < /dev/null", out, sizeof out, err, sizeof err);
+    CU_ASSERT_EQUAL_FATAL(rc, 0);
+    CU_ASSERT_PTR_NOT_NULL(strstr(out, "the sample element"));
+    CU_ASSERT_PTR_NOT_NULL(strstr(out, "[20/20] d2C (switched)"));   /* every step, no prompt */
+    CU_ASSERT_PTR_NULL(strstr(out, "Enter: next step"));
+    CU_ASSERT_PTR_NOT_NULL(strstr(out, "First departure: step 7, n^A^, 001 (24), (40)"));
+    rc = cc_test_run_cli("derive shear --variant normalized", out, sizeof out, err, sizeof err);
+    CU_ASSERT_EQUAL(rc, 0);
+    CU_ASSERT_PTR_NOT_NULL(strstr(out, "No departure"));
+    rc = cc_test_run_cli("derive --help", out, sizeof out, err, sizeof err);
+    CU_ASSERT_EQUAL(rc, 0);
+    CU_ASSERT_PTR_NOT_NULL(strstr(out, "usage: clothcheck derive"));
+}
+
+static void test_cli_bad_input(void)
+{
+    static char out[4096], err[4096];
+    const char *bad[] = {"derive", "derive cloth", "derive bend --variant nope", "derive bend --x '0 0 0; 1 0 0'",
+                         "derive bend --x '0 0 0; 1 0 0; 0 1 0; a b c'", "derive stretch --x '0 0 0; 1 0 0; 0 1 0'",
+                         "derive stretch --x '0 0 0; 1 0 0; 0 1 0' --uv '0 0; 1 0; 2 0'",
+                         "derive bend --x '0 0 0; 0 0 0; 1 0 0; 0 1 0'", "derive bend --frobnicate"};
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        int rc = cc_test_run_cli(bad[i], out, sizeof out, err, sizeof err);
+        CU_ASSERT_EQUAL(rc, 2);
+        CU_ASSERT_EQUAL(cc_test_count_lines(err), 1);
+        CU_ASSERT_PTR_NOT_NULL(strstr(err, "clothcheck derive: "));
+    }
+}
+
+int main(void)
+{
+    static const cc_test_case tests[] = {
+        {"every variant has steps citing seed equations", test_every_variant_has_steps},
+        {"first departures: none for exact variants, (40) for pritchard and macri", test_first_departures},
+        {"final steps: pritchard frozen, macri differs", test_final_steps},
+        {"a planted step is the first departure", test_planted_step_is_first_departure},
+        {"steps without hyper-dual code", test_fd_steps},
+        {"clothcheck derive --json", test_cli_json},
+        {"clothcheck derive text and --step", test_cli_text_and_step},
+        {"clothcheck derive bad input", test_cli_bad_input},
+        {NULL, NULL}};
+    return cc_test_main("derive", tests);
+}
