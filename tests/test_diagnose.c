@@ -1,0 +1,311 @@
+/* Suite: the audit's diagnosis (checks/diagnose.h).
+ *
+ * Each planted target wraps a correct registered variant (its value code untouched) and makes
+ * one kind of mistake in its analytic derivatives; the failing row must receive that kind
+ * (and, for scale, the factor; for localized and direction, the vertices and the vector).
+ * Correct variants receive no finding; the shipped Pritchard gradient is diagnosed as the
+ * docs say (frozen-magnitude, off-rest, localized on x1 and x2, along e).
+ */
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+#include "cc_test.h"
+#include "checks/audit.h"
+#include "conditions/triangle.h"
+
+typedef enum mistake {
+    M_SIGN,          /* gradient negated */
+    M_SCALE,         /* gradient doubled */
+    M_TRANSPOSE,     /* Hessian block (0, 1) stored transposed, (1, 0) left as it was */
+    M_FROZEN,        /* shear/normalized derivatives with |w_u|, |w_v| held constant */
+    M_REST_LENGTH,   /* stretch Hessian with alpha / b instead of alpha / |w| */
+    M_CONSTANT,      /* a constant vector added to every vertex's gradient */
+    M_TWIST,         /* w x (x_m - c) added to the gradient */
+    M_HALF,          /* vertex 1's gradient halved */
+    M_ALONG_EDGE,    /* +-0.3 e^ added to the gradient at x1, x2 */
+    M_SCALING_MODE   /* 0.2 (x_m - c) added to the gradient */
+} mistake;
+
+typedef struct planted {
+    const cc_condition *base;
+    mistake m;
+} planted;
+
+/* c = the centroid of the nv points of x */
+static cc_v3 centroid(const double *x, int nv)
+{
+    cc_v3 c = cc_v3_zero();
+    for (int m = 0; m < nv; m++) c = cc_v3_axpy(c, 1.0 / nv, cc_v3_load(x + 3 * m));
+    return c;
+}
+
+/* the frozen-magnitude gradient and Hessian of shear/normalized: alpha (w_u . w_v) / (|w_u| |w_v|)
+ * with the lengths held constant */
+static void frozen_shear(const double *x, const cc_rest *r, cc_eval *e)
+{
+    cc_v3 wu = cc_tri_w(x, r->dwu), wv = cc_tri_w(x, r->dwv);
+    double k = r->alpha / (cc_v3_norm(wu) * cc_v3_norm(wv));
+    for (int i = 0; i < 9; i++) {
+        int m = i / 3, s = i % 3;
+        e->dC[0][i] = k * (r->dwu[m] * wv.c[s] + wu.c[s] * r->dwv[m]);
+        for (int j = 0; j < 9; j++)
+            e->d2C[0][i][j] = s == j % 3 ? k * (r->dwu[m] * r->dwv[j / 3] + r->dwu[j / 3] * r->dwv[m]) : 0.0;
+    }
+}
+
+static void plant(const planted *p, const double *x, const cc_rest *r, cc_eval *e)
+{
+    int nv = p->base->nv, n = 3 * nv;
+    cc_v3 c = centroid(x, nv), push = cc_v3_make(0.3, -0.2, 0.1), w = cc_v3_make(0.2, 0.5, -0.3);
+    if (p->m == M_FROZEN) frozen_shear(x, r, e);
+    for (int k = 0; k < e->ncomp; k++)
+        for (int m = 0; m < nv; m++) {
+            cc_v3 arm = cc_v3_sub(cc_v3_load(x + 3 * m), c), add = cc_v3_zero();
+            if (p->m == M_CONSTANT) add = push;
+            if (p->m == M_TWIST) add = cc_v3_cross(w, arm);
+            if (p->m == M_SCALING_MODE) add = cc_v3_scale(arm, 0.2);
+            if (p->m == M_ALONG_EDGE && (m == 1 || m == 2)) {
+                cc_v3 e12 = cc_v3_unit(cc_v3_sub(cc_v3_load(x + 3), cc_v3_load(x + 6)));
+                add = cc_v3_scale(e12, m == 1 ? 0.3 : -0.3);
+            }
+            for (int s = 0; s < 3; s++) {
+                double *g = &e->dC[k][3 * m + s];
+                if (p->m == M_SIGN) *g = -*g;
+                if (p->m == M_SCALE) *g *= 2.0;
+                if (p->m == M_HALF && m == 1) *g *= 0.5;
+                *g += add.c[s];
+            }
+        }
+    if (p->m == M_TRANSPOSE)
+        for (int k = 0; k < e->ncomp; k++) {
+            double B[3][3];
+            for (int s = 0; s < 3; s++)
+                for (int t = 0; t < 3; t++) B[s][t] = e->d2C[k][s][3 + t];
+            for (int s = 0; s < 3; s++)
+                for (int t = 0; t < 3; t++) e->d2C[k][s][3 + t] = B[t][s];
+        }
+    if (p->m == M_REST_LENGTH)   /* (15) with b in place of |w|: the factor |w| / b on every entry */
+        for (int k = 0; k < 2; k++) {
+            double len = cc_v3_norm(cc_tri_w(x, k ? r->dwv : r->dwu)), b = k ? r->bv : r->bu;
+            for (int i = 0; i < n; i++)
+                for (int j = 0; j < n; j++) e->d2C[k][i][j] *= len / b;
+        }
+}
+
+static int planted_eval(void *ctx, const double *x, const cc_rest *r, int want, cc_eval *out)
+{
+    const planted *p = ctx;
+    int got = p->base->eval(x, r, want, out);
+    if (got >= 0) plant(p, x, r, out);
+    return got;
+}
+
+static int planted_value(void *ctx, const double *x, const double *xf, const cc_rest *r, double *C)
+{
+    const planted *p = ctx;
+    cc_condition_value(p->base, x, xf, r, C);
+    return isnan(C[0]) ? -1 : 0;
+}
+
+static void planted_value_hd(void *ctx, const cc_hd *x, const double *xf, const cc_rest *r, cc_hd *C)
+{
+    const planted *p = ctx;
+    p->base->value_hd(x, xf, r, C);
+}
+
+/* the audit of base with mistake m over 40 random elements, exact references only */
+static void run(const char *cond, const char *variant, mistake m, cc_audit *a)
+{
+    static planted p;
+    p.base = cc_condition_find(cond, variant);
+    p.m = m;
+    CU_ASSERT_PTR_NOT_NULL_FATAL(p.base);
+    cc_target t = cc_target_from_condition(p.base);
+    t.variant = "planted";
+    t.ctx = (void *)&p;
+    t.eval = planted_eval;
+    t.value = planted_value;
+    t.value_hd = planted_value_hd;
+    cc_audit_opts o = cc_audit_defaults();
+    o.samples = 40;
+    o.edges = 0;
+    o.refs = 1u << CC_REF_EXACT;
+    CU_ASSERT_FATAL(cc_audit_run(&t, &o, a) == 0);
+}
+
+/* the finding of kind k on row (ref, q), or NULL */
+static const cc_finding *finding(const cc_audit *a, cc_quantity q, cc_finding_kind k)
+{
+    const cc_audit_row *w = cc_audit_find(a, CC_REF_EXACT, q);
+    if (!w) return NULL;
+    for (int i = 0; i < w->diag.n; i++)
+        if (w->diag.f[i].kind == k) return &w->diag.f[i];
+    return NULL;
+}
+
+/* the row's findings as "kind kind ..." for failure messages */
+static void print_findings(const cc_audit *a, cc_quantity q)
+{
+    const cc_audit_row *w = cc_audit_find(a, CC_REF_EXACT, q);
+    for (int i = 0; w && i < w->diag.n; i++) fprintf(stderr, "    %s: %s\n", cc_finding_name(w->diag.f[i].kind), w->diag.f[i].text);
+}
+
+#define EXPECT(a, q, k)                                                     \
+    do {                                                                    \
+        if (!finding(a, q, k)) print_findings(a, q);                        \
+        CU_ASSERT_PTR_NOT_NULL(finding(a, q, k));                           \
+    } while (0)
+
+static void test_sign(void)
+{
+    static cc_audit a;
+    run("spring", "linear", M_SIGN, &a);
+    EXPECT(&a, CC_Q_GRADIENT, CC_FIND_SIGN);
+    const cc_finding *f = finding(&a, CC_Q_GRADIENT, CC_FIND_SIGN);
+    if (f) CU_ASSERT_DOUBLE_EQUAL(f->factor, -1.0, 1e-12);
+    CU_ASSERT_PTR_NULL(finding(&a, CC_Q_GRADIENT, CC_FIND_UNKNOWN));
+}
+
+static void test_scale(void)
+{
+    static cc_audit a;
+    run("stretch", "bw98", M_SCALE, &a);
+    const cc_finding *f = finding(&a, CC_Q_GRADIENT, CC_FIND_SCALE);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(f);
+    CU_ASSERT_DOUBLE_EQUAL(f->factor, 2.0, 1e-9);
+    CU_ASSERT_EQUAL(f->share, f->of);
+    CU_ASSERT_PTR_NULL(finding(&a, CC_Q_GRADIENT, CC_FIND_TRANSLATION));   /* 2 g still sums to zero */
+    CU_ASSERT_PTR_NULL(finding(&a, CC_Q_HESSIAN, CC_FIND_SCALE));         /* the Hessian is right */
+}
+
+static void test_asymmetric(void)
+{
+    static cc_audit a;
+    run("bend", "pritchard-exact", M_TRANSPOSE, &a);
+    const cc_finding *f = finding(&a, CC_Q_HESSIAN, CC_FIND_ASYMMETRIC);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(f);
+    CU_ASSERT_EQUAL(f->vertices, 0x3u);
+    CU_ASSERT_PTR_NOT_NULL(strstr(f->text, "lower triangle, mirrored, matches"));
+    CU_ASSERT_PTR_NULL(finding(&a, CC_Q_GRADIENT, CC_FIND_ASYMMETRIC));
+}
+
+static void test_frozen(void)
+{
+    static cc_audit a;
+    run("shear", "normalized", M_FROZEN, &a);
+    EXPECT(&a, CC_Q_GRADIENT, CC_FIND_FROZEN);
+    EXPECT(&a, CC_Q_HESSIAN, CC_FIND_FROZEN);
+}
+
+static void test_off_rest(void)
+{
+    static cc_audit a;
+    run("stretch", "bw98", M_REST_LENGTH, &a);
+    EXPECT(&a, CC_Q_HESSIAN, CC_FIND_OFF_REST);
+    CU_ASSERT_EQUAL(cc_audit_find(&a, CC_REF_EXACT, CC_Q_GRADIENT)->diag.n, 0);   /* the gradient is right */
+}
+
+static void test_translation(void)
+{
+    static cc_audit a;
+    run("bend", "pritchard-exact", M_CONSTANT, &a);
+    EXPECT(&a, CC_Q_GRADIENT, CC_FIND_TRANSLATION);
+}
+
+static void test_rotation(void)
+{
+    static cc_audit a;
+    run("bend", "pritchard-exact", M_TWIST, &a);
+    EXPECT(&a, CC_Q_GRADIENT, CC_FIND_ROTATION);
+    CU_ASSERT_PTR_NULL(finding(&a, CC_Q_GRADIENT, CC_FIND_TRANSLATION));   /* w x (x_m - c) sums to zero */
+}
+
+static void test_localized(void)
+{
+    static cc_audit a;
+    run("stretch", "bw98", M_HALF, &a);
+    const cc_finding *f = finding(&a, CC_Q_GRADIENT, CC_FIND_LOCALIZED);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(f);
+    CU_ASSERT_EQUAL(f->vertices, 0x2u);
+    f = finding(&a, CC_Q_GRADIENT, CC_FIND_SCALE);   /* and there, half the reference */
+    CU_ASSERT_PTR_NOT_NULL_FATAL(f);
+    CU_ASSERT_DOUBLE_EQUAL(f->factor, 0.5, 1e-9);
+    CU_ASSERT_EQUAL(f->vertices, 0x2u);
+}
+
+static void test_direction(void)
+{
+    static cc_audit a;
+    run("bend", "pritchard-exact", M_ALONG_EDGE, &a);
+    const cc_finding *f = finding(&a, CC_Q_GRADIENT, CC_FIND_DIRECTION);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(f);
+    CU_ASSERT_STRING_EQUAL(f->along, "the shared edge e");
+    CU_ASSERT_EQUAL(f->vertices, 0x6u);
+    CU_ASSERT_PTR_NULL(finding(&a, CC_Q_GRADIENT, CC_FIND_TRANSLATION));
+}
+
+static void test_unknown(void)
+{
+    static cc_audit a;
+    run("stretch", "bw98", M_SCALING_MODE, &a);
+    const cc_audit_row *w = cc_audit_find(&a, CC_REF_EXACT, CC_Q_GRADIENT);
+    if (w->diag.n != 1) print_findings(&a, CC_Q_GRADIENT);
+    CU_ASSERT_EQUAL(w->diag.n, 1);
+    CU_ASSERT_PTR_NOT_NULL(finding(&a, CC_Q_GRADIENT, CC_FIND_UNKNOWN));
+}
+
+/* every variant that holds an exact claim gets no finding on any row */
+static void test_correct_variants_clean(void)
+{
+    static cc_audit a;
+    for (int i = 0; i < cc_condition_count(); i++) {
+        const cc_condition *c = cc_condition_at(i);
+        if (c->claim != CC_CLAIM_EXACT) continue;
+        cc_target t = cc_target_from_condition(c);
+        cc_audit_opts o = cc_audit_defaults();
+        o.samples = 60;
+        o.sweep_cases = 0;
+        o.taylor_cases = 0;
+        CU_ASSERT_FATAL(cc_audit_run(&t, &o, &a) == 0);
+        for (int r = 0; r < a.nrows; r++) CU_ASSERT_EQUAL(a.rows[r].diag.n, 0);
+    }
+}
+
+/* Pritchard's (54) against the exact gradient: what docs/derive.md quotes */
+static void test_pritchard_diagnosis(void)
+{
+    static cc_audit a;
+    cc_target t = cc_target_from_condition(cc_condition_find("bend", "pritchard"));
+    cc_audit_opts o = cc_audit_defaults();
+    o.samples = 60;
+    o.refs = 1u << CC_REF_EXACT;
+    CU_ASSERT_FATAL(cc_audit_run(&t, &o, &a) == 0);
+    CU_ASSERT_PTR_NOT_NULL(finding(&a, CC_Q_GRADIENT, CC_FIND_FROZEN));
+    CU_ASSERT_PTR_NOT_NULL(finding(&a, CC_Q_GRADIENT, CC_FIND_OFF_REST));
+    const cc_finding *f = finding(&a, CC_Q_GRADIENT, CC_FIND_LOCALIZED);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(f);
+    CU_ASSERT_EQUAL(f->vertices, 0x6u);
+    f = finding(&a, CC_Q_GRADIENT, CC_FIND_DIRECTION);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(f);
+    CU_ASSERT_STRING_EQUAL(f->along, "the shared edge e");
+    CU_ASSERT_PTR_NOT_NULL(finding(&a, CC_Q_HESSIAN, CC_FIND_FROZEN));
+}
+
+int main(void)
+{
+    static const cc_test_case tests[] = {
+        {"sign", test_sign},
+        {"scale and its factor", test_scale},
+        {"asymmetric, and which triangle is right", test_asymmetric},
+        {"frozen-magnitude", test_frozen},
+        {"off-rest", test_off_rest},
+        {"translation", test_translation},
+        {"rotation", test_rotation},
+        {"localized (and scale on that vertex)", test_localized},
+        {"direction", test_direction},
+        {"unknown", test_unknown},
+        {"correct variants get no finding", test_correct_variants_clean},
+        {"pritchard's gradient", test_pritchard_diagnosis},
+        {NULL, NULL}};
+    return cc_test_main("diagnose", tests);
+}
