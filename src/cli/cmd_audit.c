@@ -38,6 +38,9 @@ static void audit_usage(FILE *f)
           "exact, frozen-magnitude variants with fd-frozen and exact-frozen; claim-none variants\n"
           "are reported only. Steps are relative to each element's scale, max|dC|/max|d2C|\n"
           "clamped between its smallest and largest length.\n"
+          "Under each failing gradient or Hessian row, lines starting '^' diagnose the kind of\n"
+          "mistake: sign, scale, asymmetric, frozen-magnitude, off-rest, translation, rotation,\n"
+          "localized, direction or unknown (docs/derive.md).\n"
           "\n"
           "Exit status: 0 every claim holds, 1 a variant fails its claim, 2 bad input.\n"
           "\nConditions and variants (and what their derivatives claim):\n", f);
