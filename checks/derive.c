@@ -137,6 +137,17 @@ int cc_derive_run(const char *condition, const char *variant, int nv, const cc_s
     return 0;
 }
 
+int cc_derive_nonfinite(const cc_derive *d)
+{
+    for (int i = 0; i < d->nsteps; i++) {
+        const cc_step_check *k = &d->steps[i];
+        int bad = !isfinite(k->err_exact) || (k->step->value_hd && !isfinite(k->err_frozen));
+        for (int c = 0; c < k->step->n; c++) bad |= !isfinite(k->value[c]);
+        if (bad) return i;
+    }
+    return -1;
+}
+
 /* "q1 x0.y" or "q1 x0.y x3.z" */
 void cc_derive_where(const cc_step *s, int nv, int i, char *buf, int len)
 {

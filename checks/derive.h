@@ -58,6 +58,10 @@ const char *cc_step_verdict_name(cc_step_verdict v);
 int cc_derive_run(const char *condition, const char *variant, int nv, const cc_step *const *steps,
                   int nsteps, const double *x, const cc_rest *r, cc_derive *d);
 
+/* the index of the first step whose value or exact error is not a finite number (an
+ * overflow or an undefined step), or -1 if every number is finite */
+int cc_derive_nonfinite(const cc_derive *d);
+
 /* "q1 x0.y" (order 1) or "q1 x0.y x3.z" (order 2) of flat derivative index i of step s on
  * an element with nv vertices, into buf */
 void cc_derive_where(const cc_step *s, int nv, int i, char *buf, int len);

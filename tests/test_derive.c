@@ -203,7 +203,8 @@ static void test_cli_bad_input(void)
     const char *bad[] = {"derive", "derive cloth", "derive bend --variant nope", "derive bend --x '0 0 0; 1 0 0'",
                          "derive bend --x '0 0 0; 1 0 0; 0 1 0; a b c'", "derive stretch --x '0 0 0; 1 0 0; 0 1 0'",
                          "derive stretch --x '0 0 0; 1 0 0; 0 1 0' --uv '0 0; 1 0; 2 0'",
-                         "derive bend --x '0 0 0; 0 0 0; 1 0 0; 0 1 0'", "derive bend --frobnicate"};
+                         "derive bend --x '0 0 0; 0 0 0; 1 0 0; 0 1 0'", "derive bend --frobnicate",
+                         "derive spring --x '1e200 0 0; 0 0 0' --rest 1"};
     for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
         int rc = cc_test_run_cli(bad[i], out, sizeof out, err, sizeof err);
         CU_ASSERT_EQUAL(rc, 2);

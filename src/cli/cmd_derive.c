@@ -226,6 +226,10 @@ int cc_cmd_derive(int argc, char **argv)
     static cc_derive d;
     if (cc_derive_run(c->condition, c->variant, c->nv, dv->steps, dv->nsteps, x, &rest, &d) < 0)
         return cc_cli_error("derive", "%s/%s: too many steps", c->condition, c->variant);
+    int bad = cc_derive_nonfinite(&d);
+    if (bad >= 0)
+        return cc_cli_error("derive", "%s/%s: step '%s' is not a finite number at these positions (an overflow or "
+                            "underflow: scale the coordinates)", c->condition, c->variant, d.steps[bad].step->name);
     if (json) print_json(&d, sample);
     else print_text(&d, &rest, sample, step && isatty(STDIN_FILENO));
     return CC_EXIT_OK;

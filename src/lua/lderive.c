@@ -262,6 +262,10 @@ int cc_lua_derive(lua_State *L)
         cc_derive_run(lc->name, lc->variant, nv, ptrs, n, x, &r, &d);
         if (lc->err[0]) return luaL_error(L, "%s", lc->err);
     }
+    int bad = cc_derive_nonfinite(&d);
+    if (bad >= 0)
+        return luaL_error(L, "%s/%s: step '%s' is not a finite number at these positions (an overflow or "
+                          "underflow: scale the coordinates)", d.condition, d.variant, d.steps[bad].step->name);
     push_result(L, &d, sample);
     return 1;
 }
