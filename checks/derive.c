@@ -62,7 +62,7 @@ static int fd_ref(const cc_step *s, int nv, const double *x, const cc_rest *r, d
     cc_target t = {.condition = "step", .variant = s->name, .nv = nv, .ncomp = 1, .ctx = &k,
                    .value = component_value};
     double h = CC_AUDIT_STEP_GRAD * cc_target_length_scale(&t, x);
-    static cc_deriv e;
+    cc_deriv e;
     for (k.c = 0; k.c < s->n; k.c++) {
         cc_fdq q = s->order == 1 ? CC_FDQ_GRADIENT : CC_FDQ_HESS_VALUE;
         if (cc_fd_estimate(&t, x, NULL, r, q, CC_FD_CENTRAL4, h, &e) < 0) return -1;
@@ -95,7 +95,7 @@ static double fd_relative(const cc_step *s, int nv, const double *x, const doubl
 /* one step at (x, r): value, errors, verdict */
 static void check_step(const cc_step *s, int nv, const double *x, const cc_rest *r, cc_step_check *k)
 {
-    static double a[CC_STEP_MAXD], ref[CC_STEP_MAXD];
+    double a[CC_STEP_MAXD], ref[CC_STEP_MAXD];   /* 14 KB each: on the stack, so steps may nest */
     int n = deriv_size(s, nv), hd = s->value_hd != NULL;
     double tol = hd ? CC_AUDIT_TOL_EXACT : s->order == 1 ? CC_AUDIT_TOL_FD_GRAD : CC_AUDIT_TOL_FD_HESS;
     memset(k, 0, sizeof *k);

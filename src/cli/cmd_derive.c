@@ -115,13 +115,11 @@ static int wait_key(void)
 
 static void print_text(const cc_derive *d, const cc_rest *r, int sample, int step)
 {
-    int ndof = 3 * d->nv;
     printf("%s/%s, its derivation step by step on %s:\n", d->condition, d->variant,
            sample ? "the sample element (give --x for your own)" : "the element given");
     for (int m = 0; m < d->nv; m++) printf("  x%d = (%g, %g, %g)\n", m, d->x[3 * m], d->x[3 * m + 1], d->x[3 * m + 2]);
     if (d->nv == 4) printf("  rest angle theta0 = %g\n", r->rest_angle);
     if (d->nv == 2) printf("  rest length L = %g\n", r->rest_length);
-    (void)ndof;
     printf("Entries are named q<component> x<vertex>.<axis> [x<vertex>.<axis>] (Pritchard's labels).\n\n");
     for (int i = 0; i < d->nsteps; i++) {
         print_step(d, i);

@@ -245,28 +245,31 @@ int cc_lua_derive(lua_State *L)
         lua_setfield(L, -2, "uv");
     }
     cc_lua_checkrest(L, 3, lc, &r);
-    static cc_derive d;
-    static lstep ls[CC_DERIVE_MAX_STEPS];
-    static cc_step steps[CC_DERIVE_MAX_STEPS];
+    struct work {                      /* per call, so a step may call cond:derive again */
+        cc_derive d;
+        lstep ls[CC_DERIVE_MAX_STEPS];
+        cc_step steps[CC_DERIVE_MAX_STEPS];
+    } *w = lua_newuserdatauv(L, sizeof *w, 0);
+    cc_derive *dd = &w->d;
     const cc_step *ptrs[CC_DERIVE_MAX_STEPS];
     if (c) {
         luaL_argcheck(L, c->derivation != NULL, 1, "this variant has no derivation");
-        cc_derive_run(c->condition, c->variant, nv, c->derivation->steps, c->derivation->nsteps, x, &r, &d);
+        cc_derive_run(c->condition, c->variant, nv, c->derivation->steps, c->derivation->nsteps, x, &r, dd);
     } else {
         lc->L = L;
         lc->err[0] = '\0';
-        int n = lua_steps(lc, x, &r, ls, steps);
+        int n = lua_steps(lc, x, &r, w->ls, w->steps);
         if (n < 0) return luaL_error(L, "%s", lc->err);
         if (n == 0) return luaL_error(L, "%s/%s has no steps (give define{..., steps = {...}})", lc->name, lc->variant);
-        for (int i = 0; i < n; i++) ptrs[i] = &steps[i];
-        cc_derive_run(lc->name, lc->variant, nv, ptrs, n, x, &r, &d);
+        for (int i = 0; i < n; i++) ptrs[i] = &w->steps[i];
+        cc_derive_run(lc->name, lc->variant, nv, ptrs, n, x, &r, dd);
         if (lc->err[0]) return luaL_error(L, "%s", lc->err);
     }
-    int bad = cc_derive_nonfinite(&d);
+    int bad = cc_derive_nonfinite(dd);
     if (bad >= 0)
         return luaL_error(L, "%s/%s: step '%s' is not a finite number at these positions (an overflow or "
-                          "underflow: scale the coordinates)", d.condition, d.variant, d.steps[bad].step->name);
-    push_result(L, &d, sample);
+                          "underflow: scale the coordinates)", dd->condition, dd->variant, dd->steps[bad].step->name);
+    push_result(L, dd, sample);
     return 1;
 }
 
