@@ -1,0 +1,81 @@
+/* Suite: docs/cli.md's examples run as written.
+ *
+ * Every line of a ```sh block in docs/cli.md that starts with "clothcheck " is run with the
+ * built binary, in a scratch folder holding links to the source tree's lessons/, lua/ and
+ * tests/, and must exit with 0 or with the status written after "# exit". Every command of
+ * `clothcheck --help` must have an example.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include "cc_test.h"
+
+/* the whole of file path (NUL-terminated, malloc'd), or NULL */
+static char *slurp(const char *path)
+{
+    FILE *f = fopen(path, "rb");
+    if (!f) return NULL;
+    fseek(f, 0, SEEK_END);
+    long n = ftell(f);
+    fseek(f, 0, SEEK_SET);
+    char *s = malloc((size_t)n + 1);
+    if (s && fread(s, 1, (size_t)n, f) != (size_t)n) free(s), s = NULL;
+    if (s) s[n] = '\0';
+    fclose(f);
+    return s;
+}
+
+/* a scratch folder with links to lessons/, lua/ and tests/, made the working directory */
+static void scratch(void)
+{
+    char dir[] = "/tmp/cc_cli_docsXXXXXX", cmd[1024];
+    CU_ASSERT_PTR_NOT_NULL_FATAL(mkdtemp(dir));
+    snprintf(cmd, sizeof cmd, "ln -s '%s/lessons' '%s/lua' '%s/tests' '%s'", CC_SOURCE_DIR, CC_SOURCE_DIR,
+             CC_SOURCE_DIR, dir);
+    CU_ASSERT_EQUAL_FATAL(system(cmd), 0);
+    CU_ASSERT_EQUAL_FATAL(chdir(dir), 0);
+}
+
+static void test_examples(void)
+{
+    static char out[1 << 16], err[1 << 14];
+    char path[512], seen[512] = " ";
+    snprintf(path, sizeof path, "%s/docs/cli.md", CC_SOURCE_DIR);
+    char *text = slurp(path);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(text);
+    scratch();
+    int in_sh = 0, run = 0;
+    for (char *line = strtok(text, "\n"); line; line = strtok(NULL, "\n")) {
+        if (!strncmp(line, "```", 3)) {
+            in_sh = !in_sh && !strncmp(line, "```sh", 5);
+            continue;
+        }
+        if (!in_sh || strncmp(line, "clothcheck ", 11)) continue;
+        int want = 0;
+        char *hash = strstr(line, "# exit ");
+        if (hash) want = atoi(hash + 7), *hash = '\0';
+        char cmd[32];
+        if (sscanf(line + 11, "%31s", cmd) == 1 && strlen(seen) + strlen(cmd) + 2 < sizeof seen)
+            strcat(strcat(seen, cmd), " ");
+        int rc = cc_test_run_cli(line + 11, out, sizeof out, err, sizeof err);
+        if (rc != want) fprintf(stderr, "docs/cli.md: '%s' exited %d, expected %d: %s\n", line, rc, want, err);
+        CU_ASSERT_EQUAL(rc, want);
+        run++;
+    }
+    CU_ASSERT(run >= 30);
+    const char *commands[] = {"eval", "derive", "demo", "run", "force", "lesson", "bench", "audit"};
+    for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++) {
+        char word[40];
+        snprintf(word, sizeof word, " %s ", commands[i]);
+        if (!strstr(seen, word)) fprintf(stderr, "docs/cli.md has no example of %s\n", commands[i]);
+        CU_ASSERT_PTR_NOT_NULL(strstr(seen, word));
+    }
+    free(text);
+}
+
+int main(void)
+{
+    static const cc_test_case tests[] = {{"docs/cli.md's examples", test_examples}, {NULL, NULL}};
+    return cc_test_main("cli_docs", tests);
+}
