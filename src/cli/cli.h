@@ -17,6 +17,12 @@ int cc_cmd_bench(int argc, char **argv);
 int cc_cmd_audit(int argc, char **argv);
 int cc_cmd_derive(int argc, char **argv);
 
+/* clothcheck lesson N --exercise/--solution/--check (lesson_exercise.c): argv[0] is the
+ * action; root the lessons folder, lesson the folder name "NNN_name"; the exit status */
+int cc_lesson_exercise(const char *root, const char *lesson, int argc, char **argv);
+/* 1 if opt is --exercise, --solution or --check */
+int cc_lesson_is_exercise_option(const char *opt);
+
 /* clothcheck bench --audit: repeat timed runs of the full audit matrix; the exit status */
 int cc_bench_audit(int repeat, int json);
 

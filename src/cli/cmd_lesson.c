@@ -26,16 +26,24 @@ typedef struct cc_lesson {
 static void lesson_usage(FILE *f)
 {
     fputs("usage: clothcheck lesson [N | NAME] [ARGS...]\n"
+          "       clothcheck lesson N --exercise [DIR] | --solution DIR | --check [DIR] [--hint K]\n"
           "\n"
           "Without N, list the lessons: number, name, difficulty (1-3) and title.\n"
           "With N (\"102\") or the start of a folder or lesson name (\"102_stretch\", \"stretch\"),\n"
           "run that lesson's lesson.lua as `clothcheck run` would, passing ARGS on to it.\n"
           "\n"
+          "Exercises (lessons that have one): --exercise copies the exercise, with its blanks\n"
+          "marked TODO, into DIR (default exercises/NNN_name); --solution copies the worked\n"
+          "answer into DIR as exercise.lua; --check grades DIR/exercise.lua part by part, with\n"
+          "the diagnosis of each mistake and a first hint (--hint K: the K-th hint of the first\n"
+          "failing part). Nothing is ever overwritten.\n"
+          "\n"
           "Lessons are read from $CLOTHCHECK_LESSONS if it is set, else from\n"
           "  " CC_SOURCE_DIR "/lessons\n"
           "\n"
-          "Exit status: 0 the lesson's checks passed, 2 an assertion or error in the lesson,\n"
-          "or an unknown lesson (one line on stderr).\n", f);
+          "Exit status: 0 the lesson's checks (or every part of the exercise) passed, 1 a part\n"
+          "of the exercise failed, 2 an assertion or error in the lesson, bad input or an\n"
+          "unknown lesson (one line on stderr).\n", f);
 }
 
 static const char *lessons_root(void)
@@ -156,6 +164,8 @@ int cc_cmd_lesson(int argc, char **argv)
         return cc_cli_error("lesson", "'%s' names %d lessons; give the number (clothcheck lesson lists them)",
                             key, count);
 
+    if (argc >= 3 && cc_lesson_is_exercise_option(argv[2]))
+        return cc_lesson_exercise(root, ls[found].dir, argc - 2, argv + 2);
     char path[CC_LESSON_PATH];
     if (lesson_path(path, root, ls[found].dir) < 0)
         return cc_cli_error("lesson", "path of lesson '%s' is too long", ls[found].dir);

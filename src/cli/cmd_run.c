@@ -13,7 +13,8 @@ static void run_usage(FILE *f)
           "\n"
           "Run a Lua 5.4 script; require \"clothcheck\" gives the toolkit. The script sees its\n"
           "arguments in the table arg (arg[0] is the script). Errors print file:line and a\n"
-          "message and exit with status 2.\n"
+          "message and exit with status 2; a script that ends with `return false` (a check\n"
+          "that failed) exits with status 1.\n"
           "\n"
           "  --unsafe   allow os.execute, io.popen and loading C modules (off by default)\n", f);
 }
@@ -77,8 +78,9 @@ int cc_cmd_run(int argc, char **argv)
     }
     lua_setglobal(L, "arg");
     int status = luaL_loadfile(L, script);
-    if (status == LUA_OK) status = lua_pcall(L, 0, 0, 0);
+    if (status == LUA_OK) status = lua_pcall(L, 0, 1, 0);
     int rc = CC_EXIT_OK;
+    if (status == LUA_OK && lua_isboolean(L, -1) && !lua_toboolean(L, -1)) rc = CC_EXIT_FAIL;   /* return false */
     if (status != LUA_OK) {
         const char *msg = lua_tostring(L, -1);
         fprintf(stderr, "clothcheck run: %s\n", msg ? msg : "(error object is not a string)");
