@@ -102,6 +102,6 @@ double cc_target_step_scale(const cc_target *t, const double *x, const cc_eval *
             for (int j = 0; j < n; j++) hmax = fmax(hmax, fabs(e->d2C[k][i][j]));
         }
     }
-    double f = hmax > 0 ? fmax(gmax / hmax, sqrt(cmax / hmax)) : big;
+    double f = hmax > 0 ? fmax(gmax / hmax, sqrt(cmax / hmax)) : ell;   /* no curvature given: the safe end */
     return isfinite(f) ? fmin(fmax(f, ell), big) : ell;
 }

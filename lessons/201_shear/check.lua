@@ -1,0 +1,35 @@
+-- The grader of lesson 201's exercise (clothcheck lesson 201 --check [DIR] [--hint K]): each
+-- gradient against finite differences of its shear condition, with the audit's diagnosis.
+local here = arg[0]:match("^(.*)/[^/]*$") or "."
+package.path = here .. "/../?.lua;" .. package.path
+local grade = require "grade"
+
+local function w_of(x, dw)
+  local w = {0, 0, 0}
+  for m = 1, 3 do
+    for s = 1, 3 do w[s] = w[s] + dw[m] * x[3 * (m - 1) + s] end
+  end
+  return w
+end
+local function dot(a, b) return a[1] * b[1] + a[2] * b[2] + a[3] * b[3] end
+
+-- C = alpha w_u . w_v (19), or alpha w^_u . w^_v (A.5)
+local function shear(normalized)
+  return function(x, rest)
+    local wu, wv = w_of(x, rest.dwu), w_of(x, rest.dwv)
+    local c = dot(wu, wv)
+    if normalized then c = c / math.sqrt(dot(wu, wu) * dot(wv, wv)) end
+    return rest.alpha * c
+  end
+end
+
+return grade.run{lesson = "201_shear", dir = arg[1], hint = arg[2], parts = {
+  {todo = 1, name = "dC/dx, 001 (21)", fn = "grad_bw98", nv = 3, value = shear(false),
+   hints = {"The product rule on w_u . w_v: both factors move with x.",
+            "dw_u/dx_{m,s} is rest.dwu[m] along axis s, so d(w_u . w_v) = dwu_m w_v,s + w_u,s dwv_m.",
+            "dC/dx_{m,s} = alpha * (rest.dwu[m] * wv[s] + wu[s] * rest.dwv[m])."}},
+  {todo = 2, name = "dC/dx, 001 (A.6)", fn = "grad_normalized", nv = 3, value = shear(true),
+   hints = {"The product rule on w^_u . w^_v, with the derivative of a unit vector (A.1).",
+            "dw^/dx_{m,s} = dw_m (e_s - w^_s w^) / |w|: the projector removes the change of length.",
+            "dC/dx_{m,s} = alpha (dwu_m (w^_v,s - c w^_u,s)/|w_u| + dwv_m (w^_u,s - c w^_v,s)/|w_v|), c = w^_u . w^_v."}},
+}}
