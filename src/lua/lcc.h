@@ -59,6 +59,9 @@ void cc_lua_checksteps(lua_State *L, int arg);
 /* cond:derive and clothcheck.derivation (lderive.c) */
 int cc_lua_derive(lua_State *L);
 int cc_lua_derivation(lua_State *L);
+/* call the function below its nargs arguments on lc's stack under pcall, leaving its one
+ * result; 0, or -1 with lc->err set to the error (file:line of the script) */
+int cc_lua_callback(cc_lcondition *lc, int nargs);
 /* push a Lua array of n numbers */
 void cc_lua_pushnumbers(lua_State *L, const double *v, int n);
 

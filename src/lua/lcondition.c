@@ -118,22 +118,27 @@ void cc_lua_pushrest(lua_State *L, const cc_rest *r)
     lua_setfield(L, -2, "dwv");
 }
 
-/* call definition field `fn`(x, rest) under pcall, leaving its one result on the stack;
- * -1 with lc->err on error */
-static int call_def(cc_lcondition *lc, const char *fn, const double *x, const cc_rest *r)
+int cc_lua_callback(cc_lcondition *lc, int nargs)
+{
+    lua_State *L = lc->L;
+    if (lua_pcall(L, nargs, 1, 0) == LUA_OK) return 0;
+    snprintf(lc->err, sizeof lc->err, "%s", lua_tostring(L, -1) ? lua_tostring(L, -1) : "error");
+    lua_pop(L, 1);
+    return -1;
+}
+
+/* call definition field `fn`(x, rest), or fn(x, xf, rest) when xf is given, leaving its one
+ * result on the stack; -1 with lc->err on error */
+static int call_def(cc_lcondition *lc, const char *fn, const double *x, const double *xf, const cc_rest *r)
 {
     lua_State *L = lc->L;
     lua_rawgeti(L, LUA_REGISTRYINDEX, lc->def);
     lua_getfield(L, -1, fn);
     lua_remove(L, -2);
     cc_lua_pushnumbers(L, x, 3 * lc->nv);
+    if (xf) cc_lua_pushnumbers(L, xf, 3 * lc->nv);
     cc_lua_pushrest(L, r);
-    if (lua_pcall(L, 2, 1, 0) != LUA_OK) {
-        snprintf(lc->err, sizeof lc->err, "%s", lua_tostring(L, -1) ? lua_tostring(L, -1) : "error");
-        lua_pop(L, 1);
-        return -1;
-    }
-    return 0;
+    return cc_lua_callback(lc, xf ? 3 : 2);
 }
 
 int cc_lua_readnumbers(lua_State *L, int idx, double *out, int n, int *got)
@@ -155,11 +160,11 @@ int cc_lua_readnumbers(lua_State *L, int idx, double *out, int n, int *got)
     return 0;
 }
 
-/* the result of `fn` as exactly n numbers (any nesting, row-major) into out */
-static int result_numbers(cc_lcondition *lc, const char *fn, const double *x, const cc_rest *r,
-                          double *out, int n)
+/* the result of `fn` (xf as in call_def) as exactly n numbers (any nesting, row-major) into out */
+static int result_numbers(cc_lcondition *lc, const char *fn, const double *x, const double *xf,
+                          const cc_rest *r, double *out, int n)
 {
-    if (call_def(lc, fn, x, r) < 0) return -1;
+    if (call_def(lc, fn, x, xf, r) < 0) return -1;
     int got = 0, bad = cc_lua_readnumbers(lc->L, -1, out, n, &got);
     lua_pop(lc->L, 1);
     if (bad || got != n) {
@@ -172,32 +177,13 @@ static int result_numbers(cc_lcondition *lc, const char *fn, const double *x, co
 
 int cc_lua_condition_value(cc_lcondition *lc, const double *x, const cc_rest *r, double *C)
 {
-    return result_numbers(lc, "value", x, r, C, lc->ncomp);
+    return result_numbers(lc, "value", x, NULL, r, C, lc->ncomp);
 }
 
 int cc_lua_condition_value_frozen(cc_lcondition *lc, const double *x, const double *xf, const cc_rest *r,
                                   double *C)
 {
-    lua_State *L = lc->L;
-    lua_rawgeti(L, LUA_REGISTRYINDEX, lc->def);
-    lua_getfield(L, -1, "value_frozen");
-    lua_remove(L, -2);
-    cc_lua_pushnumbers(L, x, 3 * lc->nv);
-    cc_lua_pushnumbers(L, xf, 3 * lc->nv);
-    cc_lua_pushrest(L, r);
-    if (lua_pcall(L, 3, 1, 0) != LUA_OK) {
-        snprintf(lc->err, sizeof lc->err, "%s", lua_tostring(L, -1) ? lua_tostring(L, -1) : "error");
-        lua_pop(L, 1);
-        return -1;
-    }
-    int got = 0, bad = cc_lua_readnumbers(L, -1, C, lc->ncomp, &got);
-    lua_pop(L, 1);
-    if (bad || got != lc->ncomp) {
-        snprintf(lc->err, sizeof lc->err, "%s/%s: value_frozen must return %d numbers", lc->name, lc->variant,
-                 lc->ncomp);
-        return -1;
-    }
-    return 0;
+    return result_numbers(lc, "value_frozen", x, xf, r, C, lc->ncomp);
 }
 
 int cc_lua_condition_eval(cc_lcondition *lc, const double *x, const cc_rest *r, int want, cc_eval *out)
@@ -208,11 +194,11 @@ int cc_lua_condition_eval(cc_lcondition *lc, const double *x, const cc_rest *r, 
     out->ndof = n;
     if (cc_lua_condition_value(lc, x, r, out->C) < 0) return -1;
     if (want & CC_WANT_GRAD) {
-        if (result_numbers(lc, "gradient", x, r, buf, lc->ncomp * n) < 0) return -1;
+        if (result_numbers(lc, "gradient", x, NULL, r, buf, lc->ncomp * n) < 0) return -1;
         for (int k = 0; k < lc->ncomp; k++) memcpy(out->dC[k], buf + k * n, sizeof(double) * n);
     }
     if (want & CC_WANT_HESS) {
-        if (result_numbers(lc, "hessian", x, r, buf, lc->ncomp * n * n) < 0) return -1;
+        if (result_numbers(lc, "hessian", x, NULL, r, buf, lc->ncomp * n * n) < 0) return -1;
         for (int k = 0; k < lc->ncomp; k++)
             for (int i = 0; i < n; i++) memcpy(out->d2C[k][i], buf + (k * n + i) * n, sizeof(double) * n);
     }

@@ -86,11 +86,7 @@ static int call_step(const cc_step *s, const char *field, const double *x, const
     push_step_field(ls, field);
     cc_lua_pushnumbers(L, x, 3 * lc->nv);
     cc_lua_pushrest(L, r);
-    if (lua_pcall(L, 2, 1, 0) != LUA_OK) {
-        snprintf(lc->err, sizeof lc->err, "%s", lua_tostring(L, -1) ? lua_tostring(L, -1) : "error");
-        lua_pop(L, 1);
-        return -1;
-    }
+    if (cc_lua_callback(lc, 2) < 0) return -1;
     int got = 0, cap = n < 0 ? CC_STEP_MAXQ : n;
     int bad = cc_lua_readnumbers(L, -1, out, cap, &got);
     lua_pop(L, 1);
