@@ -118,12 +118,7 @@ static const cc_step switched2 = {
     "independent: not symmetric (dcos_i dsin_j is not dsin_i dcos_j).",
     2, 1, 0, &cc_bend_macri, cc_step_condition_value_hd, NULL, cc_step_condition_derive};
 static const cc_step *const steps[] = {
-    &cc_step_hinge_nA, &cc_step_hinge_nA2, &cc_step_hinge_nB, &cc_step_hinge_nB2,
-    &cc_step_hinge_e, &cc_step_hinge_e2,
-    &cc_step_hinge_frozen[0], &cc_step_hinge_frozen[1], &cc_step_hinge_frozen[2],
-    &cc_step_hinge_frozen[3], &cc_step_hinge_frozen[4], &cc_step_hinge_frozen[5],
-    &cc_step_hinge_frozen[6], &cc_step_hinge_frozen[7], &cc_step_hinge_frozen[8],
-    &cc_step_hinge_frozen[9], &quotient_cos, &quotient_sin, &switched, &switched2};
+    CC_STEPS_HINGE_VECTORS, CC_STEPS_HINGE_FROZEN, &quotient_cos, &quotient_sin, &switched, &switched2};
 static const cc_derivation derivation = {
     sizeof steps / sizeof steps[0], steps, CC_SAMPLE_HINGE, NULL};
 

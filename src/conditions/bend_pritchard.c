@@ -55,23 +55,17 @@ static void bend_pritchard_value_hd(const cc_hd *x, const double *xf, const cc_r
 /* The derivation, step by step: (25)-(39) exact, (40)-(51) with frozen magnitudes, (52)-(57). */
 static const cc_step theta = {
     "theta", "001 (30), (52)-(54)",
-    "theta = atan2(sin theta, cos theta) - theta0;  dtheta/dx_{m_s} = cos theta dsin/dx_{m_s} - sin theta dcos/dx_{m_s}",
+    CC_FORMULA_THETA,
     "(53) divides by sin^2 + cos^2, which is 1 at x, and (54) drops it. The gradient is that of "
     "theta with the magnitudes of n^A, n^B and e frozen (claim frozen-magnitude).",
     1, 1, 0, &cc_bend_pritchard, cc_step_condition_value_hd, NULL, cc_step_condition_derive};
 static const cc_step theta2 = {
     "theta''", "001 (55)-(57)",
-    "d2theta = cos d2sin - sin d2cos + (sin^2 - cos^2)(dsin_m dcos_n + dcos_m dsin_n) "
-    "+ 2 sin cos (dcos_m dcos_n - dsin_m dsin_n)",
+    CC_FORMULA_THETA2,
     "(57) is (55) (printed in full only in 000 as (56)) with sin^2 + cos^2 = 1 at x.",
     2, 1, 0, &cc_bend_pritchard, cc_step_condition_value_hd, NULL, cc_step_condition_derive};
 static const cc_step *const steps[] = {
-    &cc_step_hinge_nA, &cc_step_hinge_nA2, &cc_step_hinge_nB, &cc_step_hinge_nB2,
-    &cc_step_hinge_e, &cc_step_hinge_e2,
-    &cc_step_hinge_frozen[0], &cc_step_hinge_frozen[1], &cc_step_hinge_frozen[2],
-    &cc_step_hinge_frozen[3], &cc_step_hinge_frozen[4], &cc_step_hinge_frozen[5],
-    &cc_step_hinge_frozen[6], &cc_step_hinge_frozen[7], &cc_step_hinge_frozen[8],
-    &cc_step_hinge_frozen[9], &theta, &theta2};
+    CC_STEPS_HINGE_VECTORS, CC_STEPS_HINGE_FROZEN, &theta, &theta2};
 static const cc_derivation derivation = {
     sizeof steps / sizeof steps[0], steps, CC_SAMPLE_HINGE, NULL};
 

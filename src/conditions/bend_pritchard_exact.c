@@ -114,34 +114,30 @@ static const cc_step units[10] = {
                "d2e^ = -(de^_{n_t} e^T + e^ de^_{n_t}^T) q^e_m I_s/|e| - (I - e^ e^T)/|e|^2 q^e_m q^e_n e^_t I_s",
                "001 prints S_s(q^e_m) where q^e_m I_s is meant (q^e_m is a scalar).", 2, 3, 5),
     UNITS_STEP("cos theta", "001 (28), (46)-(47)",
-               "cos theta = n^A^ . n^B^;  dcos/dx_{m_s} = dn^A^/dx_{m_s} . n^B^ + n^A^ . dn^B^/dx_{m_s}",
+               CC_FORMULA_COS,
                "The product rule on (28), fed with (A.8)-(A.9).", 1, 1, 6),
     UNITS_STEP("cos theta''", "001 (50)",
-               "d2cos = d2n^A^ . n^B^ + dn^B^/dx_{n_t} . dn^A^/dx_{m_s} + dn^A^/dx_{n_t} . dn^B^/dx_{m_s} + n^A^ . d2n^B^",
+               CC_FORMULA_COS2,
                "", 2, 1, 7),
     UNITS_STEP("sin theta", "001 (29), (48)-(49)",
-               "sin theta = (n^A^ x n^B^) . e^;  dsin = (dn^A^ x n^B^ + n^A^ x dn^B^) . e^ + (n^A^ x n^B^) . de^",
+               CC_FORMULA_SIN,
                "The product rule on (29), fed with (A.8)-(A.10).", 1, 1, 8),
     UNITS_STEP("sin theta''", "001 (51)",
-               "d2sin = (d2n^A^ x n^B^ + dn^A^_m x dn^B^_n + dn^A^_n x dn^B^_m + n^A^ x d2n^B^) . e^ "
-               "+ (dn^A^_m x n^B^ + n^A^ x dn^B^_m) . de^_n + (dn^A^_n x n^B^ + n^A^ x dn^B^_n) . de^_m "
-               "+ (n^A^ x n^B^) . d2e^",
+               CC_FORMULA_SIN2,
                "", 2, 1, 9),
 };
 static const cc_step theta = {
     "theta", "001 (30), (52)-(54)",
-    "theta = atan2(sin theta, cos theta) - theta0;  dtheta/dx_{m_s} = cos theta dsin/dx_{m_s} - sin theta dcos/dx_{m_s}",
+    CC_FORMULA_THETA,
     "With exact unit-vector derivatives, sin^2 + cos^2 = 1 holds along every direction, so (54) "
     "is the exact gradient of theta.",
     1, 1, 0, &cc_bend_pritchard_exact, cc_step_condition_value_hd, NULL, cc_step_condition_derive};
 static const cc_step theta2 = {
     "theta''", "001 (55)-(57)",
-    "d2theta = cos d2sin - sin d2cos + (sin^2 - cos^2)(dsin_m dcos_n + dcos_m dsin_n) "
-    "+ 2 sin cos (dcos_m dcos_n - dsin_m dsin_n)",
+    CC_FORMULA_THETA2,
     "", 2, 1, 0, &cc_bend_pritchard_exact, cc_step_condition_value_hd, NULL, cc_step_condition_derive};
 static const cc_step *const steps[] = {
-    &cc_step_hinge_nA, &cc_step_hinge_nA2, &cc_step_hinge_nB, &cc_step_hinge_nB2,
-    &cc_step_hinge_e, &cc_step_hinge_e2, &units[0], &units[1], &units[2], &units[3], &units[4],
+    CC_STEPS_HINGE_VECTORS, &units[0], &units[1], &units[2], &units[3], &units[4],
     &units[5], &units[6], &units[7], &units[8], &units[9], &theta, &theta2};
 static const cc_derivation derivation = {
     sizeof steps / sizeof steps[0], steps, CC_SAMPLE_HINGE, NULL};

@@ -53,6 +53,20 @@ struct cc_step {
 #define CC_SAMPLE_HINGE       "0.3 -0.9 0.1; 0 0 0; 1 0 0; 0.6 0.7 0.5"
 #define CC_SAMPLE_SPRING      "0 0 0; 1.3 0.4 -0.2"
 
+/* The formulas of 001 (46)-(57) as printed, shared by the variants built on them. */
+#define CC_FORMULA_COS  "cos theta = n^A^ . n^B^;  dcos/dx_{m_s} = dn^A^/dx_{m_s} . n^B^ + n^A^ . dn^B^/dx_{m_s}"
+#define CC_FORMULA_COS2 "d2cos = d2n^A^ . n^B^ + dn^B^/dx_{n_t} . dn^A^/dx_{m_s} + dn^A^/dx_{n_t} . dn^B^/dx_{m_s} + n^A^ . d2n^B^"
+#define CC_FORMULA_SIN  "sin theta = (n^A^ x n^B^) . e^;  dsin = (dn^A^ x n^B^ + n^A^ x dn^B^) . e^ + (n^A^ x n^B^) . de^"
+#define CC_FORMULA_SIN2 \
+    "d2sin = (d2n^A^ x n^B^ + dn^A^_m x dn^B^_n + dn^A^_n x dn^B^_m + n^A^ x d2n^B^) . e^ " \
+    "+ (dn^A^_m x n^B^ + n^A^ x dn^B^_m) . de^_n + (dn^A^_n x n^B^ + n^A^ x dn^B^_n) . de^_m " \
+    "+ (n^A^ x n^B^) . d2e^"
+#define CC_FORMULA_THETA \
+    "theta = atan2(sin theta, cos theta) - theta0;  dtheta/dx_{m_s} = cos theta dsin/dx_{m_s} - sin theta dcos/dx_{m_s}"
+#define CC_FORMULA_THETA2 \
+    "d2theta = cos d2sin - sin d2cos + (sin^2 - cos^2)(dsin_m dcos_n + dcos_m dsin_n) " \
+    "+ 2 sin cos (dcos_m dcos_n - dsin_m dsin_n)"
+
 /* A variant's derivation: steps in the order of the published derivation. */
 typedef struct cc_derivation {
     int nsteps;                       /* steps */
@@ -93,6 +107,15 @@ void cc_step_hinge_units_value_hd(const cc_step *s, const cc_hd *x, const double
                                   cc_hd *q);
 /* the ten steps above with the frozen-magnitude (40)-(45), for bend/pritchard and bend/macri */
 extern const cc_step cc_step_hinge_frozen[10];
+
+/* step lists for a derivation's table: (25)-(39), and the frozen-magnitude (40)-(51) */
+#define CC_STEPS_HINGE_VECTORS \
+    &cc_step_hinge_nA, &cc_step_hinge_nA2, &cc_step_hinge_nB, &cc_step_hinge_nB2, &cc_step_hinge_e, \
+    &cc_step_hinge_e2
+#define CC_STEPS_HINGE_FROZEN \
+    &cc_step_hinge_frozen[0], &cc_step_hinge_frozen[1], &cc_step_hinge_frozen[2], &cc_step_hinge_frozen[3], \
+    &cc_step_hinge_frozen[4], &cc_step_hinge_frozen[5], &cc_step_hinge_frozen[6], &cc_step_hinge_frozen[7], \
+    &cc_step_hinge_frozen[8], &cc_step_hinge_frozen[9]
 
 /* Triangle steps (001 (1)-(12), (2), (A.1)): rest quantities, w_u, w_v, their lengths and
  * unit vectors. */

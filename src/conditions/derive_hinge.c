@@ -146,17 +146,15 @@ const cc_step cc_step_hinge_frozen[10] = {
     UNITS_STEP("e^''", "001 (45)", "d2e^/dx_{m_s} dx_{n_t} = 0",
                "With |e| held constant, e^ is linear in the positions.", 2, 3, 5),
     UNITS_STEP("cos theta", "001 (28), (46)-(47)",
-               "cos theta = n^A^ . n^B^;  dcos/dx_{m_s} = dn^A^/dx_{m_s} . n^B^ + n^A^ . dn^B^/dx_{m_s}",
+               CC_FORMULA_COS,
                "The product rule on (28), fed with (40)-(41).", 1, 1, 6),
     UNITS_STEP("cos theta''", "001 (50)",
-               "d2cos = d2n^A^ . n^B^ + dn^B^/dx_{n_t} . dn^A^/dx_{m_s} + dn^A^/dx_{n_t} . dn^B^/dx_{m_s} + n^A^ . d2n^B^",
+               CC_FORMULA_COS2,
                "", 2, 1, 7),
     UNITS_STEP("sin theta", "001 (29), (48)-(49)",
-               "sin theta = (n^A^ x n^B^) . e^;  dsin = (dn^A^ x n^B^ + n^A^ x dn^B^) . e^ + (n^A^ x n^B^) . de^",
+               CC_FORMULA_SIN,
                "The product rule on (29), fed with (40)-(42).", 1, 1, 8),
     UNITS_STEP("sin theta''", "001 (51)",
-               "d2sin = (d2n^A^ x n^B^ + dn^A^_m x dn^B^_n + dn^A^_n x dn^B^_m + n^A^ x d2n^B^) . e^ "
-               "+ (dn^A^_m x n^B^ + n^A^ x dn^B^_m) . de^_n + (dn^A^_n x n^B^ + n^A^ x dn^B^_n) . de^_m "
-               "+ (n^A^ x n^B^) . d2e^",
+               CC_FORMULA_SIN2,
                "001 prints the last term without its dot.", 2, 1, 9),
 };
