@@ -11,21 +11,6 @@
 #include <unistd.h>
 #include "cc_test.h"
 
-/* the whole of file path (NUL-terminated, malloc'd), or NULL */
-static char *slurp(const char *path)
-{
-    FILE *f = fopen(path, "rb");
-    if (!f) return NULL;
-    fseek(f, 0, SEEK_END);
-    long n = ftell(f);
-    fseek(f, 0, SEEK_SET);
-    char *s = malloc((size_t)n + 1);
-    if (s && fread(s, 1, (size_t)n, f) != (size_t)n) free(s), s = NULL;
-    if (s) s[n] = '\0';
-    fclose(f);
-    return s;
-}
-
 /* a scratch folder with links to lessons/, lua/ and tests/, made the working directory */
 static void scratch(void)
 {
@@ -42,7 +27,7 @@ static void test_examples(void)
     static char out[1 << 16], err[1 << 14];
     char path[512], seen[512] = " ";
     snprintf(path, sizeof path, "%s/docs/cli.md", CC_SOURCE_DIR);
-    char *text = slurp(path);
+    char *text = cc_test_read_file(path);
     CU_ASSERT_PTR_NOT_NULL_FATAL(text);
     scratch();
     int in_sh = 0, run = 0;

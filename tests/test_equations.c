@@ -14,21 +14,6 @@
 
 #define MAXCOL 8
 
-/* the whole of file path (NUL-terminated, malloc'd), or NULL */
-static char *slurp(const char *path)
-{
-    FILE *f = fopen(path, "rb");
-    if (!f) return NULL;
-    fseek(f, 0, SEEK_END);
-    long n = ftell(f);
-    fseek(f, 0, SEEK_SET);
-    char *s = malloc((size_t)n + 1);
-    if (s && fread(s, 1, (size_t)n, f) != (size_t)n) free(s), s = NULL;
-    if (s) s[n] = '\0';
-    fclose(f);
-    return s;
-}
-
 /* split a table row "| a | b \| c | d |" into trimmed columns (an escaped \| stays in a column) */
 static int columns(char *line, char *col[MAXCOL])
 {
@@ -54,7 +39,7 @@ static void check_impl(const char *cell)
     snprintf(path, sizeof path, "%.*s", (int)(colon - a - 1), a + 1);
     snprintf(fn, sizeof fn, "%.*s(", (int)(b - colon - 1), colon + 1);
     snprintf(buf, sizeof buf, "%s/%s", CC_SOURCE_DIR, path);
-    char *text = slurp(buf);
+    char *text = cc_test_read_file(buf);
     if (!text) fprintf(stderr, "equations.md names %s, which does not exist\n", path);
     CU_ASSERT_PTR_NOT_NULL_FATAL(text);
     if (!strstr(text, fn)) fprintf(stderr, "equations.md: %s has no %s\n", path, fn);
@@ -108,7 +93,7 @@ static void test_map(void)
 {
     char path[512];
     snprintf(path, sizeof path, "%s/docs/equations.md", CC_SOURCE_DIR);
-    char *text = slurp(path);
+    char *text = cc_test_read_file(path);
     CU_ASSERT_PTR_NOT_NULL_FATAL(text);
     int rows = 0, seen[64] = {0}, app[16] = {0};
     for (char *line = strtok(text, "\n"); line; line = strtok(NULL, "\n")) {

@@ -140,7 +140,7 @@ int cc_element_option(const char *cmd, const cc_opt *o, cc_element_opts *e)
 }
 
 int cc_element_build(const char *cmd, const cc_condition *c, const cc_element_opts *e, double *x,
-                     cc_rest *r)
+                     cc_rest *r, cc_eval *ev)
 {
     char err[CC_ERRLEN];
     double uv[2 * (CC_MAX_NV + 1)], xs[3 * (CC_MAX_NV + 1)];
@@ -165,8 +165,8 @@ int cc_element_build(const char *cmd, const cc_condition *c, const cc_element_op
         ok = cc_rest_spring(r, L, err);
     }
     if (ok < 0) return cc_cli_error(cmd, "%s", err);
-    cc_eval ev;
-    if (c->eval(x, r, CC_WANT_ALL, &ev) < 0)
+    memset(ev, 0, sizeof *ev);
+    if (c->eval(x, r, CC_WANT_ALL, ev) < 0)
         return cc_cli_error(cmd, "%s/%s is undefined at these positions (a zero-length edge or zero-area triangle)",
                             c->condition, c->variant);
     return 0;

@@ -83,9 +83,11 @@ cc_element_opts cc_element_defaults(void);
  * is not a finite number); 0 if o is some other option */
 int cc_element_option(const char *cmd, const cc_opt *o, cc_element_opts *e);
 
-/* x (3*nv) and rest data r of condition c from e; 0, or the exit status after printing one
- * line (wrong vertex count, degenerate (u,v), non-numbers, C undefined at x) */
+/* x (3*nv), rest data r and the evaluation ev (value, gradient, Hessian) of condition c from
+ * e; 0, or the exit status after printing one line (wrong vertex count, degenerate (u,v),
+ * non-numbers, C undefined at x) */
+struct cc_eval;
 int cc_element_build(const char *cmd, const struct cc_condition *c, const cc_element_opts *e,
-                     double *x, struct cc_rest *r);
+                     double *x, struct cc_rest *r, struct cc_eval *ev);
 
 #endif

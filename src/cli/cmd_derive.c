@@ -219,7 +219,8 @@ int cc_cmd_derive(int argc, char **argv)
     }
     double x[CC_MAX_DOF];
     cc_rest rest;
-    int rc = cc_element_build("derive", c, &el, x, &rest);
+    static cc_eval ev;
+    int rc = cc_element_build("derive", c, &el, x, &rest, &ev);
     if (rc) return rc;
     static cc_derive d;
     if (cc_derive_run(c->condition, c->variant, c->nv, dv->steps, dv->nsteps, x, &rest, &d) < 0)

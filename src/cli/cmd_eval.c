@@ -111,11 +111,9 @@ int cc_cmd_eval(int argc, char **argv)
 
     double x[CC_MAX_DOF];
     cc_rest rd;
-    int rc = cc_element_build("eval", c, &el, x, &rd);
-    if (rc) return rc;
     cc_eval e;
-    memset(&e, 0, sizeof e);
-    (void)c->eval(x, &rd, CC_WANT_ALL, &e);
+    int rc = cc_element_build("eval", c, &el, x, &rd, &e);
+    if (rc) return rc;
     if (json) print_json(c, &e);
     else print_text(c, &e);
     return CC_EXIT_OK;

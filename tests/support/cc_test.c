@@ -21,6 +21,20 @@ int cc_test_main(const char *suite, const cc_test_case *tests)
     return failed ? 1 : 0;
 }
 
+char *cc_test_read_file(const char *path)
+{
+    FILE *f = fopen(path, "rb");
+    if (!f) return NULL;
+    fseek(f, 0, SEEK_END);
+    long n = ftell(f);
+    fseek(f, 0, SEEK_SET);
+    char *s = n >= 0 ? malloc((size_t)n + 1) : NULL;
+    if (s && fread(s, 1, (size_t)n, f) != (size_t)n) free(s), s = NULL;
+    if (s) s[n] = '\0';
+    fclose(f);
+    return s;
+}
+
 /* read a whole file into buf (cap bytes, NUL-terminated) */
 static void slurp(const char *path, char *buf, size_t cap)
 {

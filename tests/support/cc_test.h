@@ -24,6 +24,9 @@ int cc_test_main(const char *suite, const cc_test_case *tests);
  * to run). */
 int cc_test_run_cli(const char *args, char *out, size_t outcap, char *err, size_t errcap);
 
+/* The whole of file path, NUL-terminated and malloc'd (free it), or NULL. */
+char *cc_test_read_file(const char *path);
+
 /* Count the lines in s. */
 int cc_test_count_lines(const char *s);
 
