@@ -1,8 +1,16 @@
 -- Grading of exercises: a lesson's check.lua lists the parts of its exercise and calls
--- grade.run. Each part names the function the student fills in, the condition it belongs to,
--- and hints from general to specific. A part passes when the audit engine finds the student's
--- derivative equal to finite differences of the condition's value; when it fails, the audit's
--- diagnosis says what kind of mistake it is (docs/derive.md).
+-- grade.run. Each part names the function the student fills in, what it is graded against,
+-- and hints from general to specific. Three kinds of part:
+--
+--   kind = "gradient" (the default): fn(x, rest) is dC/dx of the condition whose value the
+--     part gives; it passes when the audit engine finds it equal to finite differences of
+--     that value, and when it fails the audit's diagnosis says what kind of mistake it is
+--     (docs/derive.md).
+--   kind = "hessian": fn(x, rest) is d2C/dxdx (row-major, 3nv x 3nv); the part gives the
+--     value and the right gradient, and the student's Hessian is audited against finite
+--     differences of that gradient, with the diagnosis.
+--   kind = "check": fn is anything; the part's check(fn, work) returns true, or false and
+--     a list of lines saying what is wrong (a step of an integrator, a filter of MPCG, ...).
 --
 --   local grade = require "grade"
 --   return grade.run{lesson = "102", dir = arg[1], hint = arg[2], parts = {
@@ -31,28 +39,51 @@ local function zeros(n)
   return H
 end
 
--- grade one part: true, or false and the lines of feedback
-local function grade_part(part, work)
-  local f = work[part.fn]
-  if type(f) ~= "function" then return false, {part.fn .. " is missing from the exercise"} end
+local function todo_message(part) return part.fn .. " returns no numbers yet: fill in TODO (" .. part.todo .. ")" end
+
+-- the audit row of `quantity` for the student's function wrapped as a condition: pass, lines
+local function audit_part(part, f, quantity)
   local n = 3 * part.nv
-  local cond = cc.define{condition = "exercise", variant = part.fn, nv = part.nv,
-                         value = part.value, gradient = f, hessian = function() return zeros(n) end}
-  local aok, a = pcall(cc.audit, cond, {samples = 40, edges = false, reference = "fd-true", seed = 5})
+  local def = {condition = "exercise", variant = part.fn, nv = part.nv, value = part.value}
+  if quantity == "gradient" then
+    def.gradient, def.hessian = f, function() return zeros(n) end
+  else
+    def.gradient, def.hessian = part.gradient, f
+  end
+  local aok, a = pcall(cc.audit, cc.define(def), {samples = 40, edges = false, reference = "fd-true", seed = 5})
   if not aok then
     local msg = tostring(a)
-    if msg:find("must return") then msg = part.fn .. " returns no numbers yet: fill in TODO (" .. part.todo .. ")" end
+    if msg:find("must return") then msg = todo_message(part) end
     return false, {msg}
   end
   for _, row in ipairs(a:rows()) do
-    if row.quantity == "gradient" then
+    if row.quantity == quantity then
       if row.pass then return true end
-      local lines = {string.format("differs from finite differences of C by %.2g (relative)", row.max_rel_error)}
+      local of = quantity == "gradient" and "C" or "the gradient"
+      local lines = {string.format("differs from finite differences of %s by %.2g (relative)", of, row.max_rel_error)}
       for _, finding in ipairs(row.diagnosis) do lines[#lines + 1] = finding.kind .. ": " .. finding.text end
       return false, lines
     end
   end
-  return false, {"no gradient row in the audit"}
+  return false, {"no " .. quantity .. " row in the audit"}
+end
+
+-- grade one part: true, or false and the lines of feedback
+local function grade_part(part, work)
+  local f = work[part.fn]
+  if f == nil then return false, {part.fn .. " is missing from the exercise"} end
+  local kind = part.kind or "gradient"
+  if kind == "check" then
+    local ok, pass, lines = pcall(part.check, f, work)
+    if not ok then
+      local msg = tostring(pass)
+      if msg:find("TODO") or msg:find("nil value") then msg = todo_message(part) .. " (" .. msg .. ")" end
+      return false, {msg}
+    end
+    return pass, lines
+  end
+  if type(f) ~= "function" then return false, {part.fn .. " must be a function"} end
+  return audit_part(part, f, kind == "hessian" and "hessian-vs-gradient" or "gradient")
 end
 
 function M.run(spec)
