@@ -9,8 +9,9 @@
 --   kind = "hessian": fn(x, rest) is d2C/dxdx (row-major, 3nv x 3nv); the part gives the
 --     value and the right gradient, and the student's Hessian is audited against finite
 --     differences of that gradient, with the diagnosis.
---   kind = "check": fn is anything; the part's check(fn, work) returns true, or false and
---     a list of lines saying what is wrong (a step of an integrator, a filter of MPCG, ...).
+--   kind = "check": fn is anything; the part's check(fn, work, part) returns true, or false
+--     and a list of lines saying what is wrong (a step of an integrator, a filter of MPCG,
+--     ...); when fn gives nothing yet it returns false, {grade.todo_message(part)}.
 --
 --   local grade = require "grade"
 --   return grade.run{lesson = "102", dir = arg[1], hint = arg[2], parts = {
@@ -39,7 +40,10 @@ local function zeros(n)
   return H
 end
 
-local function todo_message(part) return part.fn .. " returns no numbers yet: fill in TODO (" .. part.todo .. ")" end
+local function todo_message(part)
+  return part.fn .. " returns no numbers yet: fill in TODO (" .. part.todo .. ")"
+end
+M.todo_message = todo_message
 
 -- the audit row of `quantity` for the student's function wrapped as a condition: pass, lines
 local function audit_part(part, f, quantity)
@@ -74,7 +78,7 @@ local function grade_part(part, work)
   if f == nil then return false, {part.fn .. " is missing from the exercise"} end
   local kind = part.kind or "gradient"
   if kind == "check" then
-    local ok, pass, lines = pcall(part.check, f, work)
+    local ok, pass, lines = pcall(part.check, f, work, part)
     if not ok then
       local msg = tostring(pass)
       if msg:find("TODO") or msg:find("nil value") then msg = todo_message(part) .. " (" .. msg .. ")" end

@@ -44,7 +44,7 @@ end
 
 -- plots: option fields are words only; titles cannot run commands (gnuplot runs `...` in
 -- double-quoted strings, so titles are written single-quoted)
-local dir = "out/test_lua_errors"
+local dir = cc.outdir()
 assert(cc.mkdir(dir))
 local marker = dir .. "/ran"
 os.remove(marker)

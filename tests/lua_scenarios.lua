@@ -7,9 +7,9 @@ local root = arg[0]:match("^(.*)/tests/[^/]*$") or "."
 local scenarios = root .. "/lua/scenarios/"
 package.path = scenarios .. "?.lua;" .. package.path
 
--- outputs go under out/ of the current directory (the build directory under ctest; out/
--- is ignored by git), replaced on every run
-local tmp = "out/test_scenarios"
+-- outputs go into the script's output folder (out/lua_scenarios under the build directory;
+-- out/ is ignored by git), replaced on every run
+local tmp = cc.outdir()
 assert(cc.mkdir(tmp))
 
 -- does this machine make PNGs? (without gnuplot the .dat and .gp are still written)

@@ -3,7 +3,8 @@
 --   local scene = require "scene"
 --   local o = scene.options("hanging", arg, {n = 20, T = 2}, {quick = {n = 8, T = 0.3}})
 --        parses --quick, --out DIR, --frames K, --picture [N] and --NAME VALUE for every
---        default given; o.dir is the output directory (out/NAME unless --out), created
+--        default given; o.dir is the output directory (clothcheck.outdir(), out/NAME by
+--        default, unless --out names a folder inside it), created
 --   local mesh, nu = scene.cloth(n, side, z)        a square grid of n x n patches
 --   local sim, mesh, nu = scene.hanging(n, params)  001's cloth pinned at two corners
 --   local sim, mesh, nu = scene.tablecloth(n, params)  003's cloth over a round table
@@ -84,7 +85,7 @@ end
 -- (quick, full) that a flag --quick or --full switches on; options given explicitly win.
 function scene.options(name, argv, defaults, modes)
   modes = modes or {}
-  local o = {name = name, quick = false, out = "out/" .. name, frames = 0, picture = 0}
+  local o = {name = name, quick = false, out = cc.outdir(), frames = 0, picture = 0}
   if modes and modes.full then o.full = false end
   for k, v in pairs(defaults) do o[k] = v end
   local given, i = {}, 1

@@ -17,6 +17,24 @@ int cc_cmd_bench(int argc, char **argv);
 int cc_cmd_audit(int argc, char **argv);
 int cc_cmd_derive(int argc, char **argv);
 
+/* Run a Lua script (clothcheck run, clothcheck lesson): arg[0..argc-1] = argv, argv[0] the
+ * script. Without unsafe it runs in the sandbox (docs/security.md): it reads its own folder,
+ * the lessons and lua folders, `out`, `read_extra` and files named in argv; it writes only
+ * in `out` (NULL: out/<script name>). Limits: cpu_limit seconds, memory_limit MB (0: none).
+ * The exit status: 0, 1 when the script returns false, 2 on an error or a limit. */
+typedef struct cc_run_opts {
+    int argc;
+    char **argv;
+    int unsafe;
+    const char *out, *read_extra;
+    double cpu_limit, memory_limit;
+} cc_run_opts;
+#define CC_RUN_CPU_LIMIT    600.0    /* seconds */
+#define CC_RUN_MEMORY_LIMIT 4096.0   /* MB */
+int cc_run_script(const cc_run_opts *o);
+/* the folder holding the lessons ($CLOTHCHECK_LESSONS, else the source tree's lessons/) */
+const char *cc_lessons_root(void);
+
 /* clothcheck lesson N --exercise/--solution/--check (lesson_exercise.c): argv[0] is the
  * action; root the lessons folder, lesson the folder name "NNN_name"; the exit status */
 int cc_lesson_exercise(const char *root, const char *lesson, int argc, char **argv);

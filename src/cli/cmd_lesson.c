@@ -4,7 +4,8 @@
  * lesson.lua, found in $CLOTHCHECK_LESSONS if set, else in CC_SOURCE_DIR/lessons. The
  * listing takes each lesson's title from the first line of lesson.lua ("-- Lesson 101:
  * title") and its difficulty from a "-- Difficulty: N" line in the header. Running a
- * lesson is `clothcheck run DIR/NNN_name/lesson.lua ARGS...` (cc_cmd_run). */
+ * lesson is `clothcheck run --out out/NNN_name DIR/NNN_name/lesson.lua ARGS...`: in the
+ * sandbox, writing into out/NNN_name. */
 #include <dirent.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -46,7 +47,7 @@ static void lesson_usage(FILE *f)
           "unknown lesson (one line on stderr).\n", f);
 }
 
-static const char *lessons_root(void)
+const char *cc_lessons_root(void)
 {
     const char *env = getenv("CLOTHCHECK_LESSONS");
     return env && *env ? env : CC_SOURCE_DIR "/lessons";
@@ -148,7 +149,7 @@ int cc_cmd_lesson(int argc, char **argv)
         return lesson_usage(stdout), CC_EXIT_OK;
     if (argc >= 2 && argv[1][0] == '-')
         return cc_cli_error("lesson", "unknown option '%s' (see clothcheck lesson --help)", argv[1]);
-    const char *root = lessons_root();
+    const char *root = cc_lessons_root();
     static cc_lesson ls[CC_LESSON_MAX];
     int n = lesson_scan(root, ls, CC_LESSON_MAX);
     if (n < 0) return cc_cli_error("lesson", "cannot read the lessons folder '%s' (set CLOTHCHECK_LESSONS)", root);
@@ -166,18 +167,13 @@ int cc_cmd_lesson(int argc, char **argv)
 
     if (argc >= 3 && cc_lesson_is_exercise_option(argv[2]))
         return cc_lesson_exercise(root, ls[found].dir, argc - 2, argv + 2);
-    char path[CC_LESSON_PATH];
+    char path[CC_LESSON_PATH], out[CC_LESSON_PATH];
     if (lesson_path(path, root, ls[found].dir) < 0)
         return cc_cli_error("lesson", "path of lesson '%s' is too long", ls[found].dir);
-    /* run: argv = {"run", path, ARGS...} */
-    char **rargv = malloc(sizeof *rargv * (size_t)(argc + 1));
-    if (!rargv) return cc_cli_error("lesson", "out of memory");
-    char run[] = "run";
-    rargv[0] = run;
-    rargv[1] = path;
-    for (int a = 2; a < argc; a++) rargv[a] = argv[a];
-    rargv[argc] = NULL;
-    int rc = cc_cmd_run(argc, rargv);
-    free(rargv);
-    return rc;
+    snprintf(out, sizeof out, "out/%s", ls[found].dir);
+    /* run lesson.lua with arg = {[0] = path, ARGS...} */
+    argv[1] = path;
+    cc_run_opts o = {.argc = argc - 1, .argv = argv + 1, .out = out, .cpu_limit = CC_RUN_CPU_LIMIT,
+                     .memory_limit = CC_RUN_MEMORY_LIMIT};
+    return cc_run_script(&o);
 }

@@ -9,7 +9,8 @@
  *                  when a part fails (exit status 1)
  * --exercise copies exercise.lua into DIR (default exercises/NNN_name under the current
  * folder), --solution copies solution.lua into DIR as exercise.lua (so --check grades it);
- * neither ever overwrites a file. */
+ * neither ever overwrites a file. --check runs check.lua in the script sandbox, with DIR
+ * readable and a CPU limit of CC_CHECK_CPU_LIMIT (a student's endless loop ends). */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -18,6 +19,7 @@
 #include "io/files.h"
 
 #define PATH_CAP 1024
+#define CC_CHECK_CPU_LIMIT 60.0   /* seconds of CPU a grading may take */
 
 /* 1 if option names an exercise action */
 int cc_lesson_is_exercise_option(const char *opt)
@@ -100,6 +102,10 @@ int cc_lesson_exercise(const char *root, const char *lesson, int argc, char **ar
     if (stat(src, &st) != 0) return cc_cli_error("lesson", "lesson %s has no exercise yet (no check.lua)", lesson);
     if (stat(dst, &st) != 0)
         return cc_cli_error("lesson", "no %s (get it with: clothcheck lesson %.3s --exercise %s)", dst, lesson, dir);
-    char run[] = "run", *rargv[5] = {run, src, (char *)dir, (char *)hint, NULL};
-    return cc_cmd_run(hint ? 4 : 3, rargv);
+    /* check.lua DIR [K] in the sandbox, reading DIR, writing out/NNN_name, 60 s of CPU */
+    char out[PATH_CAP], *rargv[4] = {src, (char *)dir, (char *)hint, NULL};
+    snprintf(out, sizeof out, "out/%s", lesson);
+    cc_run_opts o = {.argc = hint ? 3 : 2, .argv = rargv, .out = out, .read_extra = dir,
+                     .cpu_limit = CC_CHECK_CPU_LIMIT, .memory_limit = CC_RUN_MEMORY_LIMIT};
+    return cc_run_script(&o);
 }

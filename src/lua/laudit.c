@@ -199,6 +199,7 @@ static int l_plots(lua_State *L)
 {
     const cc_audit *a = checkaudit(L);
     const char *dir = luaL_checkstring(L, 2);
+    cc_lua_checkpath(L, dir, 1);
     char err[CC_ERRLEN];
     if (cc_mkdir_p(dir, err, sizeof err) < 0) {
         luaL_pushfail(L), lua_pushstring(L, err);

@@ -10,6 +10,7 @@
 
 #define CC_LUA_CONDITION "clothcheck.condition"
 #define CC_LUA_MESH      "clothcheck.mesh"
+#define CC_LUA_OUTDIR    "clothcheck.outdir"   /* registry: the script's output folder */
 
 /* A condition as seen from Lua: a registered C variant, or one defined in Lua. */
 typedef struct cc_lcondition {
@@ -30,6 +31,40 @@ typedef struct cc_lmesh {
 } cc_lmesh;
 
 int luaopen_clothcheck(lua_State *L);
+
+/* ---- the sandbox and limits of untrusted scripts (lsandbox.c, docs/security.md) ---- */
+#include <limits.h>
+#define CC_SANDBOX_READS 16
+typedef struct cc_sandbox {
+    char out[PATH_MAX];                      /* resolved output folder: writes only inside */
+    char out_given[1024];                    /* the output folder as given, for messages */
+    char read[CC_SANDBOX_READS][PATH_MAX];   /* resolved folders and files that may be read */
+    int nread;
+    double cpu_limit, cpu_start;             /* seconds of CPU allowed (0: none), used at start */
+    int cpu_hit;                             /* 1 once the CPU limit ended the script */
+    size_t mem_limit, mem_used;              /* bytes of Lua memory allowed (0: none), in use */
+    long mem_refused;                        /* allocations refused by the memory limit */
+} cc_sandbox;
+
+/* out = path made absolute with symbolic links, "." and ".." resolved; components after the
+ * first that does not exist are kept as written. 0, or -1 (a ".." below a missing folder, a
+ * dangling link, a path too long). out holds PATH_MAX bytes. */
+int cc_sandbox_resolve(const char *path, char *out);
+/* write = 1: make path the output folder; write = 0: let the script read path (a folder
+ * and everything under it, or one file). 0, or -1 if it cannot be resolved or too many. */
+int cc_sandbox_allow(cc_sandbox *sb, const char *path, int write);
+/* 0 if the sandbox lets the script read (write = 0) or write (write = 1) path, else -1 */
+int cc_sandbox_check(const cc_sandbox *sb, const char *path, int write);
+/* Put L in the sandbox sb (which must outlive L): wrapped io, os, load, loadfile, dofile and
+ * require; no debug, no programs, no C modules, no environment; package.path as given. */
+void cc_lua_sandbox(lua_State *L, cc_sandbox *sb, const char *package_path);
+/* Enforce sb's CPU and memory limits on L (with or without the sandbox). */
+void cc_lua_limits(lua_State *L, cc_sandbox *sb);
+/* the limit that ended the script, as one line in buf, or NULL if none did */
+const char *cc_lua_limit_hit(const cc_sandbox *sb, char *buf, size_t n);
+/* Raise a Lua error naming path unless L's sandbox (if any) lets it be read or written:
+ * every toolkit function that opens a path calls this first. */
+void cc_lua_checkpath(lua_State *L, const char *path, int write);
 
 /* parts: each adds its functions to the module table at the top of the stack */
 void cc_lua_open_condition(lua_State *L);

@@ -6,6 +6,8 @@
  *   clothcheck.progress(label, done, total)         progress line on stderr (terminals only,
  *                                                   or when CC_PROGRESS is set)
  *   clothcheck.wall_time()                          -> seconds (monotonic), for timings
+ *   clothcheck.outdir()                             -> the script's output folder (clothcheck run
+ *                                                   --out DIR; default out/<script name>)
  */
 #include <stdlib.h>
 #include <string.h>
@@ -23,7 +25,9 @@ static int fail(lua_State *L, const char *msg)
 static int l_mkdir(lua_State *L)
 {
     char err[512];
-    if (cc_mkdir_p(luaL_checkstring(L, 1), err, sizeof err) < 0) return fail(L, err);
+    const char *path = luaL_checkstring(L, 1);
+    cc_lua_checkpath(L, path, 1);
+    if (cc_mkdir_p(path, err, sizeof err) < 0) return fail(L, err);
     lua_pushboolean(L, 1);
     return 1;
 }
@@ -31,6 +35,7 @@ static int l_mkdir(lua_State *L)
 static int l_write_csv(lua_State *L)
 {
     const char *path = luaL_checkstring(L, 1);
+    cc_lua_checkpath(L, path, 1);
     luaL_checktype(L, 2, LUA_TTABLE);
     luaL_checktype(L, 3, LUA_TTABLE);
     int ncol = (int)luaL_len(L, 2), nrow = (int)luaL_len(L, 3);
@@ -76,8 +81,17 @@ static int l_wall_time(lua_State *L)
     return 1;
 }
 
+static int l_outdir(lua_State *L)
+{
+    if (lua_getfield(L, LUA_REGISTRYINDEX, CC_LUA_OUTDIR) != LUA_TSTRING) {
+        lua_pop(L, 1);
+        lua_pushliteral(L, "out");
+    }
+    return 1;
+}
+
 static const luaL_Reg io_funcs[] = {
     {"mkdir", l_mkdir}, {"write_csv", l_write_csv}, {"progress", l_progress},
-    {"wall_time", l_wall_time}, {NULL, NULL}};
+    {"wall_time", l_wall_time}, {"outdir", l_outdir}, {NULL, NULL}};
 
 void cc_lua_open_io(lua_State *L) { luaL_setfuncs(L, io_funcs, 0); }

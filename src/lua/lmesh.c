@@ -47,7 +47,9 @@ static int l_grid(lua_State *L)
 static int l_read_obj(lua_State *L)
 {
     char err[CC_ERRLEN];
-    cc_mesh *m = cc_mesh_read_obj(luaL_checkstring(L, 1), err);
+    const char *path = luaL_checkstring(L, 1);
+    cc_lua_checkpath(L, path, 0);
+    cc_mesh *m = cc_mesh_read_obj(path, err);
     if (!m) {
         luaL_pushfail(L);
         lua_pushstring(L, err);
@@ -60,7 +62,10 @@ static int l_read_obj(lua_State *L)
 static int l_write_obj(lua_State *L)
 {
     char err[CC_ERRLEN];
-    if (cc_mesh_write_obj(cc_lua_checkmesh(L, 1), luaL_checkstring(L, 2), err) < 0) {
+    cc_mesh *m = cc_lua_checkmesh(L, 1);
+    const char *path = luaL_checkstring(L, 2);
+    cc_lua_checkpath(L, path, 1);
+    if (cc_mesh_write_obj(m, path, err) < 0) {
         luaL_pushfail(L);
         lua_pushstring(L, err);
         return 2;

@@ -87,10 +87,16 @@ typedef struct plotfiles {
 static int plot_open(lua_State *L, plotfiles *p, int w, int h)
 {
     char path[CC_PATH_MAX];
-    p->dir = sfield(L, 1, "dir", ".");
+    p->dir = sfield(L, 1, "dir", NULL);
+    if (!p->dir) {                                   /* the script's output folder */
+        lua_getfield(L, LUA_REGISTRYINDEX, CC_LUA_OUTDIR);
+        p->dir = lua_isstring(L, -1) ? lua_tostring(L, -1) : ".";
+        lua_pop(L, 1);                               /* the registry keeps the string */
+    }
     p->name = sfield(L, 1, "name", NULL);
     if (!p->name || !cc_gp_name_ok(p->name))
         luaL_error(L, "plot needs a name of letters, digits, '.', '_' or '-'");
+    cc_lua_checkpath(L, p->dir, 1);
     if (cc_mkdir_p(p->dir, p->err, sizeof p->err) < 0) return -1;
     if (cc_path_join(path, p->dir, p->name, ".dat") < 0) return snprintf(p->err, sizeof p->err, "path too long"), -1;
     if (cc_outfile_open(&p->dat, path, p->err, sizeof p->err) < 0) return -1;

@@ -436,8 +436,10 @@ static int l_write_obj(lua_State *L)
 {
     cc_lsim *ls = checklsim(L);
     char err[CC_ERRLEN];
+    const char *path = luaL_checkstring(L, 2);
+    cc_lua_checkpath(L, path, 1);
     memcpy(ls->mesh->x, cc_sim_positions(ls->s), sizeof(double) * 3 * ls->mesh->nv);
-    if (cc_mesh_write_obj(ls->mesh, luaL_checkstring(L, 2), err) < 0) {
+    if (cc_mesh_write_obj(ls->mesh, path, err) < 0) {
         luaL_pushfail(L);
         lua_pushstring(L, err);
         return 2;
