@@ -116,11 +116,35 @@ static void test_bad_input(void)
     }
 }
 
+/* the grading runs in the sandbox under a CPU limit: an exercise that reads outside, writes
+ * outside or never ends is stopped with one line naming what it did */
+static void test_check_sandboxed(void)
+{
+    scratch();
+    static const char *const cases[][2] = {
+        {"io.open('/etc/passwd')\nreturn {}", "sandbox: cannot read '/etc/passwd'"},
+        {"io.open('../planted', 'w')\nreturn {}", "sandbox: cannot write '../planted'"},
+        {"while true do end", "CPU limit of 1 s reached"}};
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        FILE *f = fopen("exercise.lua", "w");
+        CU_ASSERT_PTR_NOT_NULL_FATAL(f);
+        fputs(cases[i][0], f);
+        fclose(f);
+        CU_ASSERT_EQUAL(cli("lesson %s --check . --cpu-limit %s", "102", "1"), 2);
+        CU_ASSERT_PTR_NOT_NULL(strstr(err, cases[i][1]));
+        CU_ASSERT_EQUAL(cc_test_count_lines(err), 1);
+        remove("exercise.lua");
+    }
+    CU_ASSERT_EQUAL(access("../planted", F_OK), -1);
+    CU_ASSERT_EQUAL(cli("lesson %s --exercise x --cpu-limit %s", "102", "1"), 2);
+}
+
 int main(void)
 {
     static const cc_test_case tests[] = {
         {"every exercise: blanks fail, solution passes, wrong answers diagnosed", test_every_exercise},
         {"bad input", test_bad_input},
+        {"grading in the sandbox", test_check_sandboxed},
         {NULL, NULL}};
     return cc_test_main("exercise", tests);
 }

@@ -27,7 +27,8 @@ typedef struct cc_lesson {
 static void lesson_usage(FILE *f)
 {
     fputs("usage: clothcheck lesson [N | NAME] [ARGS...]\n"
-          "       clothcheck lesson N --exercise [DIR] | --solution DIR | --check [DIR] [--hint K]\n"
+          "       clothcheck lesson N --exercise [DIR] | --solution DIR\n"
+          "       clothcheck lesson N --check [DIR] [--hint K] [--cpu-limit S]\n"
           "\n"
           "Without N, list the lessons: number, name, difficulty (1-3) and title.\n"
           "With N (\"102\") or the start of a folder or lesson name (\"102_stretch\", \"stretch\"),\n"
@@ -37,7 +38,9 @@ static void lesson_usage(FILE *f)
           "marked TODO, into DIR (default exercises/NNN_name); --solution copies the worked\n"
           "answer into DIR as exercise.lua; --check grades DIR/exercise.lua part by part, with\n"
           "the diagnosis of each mistake and a first hint (--hint K: the K-th hint of the first\n"
-          "failing part). Nothing is ever overwritten.\n"
+          "failing part). Nothing is ever overwritten. Lessons and gradings run in the script\n"
+          "sandbox (docs/security.md), writing only into out/NNN_name; a grading stops after\n"
+          "S seconds of CPU (default 60).\n"
           "\n"
           "Lessons are read from $CLOTHCHECK_LESSONS if it is set, else from\n"
           "  " CC_SOURCE_DIR "/lessons\n"

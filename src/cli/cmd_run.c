@@ -126,6 +126,41 @@ static void script_path_first(lua_State *L, const char *path_entry)
     lua_pop(L, 1);
 }
 
+/* 1 if msg starts with a position "file:line:" */
+static int has_position(const char *msg)
+{
+    size_t n = strcspn(msg, " ");
+    return n >= 3 && msg[n - 1] == ':' && msg[n - 2] >= '0' && msg[n - 2] <= '9' && memchr(msg, ':', n - 1);
+}
+
+/* message handler: the error on one line, with the file:line of the innermost Lua function
+ * running when the error came from C code called by C code (require, a toolkit callback) */
+static int one_line_error(lua_State *L)
+{
+    const char *msg = lua_tostring(L, 1);
+    if (!msg) return 1;
+    luaL_Buffer b;
+    luaL_buffinit(L, &b);
+    lua_Debug ar;
+    for (int level = 0; !has_position(msg) && lua_getstack(L, level, &ar); level++) {
+        if (lua_getinfo(L, "Sl", &ar) && ar.currentline > 0) {
+            lua_pushfstring(L, "%s:%d: ", ar.short_src, ar.currentline);
+            luaL_addvalue(&b);
+            break;
+        }
+    }
+    for (const char *s = msg; *s; s++) {
+        if (*s == '\n') {
+            luaL_addchar(&b, ' ');
+            while (s[1] == '\t' || s[1] == '\n') s++;
+        } else {
+            luaL_addchar(&b, *s);
+        }
+    }
+    luaL_pushresult(&b);
+    return 1;
+}
+
 int cc_run_script(const cc_run_opts *o)
 {
     char outbuf[1024], dir[PATH_MAX], entry[PATH_MAX + 8];
@@ -155,7 +190,11 @@ int cc_run_script(const cc_run_opts *o)
     cc_lua_limits(L, sb);
 
     int status = o->unsafe ? luaL_loadfile(L, script) : luaL_loadfilex(L, script, "t");
-    if (status == LUA_OK) status = lua_pcall(L, 0, 1, 0);
+    if (status == LUA_OK) {
+        lua_pushcfunction(L, one_line_error);
+        lua_insert(L, -2);
+        status = lua_pcall(L, 0, 1, -2);
+    }
     if (status == LUA_OK && lua_isboolean(L, -1) && !lua_toboolean(L, -1)) rc = CC_EXIT_FAIL;   /* return false */
     if (status != LUA_OK) {
         char limit[128];

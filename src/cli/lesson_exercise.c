@@ -10,7 +10,8 @@
  * --exercise copies exercise.lua into DIR (default exercises/NNN_name under the current
  * folder), --solution copies solution.lua into DIR as exercise.lua (so --check grades it);
  * neither ever overwrites a file. --check runs check.lua in the script sandbox, with DIR
- * readable and a CPU limit of CC_CHECK_CPU_LIMIT (a student's endless loop ends). */
+ * readable and a CPU limit (--cpu-limit S, default CC_CHECK_CPU_LIMIT: a student's endless
+ * loop ends). */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -58,12 +59,19 @@ static int join(char *buf, const char *a, const char *b)
 int cc_lesson_exercise(const char *root, const char *lesson, int argc, char **argv)
 {
     const char *action = argv[0], *dir = NULL, *hint = NULL;
+    double cpu = CC_CHECK_CPU_LIMIT;
     char def[PATH_CAP], src[PATH_CAP], dst[PATH_CAP], err[256];
     for (int i = 1; i < argc; i++) {
         if (!strcmp(argv[i], "--hint")) {
             if (i + 1 >= argc || atoi(argv[i + 1]) < 1)
                 return cc_cli_error("lesson", "--hint needs a hint number 1, 2, ...");
             hint = argv[++i];
+        } else if (!strcmp(argv[i], "--cpu-limit")) {
+            char *end = NULL;
+            if (i + 1 < argc) cpu = strtod(argv[i + 1], &end);
+            if (!end || end == argv[i + 1] || *end || !(cpu >= 0 && cpu < 1e9))
+                return cc_cli_error("lesson", "--cpu-limit needs a number of seconds >= 0");
+            i++;
         } else if (argv[i][0] == '-') {
             return cc_cli_error("lesson", "unknown option '%s' (see clothcheck lesson --help)", argv[i]);
         } else if (!dir) {
@@ -72,8 +80,8 @@ int cc_lesson_exercise(const char *root, const char *lesson, int argc, char **ar
             return cc_cli_error("lesson", "unexpected argument '%s'", argv[i]);
         }
     }
-    if (hint && strcmp(action, "--check"))
-        return cc_cli_error("lesson", "--hint goes with --check");
+    if ((hint || cpu != CC_CHECK_CPU_LIMIT) && strcmp(action, "--check"))
+        return cc_cli_error("lesson", "--hint and --cpu-limit go with --check");
     if (!dir && !strcmp(action, "--solution"))
         return cc_cli_error("lesson", "--solution needs a folder (the worked answer is written there as exercise.lua)");
     snprintf(def, sizeof def, "exercises/%s", lesson);
@@ -106,6 +114,6 @@ int cc_lesson_exercise(const char *root, const char *lesson, int argc, char **ar
     char out[PATH_CAP], *rargv[4] = {src, (char *)dir, (char *)hint, NULL};
     snprintf(out, sizeof out, "out/%s", lesson);
     cc_run_opts o = {.argc = hint ? 3 : 2, .argv = rargv, .out = out, .read_extra = dir,
-                     .cpu_limit = CC_CHECK_CPU_LIMIT, .memory_limit = CC_RUN_MEMORY_LIMIT};
+                     .cpu_limit = cpu, .memory_limit = CC_RUN_MEMORY_LIMIT};
     return cc_run_script(&o);
 }

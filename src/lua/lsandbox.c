@@ -219,7 +219,12 @@ static int s_dofile(lua_State *L)
     const char *path = luaL_optstring(L, 1, NULL);
     if (path) cc_lua_checkpath(L, path, 0);
     lua_settop(L, 1);
-    if (luaL_loadfilex(L, path, "t") != LUA_OK) return lua_error(L);
+    if (luaL_loadfilex(L, path, "t") != LUA_OK) {
+        luaL_where(L, 1);
+        lua_insert(L, -2);
+        lua_concat(L, 2);
+        return lua_error(L);
+    }
     lua_call(L, 0, LUA_MULTRET);
     return lua_gettop(L) - 1;
 }
@@ -241,8 +246,9 @@ static int s_searcher(lua_State *L)
             const char *cand = luaL_gsub(L, lua_tostring(L, -1), "?", file);
             cc_sandbox *sb = get_sandbox(L);
             FILE *f = NULL;
+            const char *sep = luaL_bufflen(&tried) ? "\n\t" : "";
             if (sb && cc_sandbox_check(sb, cand, 0) != 0) {
-                lua_pushfstring(L, "\n\tno file '%s' (outside the sandbox)", cand);
+                lua_pushfstring(L, "%sno file '%s' (outside the sandbox)", sep, cand);
             } else if ((f = fopen(cand, "r")) != NULL) {
                 fclose(f);
                 if (luaL_loadfilex(L, cand, "t") != LUA_OK)
@@ -251,9 +257,8 @@ static int s_searcher(lua_State *L)
                 lua_pushstring(L, cand);
                 return 2;                                          /* loader, file name */
             } else {
-                lua_pushfstring(L, "\n\tno file '%s'", cand);
+                lua_pushfstring(L, "%sno file '%s'", sep, cand);
             }
-            /* stack: ... buffer-box? template cand message */
             lua_remove(L, -2), lua_remove(L, -2);
             luaL_addvalue(&tried);
         }
