@@ -207,6 +207,8 @@ static void test_limits(void)
     free(csv);
     CU_ASSERT_EQUAL(run_script("--cpu-limit 1", "while true do pcall(function() while true do end end) end"), 2);
     CU_ASSERT_PTR_NOT_NULL(strstr(err, "CPU limit of 1 s reached"));
+    CU_ASSERT_EQUAL(run_script("--cpu-limit 1", "coroutine.wrap(function() while true do end end)()"), 2);
+    CU_ASSERT_PTR_NOT_NULL(strstr(err, "CPU limit of 1 s reached"));
     CU_ASSERT_EQUAL(run_script("--memory-limit 50", "local t = {}\nfor i = 1, 1e9 do t[i] = ('x'):rep(100) .. i end"), 2);
     CU_ASSERT_PTR_NOT_NULL(strstr(err, "memory limit of 50 MB reached (--memory-limit)"));
     CU_ASSERT_EQUAL(run_script("--memory-limit 50", "local s = ('x'):rep(1e9)"), 2);

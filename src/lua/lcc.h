@@ -34,14 +34,15 @@ int luaopen_clothcheck(lua_State *L);
 
 /* ---- the sandbox and limits of untrusted scripts (lsandbox.c, docs/security.md) ---- */
 #include <limits.h>
+#include <signal.h>
 #define CC_SANDBOX_READS 16
 typedef struct cc_sandbox {
     char out[PATH_MAX];                      /* resolved output folder: writes only inside */
     char out_given[1024];                    /* the output folder as given, for messages */
     char read[CC_SANDBOX_READS][PATH_MAX];   /* resolved folders and files that may be read */
     int nread;
-    double cpu_limit, cpu_start;             /* seconds of CPU allowed (0: none), used at start */
-    int cpu_hit;                             /* 1 once the CPU limit ended the script */
+    double cpu_limit;                        /* seconds of CPU allowed (0: none) */
+    volatile sig_atomic_t cpu_hit;           /* 1 once the CPU limit ended the script */
     size_t mem_limit, mem_used;              /* bytes of Lua memory allowed (0: none), in use */
     long mem_refused;                        /* allocations refused by the memory limit */
 } cc_sandbox;

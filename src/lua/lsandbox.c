@@ -11,9 +11,12 @@
  * dofile, loadfile, require (its file searcher), os.remove, os.rename, and the toolkit's own
  * readers and writers (cc_lua_checkpath).
  *
- * The limits hold with or without --unsafe: a count hook ends the script once it has used
- * its CPU seconds, and a counting allocator refuses Lua memory beyond its megabytes. A long
- * computation inside one toolkit call is stopped by RLIMIT_CPU a few seconds later. */
+ * The limits hold with or without --unsafe. CPU: a profiling timer (ITIMER_PROF) fires once
+ * the script has used its seconds and sets an instruction-count hook that raises an error at
+ * every instruction (no hook runs before, so scripts run at full speed); a computation that
+ * does not come back to the main thread's Lua code (one long toolkit call, an endless loop in
+ * a coroutine) is stopped by RLIMIT_CPU a few seconds later. Memory: a counting allocator
+ * refuses Lua memory beyond the limit. */
 #define _XOPEN_SOURCE 700   /* realpath */
 #include <errno.h>
 #include <limits.h>
@@ -21,7 +24,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <math.h>
 #include <sys/resource.h>
+#include <sys/time.h>
 #include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
@@ -29,8 +34,7 @@
 #include "lua/lcc.h"
 
 #define CC_LUA_SANDBOX "clothcheck.sandbox"   /* registry: light userdata, the cc_sandbox */
-#define HOOK_EVERY 20000                       /* VM instructions between CPU-time checks */
-#define CPU_GRACE 5                            /* seconds RLIMIT_CPU allows beyond the limit */
+#define CPU_GRACE 2                            /* seconds RLIMIT_CPU allows beyond the limit */
 
 /* ---- paths ---------------------------------------------------------------------------- */
 
@@ -342,17 +346,32 @@ static double cpu_seconds(void)
     return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
 }
 
-static cc_sandbox *hook_sandbox;   /* the limits the hook and the allocator enforce */
+static cc_sandbox *limit_sandbox;   /* the limits the timer, hook and allocator enforce */
+static lua_State *limit_state;
+static char limit_line[128];        /* what the RLIMIT_CPU handler prints */
 
+/* once the CPU time is up: an error at every instruction, so pcall cannot go on */
 static void cpu_hook(lua_State *L, lua_Debug *ar)
 {
     (void)ar;
-    cc_sandbox *sb = hook_sandbox;
-    if (!sb || sb->cpu_limit <= 0) return;
-    if (!sb->cpu_hit && cpu_seconds() - sb->cpu_start <= sb->cpu_limit) return;
-    sb->cpu_hit = 1;
-    lua_sethook(L, cpu_hook, LUA_MASKCOUNT, 1);               /* every instruction from now on */
-    luaL_error(L, "CPU limit of %g s reached (--cpu-limit)", sb->cpu_limit);
+    lua_sethook(L, cpu_hook, LUA_MASKCOUNT, 1);   /* threads made from now on inherit it */
+    luaL_error(L, "CPU limit of %g s reached (--cpu-limit)", limit_sandbox->cpu_limit);
+}
+
+/* SIGPROF, the CPU time is up: set the hook (lua_sethook may be called from a signal) */
+static void on_sigprof(int sig)
+{
+    (void)sig;
+    limit_sandbox->cpu_hit = 1;
+    lua_sethook(limit_state, cpu_hook, LUA_MASKCALL | LUA_MASKRET | LUA_MASKCOUNT, 1);
+}
+
+/* SIGXCPU, well past the limit inside C code (or a coroutine that never returns) */
+static void on_sigxcpu(int sig)
+{
+    (void)sig;
+    if (write(2, limit_line, strlen(limit_line)) < 0) _exit(2);
+    _exit(2);
 }
 
 /* the allocator: realloc and free, counting the bytes; refuses beyond the limit */
@@ -374,30 +393,30 @@ static void *limited_alloc(void *ud, void *ptr, size_t osize, size_t nsize)
     return p;
 }
 
-static void on_sigxcpu(int sig)
-{
-    (void)sig;
-    static const char msg[] = "clothcheck: CPU limit reached inside a toolkit call (--cpu-limit)\n";
-    if (write(2, msg, sizeof msg - 1) < 0) _exit(2);
-    _exit(2);
-}
-
 void cc_lua_limits(lua_State *L, cc_sandbox *sb)
 {
-    hook_sandbox = sb;
+    limit_sandbox = sb;
+    limit_state = L;
     sb->mem_used = (size_t)lua_gc(L, LUA_GCCOUNT, 0) * 1024 + (size_t)lua_gc(L, LUA_GCCOUNTB, 0);
     lua_setallocf(L, limited_alloc, sb);
     if (sb->cpu_limit <= 0) return;
-    sb->cpu_start = cpu_seconds();
-    lua_sethook(L, cpu_hook, LUA_MASKCOUNT, HOOK_EVERY);
+    snprintf(limit_line, sizeof limit_line, "clothcheck run: CPU limit of %g s reached (--cpu-limit)\n",
+             sb->cpu_limit);
+    struct sigaction sa;
+    memset(&sa, 0, sizeof sa);
+    sigemptyset(&sa.sa_mask);
+    sa.sa_handler = on_sigprof;
+    sigaction(SIGPROF, &sa, NULL);
+    sa.sa_handler = on_sigxcpu;
+    sigaction(SIGXCPU, &sa, NULL);
+    struct itimerval it = {{0, 0}, {(time_t)sb->cpu_limit, (suseconds_t)(1e6 * (sb->cpu_limit - floor(sb->cpu_limit)))}};
+    if (it.it_value.tv_sec == 0 && it.it_value.tv_usec == 0) it.it_value.tv_usec = 1;
+    setitimer(ITIMER_PROF, &it, NULL);
     struct rlimit rl;
-    if (getrlimit(RLIMIT_CPU, &rl) == 0) {
-        rlim_t want = (rlim_t)(sb->cpu_start + sb->cpu_limit) + CPU_GRACE;
-        if (rl.rlim_max == RLIM_INFINITY || want < rl.rlim_max) {
-            rl.rlim_cur = want;
-            signal(SIGXCPU, on_sigxcpu);
-            setrlimit(RLIMIT_CPU, &rl);
-        }
+    rlim_t want = (rlim_t)(cpu_seconds() + sb->cpu_limit) + CPU_GRACE;
+    if (getrlimit(RLIMIT_CPU, &rl) == 0 && (rl.rlim_max == RLIM_INFINITY || want < rl.rlim_max)) {
+        rl.rlim_cur = want;
+        setrlimit(RLIMIT_CPU, &rl);
     }
 }
 
