@@ -115,6 +115,66 @@ static void test_help(void)
     CU_ASSERT_PTR_NOT_NULL(strstr(out, "Pritchard (13)-(18)"));
 }
 
+/* At coordinates of 1e200 or edges of 1e-200 every command refuses the element with one line
+ * naming the scale; nothing prints null, inf or NaN. */
+static void test_extreme_scales_refused(void)
+{
+    static const char *const cmds[] = {
+        "eval stretch --x '1e200 0 0; 1 0 0; 0 1 0' --uv '0 0; 1 0; 0 1' --json",
+        "eval shear --x '0 0 0; 1e-200 0 0; 0 1e-200 0' --uv '0 0; 1 0; 0 1' --json",
+        "eval bend --x '0 0 0; 1e200 0 0; 0 1e200 0; 1e200 1e200 1e200' --json",
+        "eval spring --x '0 0 0; 1e-200 0 0' --rest 1 --json",
+        "derive stretch --x '1e200 0 0; 1 0 0; 0 1 0' --uv '0 0; 1 0; 0 1' --json",
+        "derive bend --variant macri --x '0 0 0; 1e-200 0 0; 0 1e-200 0; 1e-200 1e-200 1e-200'",
+        "force --x '0 0 0; 1e200 0 0; 0 1e200 0; 1e200 1e200 1e200' --json",
+        "force --x '0 0 0; 1e-200 0 0; 0 1e-200 0; 1e-200 1e-200 1e-200'"};
+    for (size_t i = 0; i < sizeof cmds / sizeof cmds[0]; i++)
+        expect_usage_error(cmds[i], strstr(cmds[i], "e200") ? "beyond 1e+30 in magnitude" : "closer than 1e-30");
+}
+
+/* At the ends of the range every variant is right: its gradient and Hessian are homogeneous in
+ * the scale s of the element, dC(s x) = s^d dC(x) and d2C(s x) = s^(d-1) d2C(x), with d = 0 for
+ * stretch and springs (unit directions), 1 for the bw98 shear (a product of two w), -1 for the
+ * normalised shear and every bend (angles) -- checked to 1e-12 at s = 1e29 and 1e-29. */
+static void test_extreme_scales_right(void)
+{
+    static const double xt[9] = {0.1, -0.2, 0.05, 1.3, 0.1, 0.4, 0.2, 1.1, -0.3};
+    static const double xh[12] = {0.1, 0.2, 0.3, 1.1, -0.2, 0.1, -0.1, 1.2, 0.2, 0.9, 1.1, -0.6};
+    static const double xs[6] = {0.2, -0.1, 0.4, 1.1, 0.7, -0.5};
+    static const double uv[6] = {0, 0, 1, 0.2, 0.3, 0.9};
+    char e[CC_ERRLEN];
+    for (int i = 0; i < cc_condition_count(); i++) {
+        const cc_condition *c = cc_condition_at(i);
+        const double *x0 = c->nv == 3 ? xt : c->nv == 4 ? xh : xs;
+        cc_rest r;
+        CU_ASSERT_EQUAL_FATAL(c->nv == 3 ? cc_rest_triangle(&r, uv, 1, 1, 1, e)
+                              : c->nv == 4 ? cc_rest_hinge(&r, 0.3, e) : cc_rest_spring(&r, 1.5, e), 0);
+        int d = !strcmp(c->condition, "shear") ? (!strcmp(c->variant, "bw98") ? 1 : -1)
+              : !strcmp(c->condition, "bend") ? -1 : 0;
+        static cc_eval a, b;
+        CU_ASSERT_FATAL(c->eval(x0, &r, CC_WANT_ALL, &a) >= 0);
+        for (int k = -1; k <= 1; k += 2) {
+            double s = pow(10, 29 * k), x[12];
+            for (int j = 0; j < 3 * c->nv; j++) x[j] = s * x0[j];
+            CU_ASSERT_EQUAL(cc_positions_in_range(x, c->nv, e), 0);
+            CU_ASSERT_FATAL(c->eval(x, &r, CC_WANT_ALL, &b) >= 0);
+            CU_ASSERT(cc_eval_finite(&b, CC_WANT_ALL));
+            double eg = 0, ng = 0, eh = 0, nh = 0;
+            for (int q = 0; q < a.ncomp; q++)
+                for (int m = 0; m < a.ndof; m++) {
+                    eg = fmax(eg, fabs(b.dC[q][m] / pow(s, d) - a.dC[q][m])), ng = fmax(ng, fabs(a.dC[q][m]));
+                    for (int n = 0; n < a.ndof; n++)
+                        eh = fmax(eh, fabs(b.d2C[q][m][n] / pow(s, d - 1) - a.d2C[q][m][n])),
+                        nh = fmax(nh, fabs(a.d2C[q][m][n]));
+                }
+            if (eg > 1e-12 * ng || eh > 1e-12 * nh)
+                printf("\n  %s/%s at scale %g: gradient %.2g, Hessian %.2g (relative)", c->condition, c->variant, s,
+                       eg / ng, eh / nh);
+            CU_ASSERT(eg <= 1e-12 * ng && eh <= 1e-12 * nh);
+        }
+    }
+}
+
 int main(void)
 {
     static const cc_test_case tests[] = {
@@ -122,6 +182,8 @@ int main(void)
         {"shear and spring JSON", test_shear_spring_json},
         {"bad input exits 2 with one line", test_bad_input},
         {"--help", test_help},
+        {"extreme scales refused with one line", test_extreme_scales_refused},
+        {"every variant right at 1e29 and 1e-29", test_extreme_scales_right},
         {NULL, NULL}};
     return cc_test_main("eval", tests);
 }

@@ -165,9 +165,13 @@ int cc_element_build(const char *cmd, const cc_condition *c, const cc_element_op
         ok = cc_rest_spring(r, L, err);
     }
     if (ok < 0) return cc_cli_error(cmd, "%s", err);
+    if (cc_positions_in_range(x, c->nv, err) < 0) return cc_cli_error(cmd, "--x: %s", err);
     memset(ev, 0, sizeof *ev);
     if (c->eval(x, r, CC_WANT_ALL, ev) < 0)
         return cc_cli_error(cmd, "%s/%s is undefined at these positions (a zero-length edge or zero-area triangle)",
                             c->condition, c->variant);
+    if (!cc_eval_finite(ev, CC_WANT_ALL))
+        return cc_cli_error(cmd, "%s/%s overflows at these positions (an entry is not a finite number)", c->condition,
+                            c->variant);
     return 0;
 }

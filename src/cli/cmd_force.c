@@ -87,8 +87,13 @@ int cc_cmd_force(int argc, char **argv)
     if (nx != 4) return cc_cli_error("force", "--x: a hinge needs 4 vertices, got %d", nx);
     cc_rest rd;
     if (cc_rest_hinge(&rd, rest, err) < 0) return cc_cli_error("force", "%s", err);
+    if (cc_positions_in_range(x, 4, err) < 0) return cc_cli_error("force", "--x: %s", err);
     if (cc_bridson_force(x, &rd, k, F, J) < 0)
         return cc_cli_error("force", "the force is undefined at these positions (a zero-length edge or zero-area triangle)");
+    for (int i = 0; i < 12; i++)
+        for (int j = 0; j <= 12; j++)
+            if (!isfinite(j < 12 ? J[i][j] : F[i]))
+                return cc_cli_error("force", "the force overflows at these positions (an entry is not a finite number; is --k huge?)");
     if (json) print_json(F, J);
     else print_text(F, J);
     return CC_EXIT_OK;

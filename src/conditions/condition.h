@@ -100,6 +100,19 @@ const char *cc_claim_name(cc_claim c);
 void cc_condition_value(const cc_condition *cond, const double *x, const double *xf,
                         const cc_rest *r, double *C);
 
+/* The scales at which the conditions are computed to full precision: coordinates up to
+ * CC_COORD_MAX in magnitude and vertices at least CC_LENGTH_MIN apart. The formulas square
+ * lengths and areas (up to the 8th power of a length in the bend Hessians); outside these
+ * bounds such powers leave the range of normal doubles. */
+#define CC_COORD_MAX  1e30
+#define CC_LENGTH_MIN 1e-30
+/* 0 if the nv positions x lie within those scales (coincident vertices pass: the element's
+ * eval refuses them), else -1 with the reason in err (CC_ERRLEN bytes) */
+int cc_positions_in_range(const double *x, int nv, char *err);
+/* 1 if every value, gradient and Hessian entry of e (as far as want asked) is finite: an
+ * evaluation at coordinates so large that a square overflows is refused, not printed */
+int cc_eval_finite(const cc_eval *e, int want);
+
 /* Rest data. Each returns 0, or -1 with a message in err (CC_ERRLEN bytes) that the caller
  * prefixes with the element's name. uv is (u0 v0 u1 v1 u2 v2). */
 int cc_rest_triangle(cc_rest *r, const double *uv, double area_power, double bu, double bv,

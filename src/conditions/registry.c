@@ -1,4 +1,6 @@
 /* The registry of condition variants: one table, looked up by (condition, variant). */
+#include <math.h>
+#include <stdio.h>
 #include <string.h>
 #include "conditions/condition.h"
 #include "conditions/variants.h"
@@ -40,6 +42,42 @@ const char *cc_claim_name(cc_claim c)
     case CC_CLAIM_FROZEN: return "frozen-magnitude";
     default: return "none";
     }
+}
+
+int cc_positions_in_range(const double *x, int nv, char *err)
+{
+    for (int i = 0; i < 3 * nv; i++)
+        if (!(fabs(x[i]) <= CC_COORD_MAX))
+            return snprintf(err, CC_ERRLEN, "coordinate %g is beyond %g in magnitude (scale the element down)", x[i],
+                            CC_COORD_MAX), -1;
+    for (int a = 0; a < nv; a++)
+        for (int b = a + 1; b < nv; b++) {
+            double d = 0;
+            for (int s = 0; s < 3; s++) d = fmax(d, fabs(x[3 * a + s] - x[3 * b + s]));
+            if (d > 0 && d < CC_LENGTH_MIN)
+                return snprintf(err, CC_ERRLEN, "vertices %d and %d are %g apart, closer than %g (scale the element up)",
+                                a, b, d, CC_LENGTH_MIN), -1;
+        }
+    return 0;
+}
+
+static int all_finite(const double *v, int n)
+{
+    for (int i = 0; i < n; i++)
+        if (!isfinite(v[i])) return 0;
+    return 1;
+}
+
+int cc_eval_finite(const cc_eval *e, int want)
+{
+    int n = e->ndof;
+    for (int k = 0; k < e->ncomp; k++) {
+        if (!isfinite(e->C[k])) return 0;
+        if ((want & CC_WANT_GRAD) && !all_finite(e->dC[k], n)) return 0;
+        for (int i = 0; (want & CC_WANT_HESS) && i < n; i++)
+            if (!all_finite(e->d2C[k][i], n)) return 0;
+    }
+    return 1;
 }
 
 /* C = value code at plain x: seed no derivatives, keep the real parts */

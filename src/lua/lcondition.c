@@ -12,6 +12,7 @@
  *   cond.condition, .variant, .source, .nv, .ncomp, .claim
  * opts: uv (points), area_power, bu, bv, rest (bend angle or spring length).
  */
+#include <math.h>
 #include <string.h>
 #include "lua/lcc.h"
 
@@ -172,6 +173,12 @@ static int result_numbers(cc_lcondition *lc, const char *fn, const double *x, co
                  lc->variant, fn, n, bad ? "a malformed value or more than " : "", bad ? n : got);
         return -1;
     }
+    for (int i = 0; i < n; i++)
+        if (!isfinite(out[i])) {
+            snprintf(lc->err, sizeof lc->err, "%s/%s: %s returned %g as number %d (numbers must be finite)", lc->name,
+                     lc->variant, fn, out[i], i + 1);
+            return -1;
+        }
     return 0;
 }
 
@@ -311,11 +318,16 @@ static int l_eval(lua_State *L)
     cc_eval e;
     cc_lua_checkpoints(L, 2, 3, nv, x);
     cc_lua_checkrest(L, 3, lc, &r);
+    char err[CC_ERRLEN];
+    if (lc->c && cc_positions_in_range(x, nv, err) < 0) return luaL_error(L, "positions: %s", err);
     memset(&e, 0, sizeof e);
     lc->L = L;   /* call back into the running thread */
     int got = lc->c ? lc->c->eval(x, &r, CC_WANT_ALL, &e) : cc_lua_condition_eval(lc, x, &r, CC_WANT_ALL, &e);
     if (got < 0 && !lc->c) return luaL_error(L, "%s", lc->err);
     if (got < 0) return luaL_error(L, "%s/%s is undefined at these positions", lc->c->condition, lc->c->variant);
+    if (!cc_eval_finite(&e, CC_WANT_ALL))
+        return luaL_error(L, "%s/%s gives a number that is not finite at these positions", lc->c ? lc->c->condition : lc->name,
+                          lc->c ? lc->c->variant : lc->variant);
     int n = e.ndof;
     lua_createtable(L, 0, 3);
     cc_lua_pushnumbers(L, e.C, e.ncomp);

@@ -95,6 +95,12 @@ static int call_step(const cc_step *s, const char *field, const double *x, const
                  n < 0 ? "1 to " : "", cap, bad ? "a malformed value or more than " : "", bad ? cap : got);
         return -1;
     }
+    for (int i = 0; i < got; i++)
+        if (!isfinite(out[i])) {
+            snprintf(lc->err, sizeof lc->err, "step '%s': %s returned %g as number %d (numbers must be finite)", s->name,
+                     field, out[i], i + 1);
+            return -1;
+        }
     return got;
 }
 
