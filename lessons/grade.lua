@@ -72,6 +72,44 @@ local function audit_part(part, f, quantity)
   return false, {"no " .. quantity .. " row in the audit"}
 end
 
+-- Compare the numbers a student's function gave (a list, or nil while the TODO is open) with
+-- the right ones: true, or false and lines naming the kind of difference -- "sign" (the
+-- negative), "scale" (a constant multiple), "swapped" (the two halves exchanged) -- or by how
+-- much it differs. For check parts.
+function M.compare(got, want, what, part, tol)
+  tol = tol or 1e-9
+  if got == nil then return false, {todo_message(part)} end
+  if type(got) ~= "table" or #got ~= #want then
+    return false, {string.format("%s must be a list of %d numbers", what, #want)}
+  end
+  local function off(f)
+    local e, n = 0, 0
+    for i = 1, #want do
+      local g = got[i]
+      if type(g) ~= "number" then return math.huge, 1 end
+      e, n = math.max(e, math.abs(g - f(i))), math.max(n, math.abs(want[i]))
+    end
+    return e, math.max(n, 1e-300)
+  end
+  local e, n = off(function(i) return want[i] end)
+  if e <= tol * n then return true end
+  if off(function(i) return -want[i] end) <= tol * n then
+    return false, {"sign: " .. what .. " has the opposite sign of the right one"}
+  end
+  local gw, ww = 0, 0
+  for i = 1, #want do gw, ww = gw + got[i] * want[i], ww + want[i] ^ 2 end
+  local c = ww > 0 and gw / ww or 0
+  if c ~= 0 and off(function(i) return c * want[i] end) <= tol * n * math.max(1, math.abs(c)) then
+    return false, {string.format("scale: %s is %.6g times the right one", what, c)}
+  end
+  local h = #want // 2
+  if #want % 2 == 0 and off(function(i) return want[i <= h and i + h or i - h] end) <= tol * n then
+    return false, {"swapped: " .. what .. " has its two halves the other way round"}
+  end
+  return false, {string.format("%s differs from the right one by %.3g (largest entry; right entries up to %.3g)",
+                               what, e, n)}
+end
+
 -- grade one part: true, or false and the lines of feedback
 local function grade_part(part, work)
   local f = work[part.fn]

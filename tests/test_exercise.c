@@ -1,3 +1,4 @@
+#define _DEFAULT_SOURCE
 /* Suite: exercises (clothcheck lesson N --exercise / --solution / --check / --hint).
  *
  * For every lesson that has an exercise: the untouched exercise fails its check (exit 1, with
@@ -106,14 +107,19 @@ static void test_bad_input(void)
 {
     scratch();
     const char *bad[] = {"lesson 102 --check nowhere", "lesson 102 --solution", "lesson 102 --exercise a b",
-                         "lesson 102 --exercise x --hint 1", "lesson 102 --check x --hint", "lesson 102 --check --frob",
-                         "lesson 101 --exercise x"};
+                         "lesson 102 --exercise x --hint 1", "lesson 102 --check x --hint", "lesson 102 --check --frob"};
     for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
         int rc = cc_test_run_cli(bad[i], out, sizeof out, err, sizeof err);
         if (rc != 2) fprintf(stderr, "'%s' exited %d\n", bad[i], rc);
         CU_ASSERT_EQUAL(rc, 2);
         CU_ASSERT_EQUAL(cc_test_count_lines(err), 1);
     }
+    /* a lesson without an exercise */
+    CU_ASSERT_EQUAL_FATAL(system("mkdir -p lessons/901_plain && echo 'print(1)' > lessons/901_plain/lesson.lua"), 0);
+    setenv("CLOTHCHECK_LESSONS", "lessons", 1);
+    CU_ASSERT_EQUAL(cc_test_run_cli("lesson 901 --exercise x", out, sizeof out, err, sizeof err), 2);
+    CU_ASSERT_PTR_NOT_NULL(strstr(err, "has no exercise yet"));
+    unsetenv("CLOTHCHECK_LESSONS");
 }
 
 /* the grading runs in the sandbox under a CPU limit: an exercise that reads outside, writes
