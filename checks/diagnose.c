@@ -17,7 +17,8 @@
                                the difference may be the reference's own error */
 
 static const char *const kind_names[] = {"sign", "scale", "asymmetric", "frozen-magnitude", "off-rest",
-                                         "translation", "rotation", "localized", "direction", "unknown"};
+                                         "translation", "rotation", "localized", "direction", "projector",
+                                         "unknown"};
 
 const char *cc_finding_name(cc_finding_kind k) { return k >= 0 && k < CC_FIND_COUNT ? kind_names[k] : "?"; }
 
@@ -406,6 +407,42 @@ static void find_localized(const job *j, const sample *s, int nf, cc_diagnosis *
     if (f) f->vertices = where;
 }
 
+/* 1 if the Hessian error of s is c g g^T in every component (g its analytic gradient, c its
+ * own per component) on the entries that differ */
+static int rank_one_gradient(const job *j, const sample *s)
+{
+    int n = j->n, differs = 0;
+    for (int k = 0; k < j->t->ncomp; k++) {
+        const double *g = s->e.dC[k], *A = s->A + k * n * n, *R = s->R + k * n * n;
+        double gEg = 0, gg = 0;
+        for (int a = 0; a < n; a++) {
+            gg += g[a] * g[a];
+            for (int b = 0; b < n; b++) gEg += g[a] * (A[a * n + b] - R[a * n + b]) * g[b];
+        }
+        if (!(gg > 0)) continue;
+        double c = gEg / (gg * gg);
+        for (int e = 0; e < n * n; e++) {
+            double err = A[e] - R[e];
+            differs += fabs(err) > s->noise;
+            if (fabs(err - c * g[e / n] * g[e % n]) > s->noise + PARALLEL * fabs(err)) return 0;
+        }
+    }
+    return differs >= 2;
+}
+
+/* Hessian rows: the error is a multiple of g g^T -- the part of a unit vector's derivative
+ * along itself, which the projector (I - n^ n^T) of d n^ = (I - n^ n^T) dn/|n| removes */
+static void find_projector(const job *j, const sample *s, int nf, cc_diagnosis *dg)
+{
+    if (!j->hess) return;
+    int share = 0;
+    for (int i = 0; i < nf; i++) share += rank_one_gradient(j, &s[i]);
+    if (!reported(share, nf)) return;
+    add(dg, CC_FIND_PROJECTOR, share, nf,
+        "The error is a multiple of g g^T, g the gradient: the derivative of a unit vector keeps its part along "
+        "itself. Usually the projector of d n^ = (I - n^ n^T) dn / |n| is left out (001 (15)).");
+}
+
 /* The named vectors of an element. */
 typedef struct named {
     int count;
@@ -522,6 +559,7 @@ void cc_diagnose_row(const cc_audit *a, const cc_audit_row *w, cc_diagnosis *dg)
         find_rigid(&j, s, nf, dg);
         find_localized(&j, s, nf, dg);
         find_direction(&j, s, nf, dg);
+        find_projector(&j, s, nf, dg);
     }
     if (nf == 0)
         add(dg, CC_FIND_UNKNOWN, 0, 0,
@@ -531,6 +569,6 @@ void cc_diagnose_row(const cc_audit *a, const cc_audit_row *w, cc_diagnosis *dg)
     else if (dg->n == 0)
         add(dg, CC_FIND_UNKNOWN, nf, nf,
             "None of the known kinds fits (sign, scale, symmetry, frozen magnitudes, rest state, "
-            "rigid motions, vertices, directions): compare the formula with its derivation term by "
+            "rigid motions, vertices, directions, projector): compare the formula with its derivation term by "
             "term (clothcheck derive).");
 }

@@ -41,6 +41,7 @@ typedef enum cc_finding_kind {
     CC_FIND_ROTATION,
     CC_FIND_LOCALIZED,
     CC_FIND_DIRECTION,
+    CC_FIND_PROJECTOR,
     CC_FIND_UNKNOWN,
     CC_FIND_COUNT
 } cc_finding_kind;

@@ -23,7 +23,8 @@ typedef enum mistake {
     M_TWIST,         /* w x (x_m - c) added to the gradient */
     M_HALF,          /* vertex 1's gradient halved */
     M_ALONG_EDGE,    /* +-0.3 e^ added to the gradient at x1, x2 */
-    M_SCALING_MODE   /* 0.2 (x_m - c) added to the gradient */
+    M_SCALING_MODE,  /* 0.2 (x_m - c) added to the gradient */
+    M_NO_PROJECTOR   /* stretch Hessian (15) without I - w^ w^T: alpha dw_m dw_n I / |w| */
 } mistake;
 
 typedef struct planted {
@@ -83,6 +84,12 @@ static void plant(const planted *p, const double *x, const cc_rest *r, cc_eval *
                 for (int t = 0; t < 3; t++) B[s][t] = e->d2C[k][s][3 + t];
             for (int s = 0; s < 3; s++)
                 for (int t = 0; t < 3; t++) e->d2C[k][s][3 + t] = B[t][s];
+        }
+    if (p->m == M_NO_PROJECTOR)   /* alpha dw_m dw_n w^ w^T / |w| = g g^T / (alpha |w|) added back */
+        for (int k = 0; k < 2; k++) {
+            double len = cc_v3_norm(cc_tri_w(x, k ? r->dwv : r->dwu));
+            for (int i = 0; i < n; i++)
+                for (int j = 0; j < n; j++) e->d2C[k][i][j] += e->dC[k][i] * e->dC[k][j] / (r->alpha * len);
         }
     if (p->m == M_REST_LENGTH)   /* (15) with b in place of |w|: the factor |w| / b on every entry */
         for (int k = 0; k < 2; k++) {
@@ -205,6 +212,16 @@ static void test_off_rest(void)
     CU_ASSERT_EQUAL(cc_audit_find(&a, CC_REF_EXACT, CC_Q_GRADIENT)->diag.n, 0);   /* the gradient is right */
 }
 
+static void test_projector(void)
+{
+    static cc_audit a;
+    run("stretch", "bw98", M_NO_PROJECTOR, &a);
+    EXPECT(&a, CC_Q_HESSIAN, CC_FIND_PROJECTOR);
+    CU_ASSERT_PTR_NULL(finding(&a, CC_Q_HESSIAN, CC_FIND_UNKNOWN));
+    run("stretch", "bw98", M_REST_LENGTH, &a);   /* a scaled Hessian is no projector mistake */
+    CU_ASSERT_PTR_NULL(finding(&a, CC_Q_HESSIAN, CC_FIND_PROJECTOR));
+}
+
 static void test_translation(void)
 {
     static cc_audit a;
@@ -303,6 +320,7 @@ int main(void)
         {"rotation", test_rotation},
         {"localized (and scale on that vertex)", test_localized},
         {"direction", test_direction},
+        {"projector", test_projector},
         {"unknown", test_unknown},
         {"correct variants get no finding", test_correct_variants_clean},
         {"pritchard's gradient", test_pritchard_diagnosis},
