@@ -94,27 +94,28 @@ function M.compare(got, want, what, part, tol)
   local e, n = off(function(i) return want[i] end)
   if e <= tol * n then return true end
   if off(function(i) return -want[i] end) <= tol * n then
-    return false, {"sign: " .. what .. " has the opposite sign of the right one"}
+    return false, {"sign: " .. what .. ": the negatives of the right values"}
   end
   local gw, ww = 0, 0
   for i = 1, #want do gw, ww = gw + got[i] * want[i], ww + want[i] ^ 2 end
   local c = ww > 0 and gw / ww or 0
   if c ~= 0 and off(function(i) return c * want[i] end) <= tol * n * math.max(1, math.abs(c)) then
-    return false, {string.format("scale: %s is %.6g times the right one", what, c)}
+    return false, {string.format("scale: %s: %.6g times the right values", what, c)}
   end
   local h = #want // 2
   if #want % 2 == 0 and off(function(i) return want[i <= h and i + h or i - h] end) <= tol * n then
-    return false, {"swapped: " .. what .. " has its two halves the other way round"}
+    return false, {"swapped: " .. what .. ": its two halves the other way round"}
   end
-  return false, {string.format("%s differs from the right one by %.3g (largest entry; right entries up to %.3g)",
+  return false, {string.format("%s: off the right values by up to %.3g (right entries up to %.3g)",
                                what, e, n)}
 end
 
 -- grade one part: true, or false and the lines of feedback
 local function grade_part(part, work)
   local f = work[part.fn]
-  if f == nil then return false, {part.fn .. " is missing from the exercise"} end
   local kind = part.kind or "gradient"
+  if f == nil and kind == "check" then return false, {part.fn .. " is not set yet: fill in TODO (" .. part.todo .. ")"} end
+  if f == nil then return false, {part.fn .. " is missing from the exercise"} end
   if kind == "check" then
     local ok, pass, lines = pcall(part.check, f, work, part)
     if not ok then
