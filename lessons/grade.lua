@@ -40,6 +40,12 @@ local function zeros(n)
   return H
 end
 
+-- 3-vectors for the graders: vertex m of a flat position list, difference, dot and cross
+function M.vec(x, m) return {x[3 * m + 1], x[3 * m + 2], x[3 * m + 3]} end
+function M.sub(a, b) return {a[1] - b[1], a[2] - b[2], a[3] - b[3]} end
+function M.dot(a, b) return a[1] * b[1] + a[2] * b[2] + a[3] * b[3] end
+function M.cross(a, b) return {a[2] * b[3] - a[3] * b[2], a[3] * b[1] - a[1] * b[3], a[1] * b[2] - a[2] * b[1]} end
+
 local function todo_message(part)
   return part.fn .. " returns no numbers yet: fill in TODO (" .. part.todo .. ")"
 end

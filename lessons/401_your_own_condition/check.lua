@@ -5,10 +5,7 @@ local here = arg[0]:match("^(.*)/[^/]*$") or "."
 package.path = here .. "/../?.lua;" .. package.path
 local grade = require "grade"
 
-local function vec(x, m) return {x[3 * m + 1], x[3 * m + 2], x[3 * m + 3]} end
-local function sub(a, b) return {a[1] - b[1], a[2] - b[2], a[3] - b[3]} end
-local function dot(a, b) return a[1] * b[1] + a[2] * b[2] + a[3] * b[3] end
-local function cross(a, b) return {a[2] * b[3] - a[3] * b[2], a[3] * b[1] - a[1] * b[3], a[1] * b[2] - a[2] * b[1]} end
+local vec, sub, dot, cross = grade.vec, grade.sub, grade.dot, grade.cross
 
 -- C = |n|/(2a) - 1
 local function area(x, rest)
