@@ -1,7 +1,10 @@
 # Thin wrapper over CMake (in the style of neovim's top-level Makefile).
 #   make demo   install missing packages, configure, build, run the main job: the derivative
 #               table, then the side-by-side bend comparison (lua/scenarios/bend_compare.lua)
-#   make test   install missing packages, configure, build, run every test
+#   make test   install missing packages, configure, build, run every test; then build again
+#               with AddressSanitizer + UndefinedBehaviorSanitizer (build-asan/) and run every
+#               test there too (what CI runs)
+#   make test-quick   every test once, in the normal build only
 # Variables: BUILD_TYPE=Release|Debug, SANITIZE=ON, BUILD_DIR=build, NATIVE=OFF (portable
 #            x86-64 instead of x86-64-v3 where the building CPU has AVX2; see CMakeLists.txt)
 BUILD_TYPE ?= Release
@@ -11,7 +14,7 @@ BUILD_DIR  ?= build
 JOBS       ?= $(shell nproc 2>/dev/null || echo 2)
 MAKEFLAGS  += --no-print-directory
 
-.PHONY: all deps configure build demo test bench clean
+.PHONY: all deps configure build demo test test-quick test-sanitize bench clean
 
 all: build
 
@@ -28,11 +31,17 @@ demo: build
 	@$(BUILD_DIR)/clothcheck demo
 	@$(BUILD_DIR)/clothcheck run lua/scenarios/bend_compare.lua
 
-test: build
+test: test-quick test-sanitize
+
+test-quick: build
 	@cd $(BUILD_DIR) && ctest --output-on-failure -j $(JOBS)
+
+# the whole suite again under the sanitizers (a Debug build: checks are not optimised away)
+test-sanitize: deps
+	@$(MAKE) test-quick BUILD_DIR=build-asan SANITIZE=ON BUILD_TYPE=Debug
 
 bench: build
 	@$(BUILD_DIR)/clothcheck bench
 
 clean:
-	rm -rf $(BUILD_DIR)
+	rm -rf $(BUILD_DIR) build-asan
