@@ -166,7 +166,6 @@ int cc_run_script(const cc_run_opts *o)
     char outbuf[1024], dir[PATH_MAX], entry[PATH_MAX + 8];
     const char *script = o->argv[0];
     const char *out = o->out ? o->out : default_out(script, outbuf, sizeof outbuf);
-    if (o->out && writable(out) != 0) return cc_cli_error("run", "cannot write into the output folder '%s'", out);
     cc_sandbox *sb = calloc(1, sizeof *sb);
     if (!sb) return cc_cli_error("run", "out of memory");
     sb->cpu_limit = o->cpu_limit;
@@ -241,6 +240,7 @@ int cc_cmd_run(int argc, char **argv)
         }
     }
     if (i >= argc) return cc_cli_error("run", "no script given (see clothcheck run --help)");
+    if (o.out && writable(o.out) != 0) return cc_cli_error("run", "cannot write into the output folder '%s'", o.out);
     o.argc = argc - i;
     o.argv = argv + i;
     return cc_run_script(&o);
