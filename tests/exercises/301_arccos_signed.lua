@@ -1,0 +1,27 @@
+-- A typical wrong answer to lesson 301: the sign from sin theta, the size from arccos.
+-- Expected diagnosis: precision
+--
+-- Right for large folds; at a fold of 1e-9 rad cos theta = 1 - 5e-19 rounds to 1 and
+-- arccos returns 0 (or a multiple of sqrt(eps)).
+
+local M = {}
+
+local function vec(x, m) return {x[3 * m + 1], x[3 * m + 2], x[3 * m + 3]} end
+local function sub(a, b) return {a[1] - b[1], a[2] - b[2], a[3] - b[3]} end
+local function dot(a, b) return a[1] * b[1] + a[2] * b[2] + a[3] * b[3] end
+local function cross(a, b) return {a[2] * b[3] - a[3] * b[2], a[3] * b[1] - a[1] * b[3], a[1] * b[2] - a[2] * b[1]} end
+local function unit(a) local l = math.sqrt(dot(a, a)); return {a[1] / l, a[2] / l, a[3] / l} end
+M.vec, M.sub, M.dot, M.cross, M.unit = vec, sub, dot, cross, unit
+
+-- (1): theta = atan2(sin, cos): the sign from sin theta (29), full precision at small folds
+function M.theta(x)
+  local x0, x1, x2, x3 = vec(x, 0), vec(x, 1), vec(x, 2), vec(x, 3)
+  local nA = unit(cross(sub(x2, x0), sub(x1, x0)))             -- (24), (25)
+  local nB = unit(cross(sub(x1, x3), sub(x2, x3)))             -- (26)
+  local e = unit(sub(x1, x2))                                  -- (27)
+  local c = dot(nA, nB)                                        -- (28)
+  local s = dot(cross(nA, nB), e)                              -- (29)
+  return (s < 0 and -1 or 1) * math.acos(math.min(1, c))
+end
+
+return M
