@@ -6,6 +6,8 @@
 --     part gives; it passes when the audit engine finds it equal to finite differences of
 --     that value, and when it fails the audit's diagnosis says what kind of mistake it is
 --     (docs/derive.md).
+--     A part that also gives value_frozen(x, xf, rest) (C with the magnitudes of xf, 001
+--     Section 4) lets the diagnosis recognise a frozen-magnitude derivative.
 --   kind = "hessian": fn(x, rest) is d2C/dxdx (row-major, 3nv x 3nv); the part gives the
 --     value and the right gradient, and the student's Hessian is audited against finite
 --     differences of that gradient, with the diagnosis.
@@ -54,7 +56,8 @@ M.todo_message = todo_message
 -- the audit row of `quantity` for the student's function wrapped as a condition: pass, lines
 local function audit_part(part, f, quantity)
   local n = 3 * part.nv
-  local def = {condition = "exercise", variant = part.fn, nv = part.nv, value = part.value}
+  local def = {condition = "exercise", variant = part.fn, nv = part.nv, value = part.value,
+               value_frozen = part.value_frozen}
   if quantity == "gradient" then
     def.gradient, def.hessian = f, function() return zeros(n) end
   else
