@@ -1,0 +1,73 @@
+-- The grader of lesson 303's exercise (clothcheck lesson 303 --check [DIR] [--hint K]): d cos
+-- theta against finite differences of cos theta (28), with the audit's diagnosis (the
+-- frozen-magnitude cos lets it recognise Macri's constant-magnitude derivative); then the
+-- gradient of Macri's arccos on a sweep of folds.
+local here = arg[0]:match("^(.*)/[^/]*$") or "."
+package.path = here .. "/../?.lua;" .. package.path
+local grade = require "grade"
+local cc = require "clothcheck"
+
+local vec, sub, dot, cross = grade.vec, grade.sub, grade.dot, grade.cross
+
+-- nA . nB / (|nA| |nB|) with the lengths taken at xf
+local function cos_frozen(x, xf)
+  local function normals(y)
+    local x0, x1, x2, x3 = vec(y, 0), vec(y, 1), vec(y, 2), vec(y, 3)
+    return cross(sub(x2, x0), sub(x1, x0)), cross(sub(x1, x3), sub(x2, x3))
+  end
+  local nA, nB = normals(x)
+  local fA, fB = normals(xf)
+  return dot(nA, nB) / math.sqrt(dot(fA, fA) * dot(fB, fB))
+end
+
+-- |theta| = arccos is not differentiable on a flat hinge: graded on folds of -170 to 170
+-- degrees (not 0) of a hinge with unequal triangles, against sign(theta) d theta of the
+-- appendix (pritchard-exact)
+local exact = cc.condition("bend", "pritchard-exact")
+local function folded(phi)
+  return {-0.9, 0.15, 0.05,  0.05, -0.55, 0.02,  -0.02, 0.7, -0.04,  -0.8 * math.cos(phi), 0.3, 0.8 * math.sin(phi)}
+end
+
+local function check_arccos(f, _, part)
+  local pos, neg, npos, nneg = 0, 0, 0, 0
+  for deg = -170, 170, 20 do
+    local x = folded(math.rad(deg))
+    local got = f({table.unpack(x)})
+    if got == nil then return false, {grade.todo_message(part)} end
+    local r = exact:eval(x, {})
+    local th, want = r.value[1], r.gradient[1]
+    local sgn = th < 0 and -1 or 1
+    local e_same, e_flip, sc = 0, 0, 0
+    for i = 1, 12 do
+      e_same = math.max(e_same, math.abs(got[i] - sgn * want[i]))
+      e_flip = math.max(e_flip, math.abs(got[i] + sgn * want[i]))
+      sc = math.max(sc, math.abs(want[i]))
+    end
+    if e_same > 1e-9 * sc then
+      if th < 0 then nneg = nneg + 1 else npos = npos + 1 end
+      if e_flip <= 1e-9 * sc then
+        if th < 0 then neg = neg + 1 else pos = pos + 1 end
+      end
+    end
+  end
+  if npos + nneg == 0 then return true end
+  if neg > 0 and nneg == neg and npos == 0 then
+    return false, {string.format("sign: right on every fold with theta > 0, the negative of the right gradient on the %d with theta < 0: " ..
+                                 "the value is |theta|, whose sine is |sin theta|", neg)}
+  end
+  return false, {string.format("wrong on %d of 18 folds (%d with theta > 0, %d with theta < 0); it builds on grad_cos of part (1)",
+                               npos + nneg, npos, nneg)}
+end
+
+return grade.run{lesson = "303_macri_error", dir = arg[1], hint = arg[2], parts = {
+  {todo = 1, name = "d cos theta/dx, (28)", fn = "grad_cos", nv = 4,
+   value = function(x) return cos_frozen(x, x) end,
+   value_frozen = function(x, xf) return cos_frozen(x, xf) end,
+   hints = {"cos theta = nA . nB / (|nA| |nB|): both unit normals move, and each can only turn.",
+            "d nA^ = (I - nA^ nA^T) d nA / |nA|, so d(nA^ . nB^) = [(I - nA^ nA^T) nB^] . d nA / |nA| + the same with A and B exchanged.",
+            "With vA = (uB - (uA.uB) uA) / |nA| and vB = (uA - (uA.uB) uB) / |nB|: g = grad_dot_nA(x, vA) + grad_dot_nB(x, vB), vertex by vertex."}},
+  {todo = 2, name = "d arccos(nA^.nB^)/dx", fn = "grad_arccos", kind = "check", check = check_arccos,
+   hints = {"d arccos(c) = -dc / sqrt(1 - c^2).",
+            "sqrt(1 - c^2) = |sin theta|, never negative: Macri's -dc / sin theta has the wrong sign whenever theta < 0.",
+            "g = grad_cos(x) times -1 / sqrt(1 - c^2), c = nA . nB / (|nA| |nB|)."}},
+}}
