@@ -2,6 +2,7 @@
 -- Expected diagnosis: per-particle
 --
 -- C-dot of (58) depends on every particle's velocity, so dd/dv couples every pair of
+
 -- particles: -k_d dC/dx_m dC/dx_n^T for all m, n.
 local cc = require "clothcheck"
 

@@ -2,6 +2,7 @@
 -- Expected diagnosis: sign
 --
 -- d = +k_d dC/dx C-dot pumps energy in: d . v = +k_d C-dot^2 >= 0.
+
 local cc = require "clothcheck"
 
 local M = {}

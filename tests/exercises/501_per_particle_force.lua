@@ -2,6 +2,7 @@
 -- Expected diagnosis: per-particle
 --
 -- 001 5.2's first form: the damping then drags on rigid motions and leaks a net force.
+
 local cc = require "clothcheck"
 
 local M = {}
