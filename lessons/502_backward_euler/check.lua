@@ -1,0 +1,143 @@
+-- The grader of lesson 502's exercise (clothcheck lesson 502 --check [DIR] [--hint K]): the
+-- force Jacobian, the system A, b and the step against the right values on stretched and
+-- compressed springs, the step from rest also against the simulator's (a 2 x 2 grid with two
+-- particles pinned and a spring between the other two). Mistakes named: "sign" (the energy
+-- Hessian for df/dx, or + h^2 df/dx in A), "off-rest" (df/dx without its C d2C term),
+-- "rhs" (b without h df/dx v0), "explicit-position" (x1 = x0 + h v0).
+local here = arg[0]:match("^(.*)/[^/]*$") or "."
+package.path = here .. "/../?.lua;" .. package.path
+local grade = require "grade"
+local cc = require "clothcheck"
+
+local spring = cc.condition("spring", "linear")
+local K_S, L, H = 200, 1, 0.05
+local MASS = {0.1 / 3, 0.05 / 3}          -- the 2 x 2 grid's lumped masses (density 0.1)
+local cases = {
+  {x = {0, 0, 0,  1.3, 0.2, 0.1}, v = {0, 0, 0,  0.5, -0.2, 0}},
+  {x = {0.1, 0, 0,  0.8, 0.1, -0.1}, v = {0.2, 0.1, 0,  -0.3, 0.2, 0.4}},   -- compressed
+}
+
+-- the right df/dx (rows), with and without C d2C
+local function jacobian(x, full)
+  local r = spring:eval(x, {rest = L})
+  local C, g, Hs = r.value[1], r.gradient[1], r.hessian[1]
+  local K = {}
+  for i = 1, 6 do
+    for j = 1, 6 do K[6 * (i - 1) + j] = -K_S * (g[i] * g[j] + (full and C * Hs[i][j] or 0)) end
+  end
+  return K, C, g
+end
+
+-- the right A, b; variants: sign = -1 puts + h^2 K in A, norhs leaves out h K v0
+local function system(x, v, sign, norhs)
+  local K, C, g = jacobian(x, true)
+  local A, b = {}, {}
+  for i = 1, 6 do
+    b[i] = -K_S * C * g[i]
+    for j = 1, 6 do
+      A[6 * (i - 1) + j] = (i == j and MASS[(i - 1) // 3 + 1] or 0) - sign * H * H * K[6 * (i - 1) + j]
+      if not norhs then b[i] = b[i] + H * K[6 * (i - 1) + j] * v[j] end
+    end
+    b[i] = H * b[i]
+  end
+  return A, b
+end
+
+local function check_jacobian(f, _, part)
+  local got, want, energy_h, gn = {}, {}, {}, {}
+  for _, c in ipairs(cases) do
+    local K = f({table.unpack(c.x)}, K_S, L)
+    if K == nil then return false, {grade.todo_message(part)} end
+    if type(K) ~= "table" or #K ~= 36 then error("force_jacobian must return 36 numbers", 0) end
+    local Kr, Kg = jacobian(c.x, true), jacobian(c.x, false)
+    for i = 1, 36 do got[#got + 1], want[#want + 1], energy_h[#energy_h + 1], gn[#gn + 1] = K[i], Kr[i], -Kr[i], Kg[i] end
+  end
+  local ok, lines = grade.compare(got, want, "df/dx", part, 1e-12)
+  if ok then return true end
+  if grade.compare(got, energy_h, "", part, 1e-12) then
+    return false, {"sign: this is the energy Hessian d2E/dx2; the force is -dE/dx, so df/dx = -d2E/dx2"}
+  end
+  if grade.compare(got, gn, "", part, 1e-12) then
+    return false, {"off-rest: only -k dC/dx dC/dx^T: right at rest length (C = 0), wrong when the spring is stretched " ..
+                   "or compressed; the product rule also gives -k C d2C/dx2"}
+  end
+  return false, lines
+end
+
+local function check_system(f, _, part)
+  local ga, gb, wa, wb, sa, nb = {}, {}, {}, {}, {}, {}
+  for _, c in ipairs(cases) do
+    local A, b = f({table.unpack(c.x)}, {table.unpack(c.v)}, {table.unpack(MASS)}, H, K_S, L)
+    if A == nil then return false, {grade.todo_message(part)} end
+    if type(A) ~= "table" or #A ~= 36 or type(b) ~= "table" or #b ~= 6 then
+      error("system must return A (36 numbers) and b (6 numbers)", 0)
+    end
+    local Ar, br = system(c.x, c.v, 1, false)
+    local As = system(c.x, c.v, -1, false)
+    local _, bn = system(c.x, c.v, 1, true)
+    for i = 1, 36 do ga[#ga + 1], wa[#wa + 1], sa[#sa + 1] = A[i], Ar[i], As[i] end
+    for i = 1, 6 do gb[#gb + 1], wb[#wb + 1], nb[#nb + 1] = b[i], br[i], bn[i] end
+  end
+  local okA, linesA = grade.compare(ga, wa, "A", part, 1e-12)
+  if not okA then
+    if grade.compare(ga, sa, "", part, 1e-12) then
+      return false, {"sign: A = M + h^2 df/dx; backward Euler subtracts: M dv = h f(x1) and f(x1) ~ f0 + df/dx h (v0 + dv)"}
+    end
+    return false, linesA
+  end
+  local okb, linesb = grade.compare(gb, wb, "b", part, 1e-12)
+  if okb then return true end
+  if grade.compare(gb, nb, "", part, 1e-12) then
+    return false, {"rhs: b = h f0 only: the positions also move by h v0 during the step, which adds h df/dx v0 to the force"}
+  end
+  return false, linesb
+end
+
+local function check_step(f, work, part)
+  local got, want, expl = {}, {}, {}
+  -- the simulator's step from rest: a 2 x 2 grid, particles 3 and 4 pinned, a spring 1-2
+  local mesh = cc.grid(2, 2, 1, 1)
+  mesh:set_position(2, 1.3, 0.2, 0.1)
+  local sim = cc.sim(mesh, {k_stretch = 0, k_shear = 0, k_bend = 0, d_stretch = 0, d_shear = 0, d_bend = 0,
+                            gravity = {0, 0, 0}, density = 0.1, h = H, cg_tol = 1e-14, stretch_limit = 1e9})
+  sim:pin(3); sim:pin(4)
+  sim:add_condition(spring, {{1, 2}}, K_S)
+  assert(sim:step())
+  local xs = sim:positions()
+  local all = {{x = cases[1].x, v = {0, 0, 0, 0, 0, 0}, sim = {table.unpack(xs, 1, 6)}}, cases[1], cases[2]}
+  for _, c in ipairs(all) do
+    local x1, v1 = f({table.unpack(c.x)}, {table.unpack(c.v)}, {table.unpack(MASS)}, H, K_S, L)
+    if x1 == nil then return false, {grade.todo_message(part)} end
+    if type(x1) ~= "table" or #x1 ~= 6 or type(v1) ~= "table" or #v1 ~= 6 then
+      error("step must return x1 and v1 (6 numbers each)", 0)
+    end
+    local A, b = system(c.x, c.v, 1, false)
+    local dv = work.solve(A, b)
+    for i = 1, 6 do
+      local vr = c.v[i] + dv[i]
+      got[#got + 1], want[#want + 1], expl[#expl + 1] = x1[i], c.sim and c.sim[i] or c.x[i] + H * vr, c.x[i] + H * c.v[i]
+    end
+    for i = 1, 6 do got[#got + 1], want[#want + 1], expl[#expl + 1] = v1[i], c.v[i] + dv[i], c.v[i] + dv[i] end
+  end
+  local ok, lines = grade.compare(got, want, "x1, v1 (the first case against the simulator's step)", part, 1e-11)
+  if ok then return true end
+  if grade.compare(got, expl, "", part, 1e-11) then
+    return false, {"explicit-position: x1 = x0 + h v0 moves with the old velocity; backward Euler's x1 = x0 + h v1"}
+  end
+  return false, lines
+end
+
+return grade.run{lesson = "502_backward_euler", dir = arg[1], hint = arg[2], parts = {
+  {todo = 1, name = "df/dx of the spring", fn = "force_jacobian", kind = "check", check = check_jacobian,
+   hints = {"f = -k C dC/dx: differentiate the product.",
+            "df/dx = -k (dC/dx dC/dx^T + C d2C/dx2): an outer product and the condition's Hessian.",
+            "K[6 * (i - 1) + j] = -k * (g[i] * g[j] + C * H[i][j]) with C, g, H = M.spring(x, L)."}},
+  {todo = 2, name = "the system A, b", fn = "system", kind = "check", check = check_system,
+   hints = {"Backward Euler: M dv = h f(x1, v1), with f(x1) ~ f0 + df/dx (x1 - x0) and x1 - x0 = h (v0 + dv).",
+            "Move the dv terms left: (M - h^2 df/dx) dv = h (f0 + h df/dx v0).",
+            "A[6 * (i - 1) + j] = (i == j and m[(i - 1) // 3 + 1] or 0) - h * h * K_ij; b[i] = h * (f[i] + h * sum_j K_ij v[j])."}},
+  {todo = 3, name = "the step x1, v1", fn = "step", kind = "check", check = check_step,
+   hints = {"Solve A dv = b with M.solve, then update velocities, then positions.",
+            "v1 = v0 + dv; the positions move with the new velocity.",
+            "local dv = M.solve(M.system(x, v, m, h, k, L)); v1[i] = v[i] + dv[i]; x1[i] = x[i] + h * v1[i]."}},
+}}
