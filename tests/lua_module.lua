@@ -120,7 +120,6 @@ bsim:pin(1); bsim:pin(6)
 assert(bsim:params().bend_condition == "bridson-force" and bsim:params().bend_variant == "bridson")
 assert(bsim:step(5))
 assert(bsim:energies().bend > 0 and #bsim:element_energies("bend") == cloth.nh)
-print("lua_module: all assertions passed")
 
 -- extreme scales: refused with a message naming the coordinate, never inf or NaN; a Lua
 -- condition returning a number that is not finite is an error naming it
@@ -135,3 +134,27 @@ okx, msgx = pcall(nan.eval, nan, {0, 0, 0, 1, 0, 0})
 assert(not okx and msgx:find("value returned .*nan as number 1 %(numbers must be finite%)"), msgx)
 okx, msgx = pcall(cc.audit, nan, {samples = 3})
 assert(not okx and msgx:find("numbers must be finite"), msgx)
+
+-- Bridson's bending force on one hinge: its Jacobian against central differences of the
+-- force, the net force zero, and bad hinges refused with a message
+do
+  local hx = {-0.9, 0.15, 0.05,  0.05, -0.55, 0.02,  -0.02, 0.7, -0.04,  0.6, 0.3, 0.75}
+  local r = cc.bridson_force(hx, {rest = 0.2, k = 2})
+  assert(#r.force == 12 and #r.jacobian == 12 and #r.jacobian[1] == 12)
+  local worst, net = 0, {0, 0, 0}
+  for i = 1, 12 do net[(i - 1) % 3 + 1] = net[(i - 1) % 3 + 1] + r.force[i] end
+  for m = 1, 12 do
+    local xp, xm = {table.unpack(hx)}, {table.unpack(hx)}
+    xp[m], xm[m] = xp[m] + 1e-6, xm[m] - 1e-6
+    local fp, fm = cc.bridson_force(xp, {rest = 0.2, k = 2}).force, cc.bridson_force(xm, {rest = 0.2, k = 2}).force
+    for i = 1, 12 do worst = math.max(worst, math.abs((fp[i] - fm[i]) / 2e-6 - r.jacobian[i][m])) end
+  end
+  assert(worst < 1e-8, "bridson_force: Jacobian vs central differences " .. worst)
+  assert(math.abs(net[1]) + math.abs(net[2]) + math.abs(net[3]) < 1e-14, "bridson_force: no net force")
+  local okb, msgb = pcall(cc.bridson_force, {0, 0, 0, 1, 0, 0, 1, 0, 0, 0, 1, 0})
+  assert(not okb and msgb:find("zero size"), msgb)
+  okb, msgb = pcall(cc.bridson_force, hx, 3)
+  assert(not okb and msgb:find("options must be a table"), msgb)
+end
+
+print("lua_module: all assertions passed")

@@ -10,10 +10,14 @@
  *   cond:eval(x [, opts])                    -> {value={...}, gradient={{...}}, hessian={{{...}}}}
  *   cond:derive([x [, opts]]), clothcheck.derivation(cond), steps in define: see lderive.c
  *   cond.condition, .variant, .source, .nv, .ncomp, .claim
+ *   clothcheck.bridson_force(x [, {rest=theta0, k=1}])
+ *                                            -> {force={12}, jacobian={{12} x 12}}: Bridson's bending force
+ *                                               on a hinge and dF/dx (conditions/bridson_force.h)
  * opts: uv (points), area_power, bu, bv, rest (bend angle or spring length).
  */
 #include <math.h>
 #include <string.h>
+#include "conditions/bridson_force.h"
 #include "lua/lcc.h"
 
 static const char *const claim_names[] = {"exact", "frozen-magnitude", "none", NULL};
@@ -345,6 +349,31 @@ static int l_eval(lua_State *L)
     return 1;
 }
 
+/* F_i = k |e|^2/(|nA| + |nB|) (sin(theta/2) - sin(theta0/2)) u_i and dF/dx on one hinge */
+static int l_bridson_force(lua_State *L)
+{
+    double x[12], F[12], J[12][12];
+    cc_rest r;
+    memset(&r, 0, sizeof r);
+    cc_lua_checkpoints(L, 1, 3, 4, x);
+    luaL_argcheck(L, lua_isnoneornil(L, 2) || lua_istable(L, 2), 2, "options must be a table {rest=, k=}");
+    r.rest_angle = optfield(L, 2, "rest", 0.0);
+    double k = optfield(L, 2, "k", 1.0);
+    char err[CC_ERRLEN];
+    if (cc_positions_in_range(x, 4, err) < 0) return luaL_error(L, "positions: %s", err);
+    if (cc_bridson_force(x, &r, k, F, J) < 0) return luaL_error(L, "bridson_force: a triangle or the shared edge has zero size");
+    for (int i = 0; i < 12; i++)
+        for (int j = 0; j < 12; j++)
+            if (!isfinite(F[i]) || !isfinite(J[i][j])) return luaL_error(L, "bridson_force: a number is not finite at these positions");
+    lua_createtable(L, 0, 2);
+    cc_lua_pushnumbers(L, F, 12);
+    lua_setfield(L, -2, "force");
+    lua_createtable(L, 12, 0);
+    for (int i = 0; i < 12; i++) cc_lua_pushnumbers(L, J[i], 12), lua_rawseti(L, -2, i + 1);
+    lua_setfield(L, -2, "jacobian");
+    return 1;
+}
+
 static int l_index(lua_State *L)
 {
     cc_lcondition *lc = cc_lua_checkcondition(L, 1);
@@ -388,7 +417,7 @@ static const luaL_Reg condition_meta[] = {
     {"__index", l_index}, {"__tostring", l_tostring}, {"__gc", l_gc}, {"__close", l_gc}, {NULL, NULL}};
 static const luaL_Reg condition_funcs[] = {
     {"conditions", l_conditions}, {"condition", l_condition}, {"define", l_define},
-    {"derivation", cc_lua_derivation}, {NULL, NULL}};
+    {"derivation", cc_lua_derivation}, {"bridson_force", l_bridson_force}, {NULL, NULL}};
 
 void cc_lua_open_condition(lua_State *L)
 {
