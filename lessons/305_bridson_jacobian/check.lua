@@ -1,0 +1,76 @@
+-- The grader of lesson 305's exercise (clothcheck lesson 305 --check [DIR] [--hint K]): dA/dx
+-- against finite differences of A with the audit's diagnosis; the Jacobian against the
+-- toolkit's closed form (clothcheck.bridson_force) on hinges away from and at rest. Mistakes
+-- named: "transposed" (dF_j/dx_i in entry (i, j)), "symmetrised" ((J + J^T)/2, the part the
+-- simulator uses), "off-rest" (no A sigma du term: right at rest only), or how far off.
+local here = arg[0]:match("^(.*)/[^/]*$") or "."
+package.path = here .. "/../?.lua;" .. package.path
+local grade = require "grade"
+local cc = require "clothcheck"
+
+local vec, sub, dot, cross = grade.vec, grade.sub, grade.dot, grade.cross
+
+-- A = |e|^2 / (|nA| + |nB|)
+local function A(x)
+  local x0, x1, x2, x3 = vec(x, 0), vec(x, 1), vec(x, 2), vec(x, 3)
+  local nA, nB, e = cross(sub(x2, x0), sub(x1, x0)), cross(sub(x1, x3), sub(x2, x3)), sub(x1, x2)
+  return dot(e, e) / (math.sqrt(dot(nA, nA)) + math.sqrt(dot(nB, nB)))
+end
+
+local hinges = {
+  {x = {-0.9, 0.15, 0.05,  0.05, -0.55, 0.02,  -0.02, 0.7, -0.04,  0.6, 0.3, 0.75}, theta0 = 0.3},
+  {x = {-1.1, -0.2, 0.3,  0.1, -0.6, -0.1,  0.0, 0.8, 0.1,  0.9, 0.1, -0.5}, theta0 = -0.4},
+  {x = {-0.9, 0.15, 0.05,  0.05, -0.55, 0.02,  -0.02, 0.7, -0.04,  0.6, 0.3, 0.75}, theta0 = "rest"},
+}
+
+local function check_jacobian(f, work, part)
+  local K = 1.7
+  local got, want, trans, sym, norest = {}, {}, {}, {}, {}
+  for _, c in ipairs(hinges) do
+    local th, dth = work.theta(c.x)
+    local theta0 = c.theta0 == "rest" and th or c.theta0
+    local J = f({table.unpack(c.x)}, theta0, K)
+    if J == nil then return false, {grade.todo_message(part)} end
+    if type(J) ~= "table" or #J ~= 144 then error("jacobian must return 144 numbers", 0) end
+    local R = cc.bridson_force(c.x, {rest = theta0, k = K}).jacobian
+    local a, c2 = A(c.x), math.cos(th / 2) / 2
+    local sigma = math.sin(th / 2) - math.sin(theta0 / 2)
+    local dA = {}
+    for j = 1, 12 do                       -- dA by central differences: only to name a mistake
+      local xp, xm = {table.unpack(c.x)}, {table.unpack(c.x)}
+      xp[j], xm[j] = xp[j] + 1e-6, xm[j] - 1e-6
+      dA[j] = (A(xp) - A(xm)) / 2e-6
+    end
+    for i = 1, 12 do
+      for j = 1, 12 do
+        got[#got + 1], want[#want + 1] = J[12 * (i - 1) + j], R[i][j]
+        trans[#trans + 1], sym[#sym + 1] = R[j][i], (R[i][j] + R[j][i]) / 2
+        norest[#norest + 1] = K * -dth[i] * (sigma * dA[j] + a * c2 * dth[j])
+      end
+    end
+  end
+  local ok, lines = grade.compare(got, want, "dF/dx", part, 1e-10)
+  if ok then return true end
+  if grade.compare(got, trans, "", part, 1e-10) then
+    return false, {"transposed: entry (i, j) is dF_i/dx_j; yours holds dF_j/dx_i -- the Jacobian is not symmetric, so the order matters"}
+  end
+  if grade.compare(got, sym, "", part, 1e-10) then
+    return false, {"symmetrised: this is (J + J^T)/2, the part the simulator's symmetric solver uses; the Jacobian itself is not symmetric"}
+  end
+  if grade.compare(got, norest, "", part, 1e-6) then
+    return false, {"off-rest: right at rest, wrong away from it: u_i moves too -- the product rule gives A sigma du_i/dx_j as well"}
+  end
+  lines[#lines + 1] = "(it uses grad_A of part (1))"
+  return false, lines
+end
+
+return grade.run{lesson = "305_bridson_jacobian", dir = arg[1], hint = arg[2], parts = {
+  {todo = 1, name = "dA/dx", fn = "grad_A", nv = 4, value = function(x) return A(x) end,
+   hints = {"A = |e|^2 / s with s = |nA| + |nB|: the quotient rule.",
+            "d|e|^2 = 2 e . (dx1 - dx2); d|nA| = nA^ . d nA = the gradient of (nA^ . nA) with nA^ held fixed: M.grad_dot_nA(x, nA^).",
+            "g = d|e|^2 / s - |e|^2 / s^2 (grad_dot_nA(x, nA^) + grad_dot_nB(x, nB^)), vertex by vertex; d|e|^2 is 2e at x1 and -2e at x2."}},
+  {todo = 2, name = "dF/dx, Bridson's force", fn = "jacobian", kind = "check", check = check_jacobian,
+   hints = {"F_i = k (A sigma) u_i: the product of a scalar and a vector, both depending on x.",
+            "d(A sigma) = sigma dA + A cos(theta/2)/2 dtheta, and du_i/dx_j = -d2theta_ij.",
+            "J[12 (i - 1) + j] = k * (u_i * (sigma * dA_j + A * cos(theta/2)/2 * dtheta_j) + A * sigma * (-d2theta_ij)), u = -dtheta."}},
+}}
