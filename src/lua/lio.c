@@ -7,7 +7,8 @@
  *                                                   or when CC_PROGRESS is set)
  *   clothcheck.wall_time()                          -> seconds (monotonic), for timings
  *   clothcheck.outdir()                             -> the script's output folder (clothcheck run
- *                                                   --out DIR; default out/<script name>)
+ *                                                   --out DIR; default out/<script name>),
+ *                                                   made if missing
  */
 #include <stdlib.h>
 #include <string.h>
@@ -81,12 +82,17 @@ static int l_wall_time(lua_State *L)
     return 1;
 }
 
+/* the output folder, made (mkdir -p) if missing so that every writer can use it at once */
 static int l_outdir(lua_State *L)
 {
     if (lua_getfield(L, LUA_REGISTRYINDEX, CC_LUA_OUTDIR) != LUA_TSTRING) {
         lua_pop(L, 1);
         lua_pushliteral(L, "out");
     }
+    const char *dir = lua_tostring(L, -1);
+    char err[512];
+    cc_lua_checkpath(L, dir, 1);
+    if (cc_mkdir_p(dir, err, sizeof err) < 0) return luaL_error(L, "cannot make the output folder: %s", err);
     return 1;
 }
 
