@@ -3,7 +3,8 @@
  * Every line of a ```sh block in docs/cli.md that starts with "clothcheck " is run with the
  * built binary, in a scratch folder holding links to the source tree's lessons/, lua/ and
  * tests/, and must exit with 0 or with the status written after "# exit". Every command of
- * `clothcheck --help` must have an example.
+ * `clothcheck --help` must have an example, and every option its `--help` lists an example
+ * of that command using it.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -22,6 +23,39 @@ static void scratch(void)
     CU_ASSERT_EQUAL_FATAL(chdir(dir), 0);
 }
 
+static char examples[1 << 16];   /* the example lines, one per line */
+
+/* every option of `clothcheck cmd --help` is used by an example of cmd; the number of options */
+static int check_options(const char *cmd)
+{
+    static char out[1 << 14], err[1 << 12];
+    char args[64];
+    snprintf(args, sizeof args, "%s --help", cmd);
+    CU_ASSERT_EQUAL(cc_test_run_cli(args, out, sizeof out, err, sizeof err), 0);
+    int options = 0;
+    for (char *line = strtok(out, "\n"); line; line = strtok(NULL, "\n")) {
+        char opt[48];
+        if (sscanf(line, " %47[-a-z]", opt) != 1 || strncmp(opt, "--", 2) || line[0] != ' ') continue;
+        options++;
+        int used = 0;
+        char prefix[64];
+        snprintf(prefix, sizeof prefix, "clothcheck %s ", cmd);
+        for (const char *ex = examples; *ex && !used;) {
+            const char *nl = strchr(ex, '\n');
+            size_t n = nl ? (size_t)(nl - ex) : strlen(ex);
+            char l[512];
+            snprintf(l, sizeof l, "%.*s ", (int)(n < 510 ? n : 510), ex);
+            char word[52];
+            snprintf(word, sizeof word, "%s ", opt);
+            used = !strncmp(l, prefix, strlen(prefix)) && strstr(l, word);
+            ex += n + (nl ? 1 : 0);
+        }
+        if (!used) fprintf(stderr, "docs/cli.md has no example of %s %s\n", cmd, opt);
+        CU_ASSERT(used);
+    }
+    return options;
+}
+
 static void test_examples(void)
 {
     static char out[1 << 16], err[1 << 14];
@@ -37,6 +71,7 @@ static void test_examples(void)
             continue;
         }
         if (!in_sh || strncmp(line, "clothcheck ", 11)) continue;
+        if (strlen(examples) + strlen(line) + 2 < sizeof examples) strcat(strcat(examples, line), "\n");
         int want = 0;
         char *hash = strstr(line, "# exit ");
         if (hash) want = atoi(hash + 7), *hash = '\0';
@@ -50,12 +85,16 @@ static void test_examples(void)
     }
     CU_ASSERT(run >= 30);
     const char *commands[] = {"eval", "derive", "demo", "run", "force", "lesson", "bench", "audit"};
+    int options = 0;
     for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++) {
         char word[40];
         snprintf(word, sizeof word, " %s ", commands[i]);
         if (!strstr(seen, word)) fprintf(stderr, "docs/cli.md has no example of %s\n", commands[i]);
         CU_ASSERT_PTR_NOT_NULL(strstr(seen, word));
+        options += check_options(commands[i]);
     }
+    if (options < 30) fprintf(stderr, "only %d options found in the commands' --help\n", options);
+    CU_ASSERT(options >= 30);
     free(text);
 }
 
