@@ -104,6 +104,14 @@ print(string.format("  observed order between h = 1e-2 and 1e-3: forward %.2f, c
 print(string.format("  best central step h = %.0e with error %.1e; at h = 1e-12 round-off gives %.1e",
                     best_h, best_c, ctr[12]))
 
+local hs = {}
+for e = 1, 12 do hs[e] = 10.0 ^ (-e) end
+local drawn = cc.plot{dir = cc.outdir(), name = "v_curve", title = "finite differences of the stretch C against (14)",
+  xlabel = "step h", ylabel = "largest relative error", logx = true, logy = true, key = "top center",
+  series = {{title = "forward: slope 1, then round-off", x = hs, y = fwd, with = "linespoints"},
+            {title = "central: slope 2, then round-off", x = hs, y = ctr, with = "linespoints"}}}
+print(string.format("  plot: %s/v_curve.png%s", cc.outdir(), drawn and "" or " (gnuplot missing: data and .gp written)"))
+
 assert(order_fwd > 0.8 and order_fwd < 1.2, "a forward difference is first order")
 assert(order_ctr > 1.8 and order_ctr < 2.2, "a central difference is second order")
 assert(best_c < 1e-9, "at its best step a central difference agrees with (14) to ~1e-10")
