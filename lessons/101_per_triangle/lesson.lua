@@ -105,4 +105,28 @@ print(string.format("  bent triangle: |w_u| = %.4f, |w_v| = %.4f (stretched by t
 print(string.format("  finite difference with h = %.2f vs (6)-(12): worst error %.1e (w is linear in x)", h, worst_fd))
 print(string.format("  toolkit rest data vs this script: worst difference %.1e", worst_rest))
 print(string.format("  toolkit stretch (13) vs a(|w| - 1) from this script: worst difference %.1e", stretch_err))
+
+-- the picture: the rest triangle in (u,v) with the u and v directions, and the bent triangle
+-- seen from above (x, y) with w_u, w_v -- where those directions went -- all drawn from the
+-- centroid, at half length
+local function outline(p) return {p[1][1], p[2][1], p[3][1], p[1][1]}, {p[1][2], p[2][2], p[3][2], p[1][2]} end
+local function centroid(p, i) return (p[1][i] + p[2][i] + p[3][i]) / 3 end
+local function arrow(p, d) local cx, cy = centroid(p, 1), centroid(p, 2) return {cx, cx + d[1] / 2}, {cy, cy + d[2] / 2} end
+local ru, rv = outline(uv)
+local xu, xv = outline(x)
+local uu, uy = arrow(uv, {1, 0})
+local vu, vy = arrow(uv, {0, 1})
+local au, ay = arrow(x, wu_x)
+local bu, by = arrow(x, wv_x)
+local drawn = cc.plot{dir = cc.outdir(), name = "triangle", title = "a triangle at rest in (u,v) and bent in the world",
+  layout = {1, 2}, panels = {
+    {title = "rest: (u,v)", xlabel = "u", ylabel = "v", series = {
+      {title = "triangle", x = ru, y = rv, with = "lines"},
+      {title = "u direction / 2", x = uu, y = uy, with = "linespoints"},
+      {title = "v direction / 2", x = vu, y = vy, with = "linespoints"}}},
+    {title = "world, seen from above: (x,y)", xlabel = "x", ylabel = "y", series = {
+      {title = "triangle", x = xu, y = xv, with = "lines"},
+      {title = "w_u / 2, (3)", x = au, y = ay, with = "linespoints"},
+      {title = "w_v / 2, (4)", x = bu, y = by, with = "linespoints"}}}}}
+print(string.format("  plot: %s/triangle.png%s", cc.outdir(), drawn and "" or " (gnuplot missing: data and .gp written)"))
 print("All checks passed.")
