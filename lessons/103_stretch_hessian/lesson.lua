@@ -131,4 +131,24 @@ print(string.format("  C_u across w^_u (vertex x1): curvature %.6f, (15) predict
                     k_across, predicted))
 print(string.format("  compressed triangle |w_u| = %.3f, C_u = %.4f: energy curvature across w^_u = %.4f < 0",
                     lq, Cq, energy_curv))
+
+-- the picture: E = 1/2 C_u^2 as vertex x1 turns w_u (moves across w^_u by t), for the
+-- stretched triangle (a valley: positive curvature) and the squashed one (a ridge)
+local function energy_across(y, d)
+  local ts, es = {}, {}
+  local e0 = 0.5 * stretch:eval(y, opts).value[1] ^ 2
+  for k = -20, 20 do
+    local t, z = 0.015 * k, {table.unpack(y)}
+    for s = 1, 3 do z[3 + s] = z[3 + s] + t * d[s] end
+    ts[#ts + 1], es[#es + 1] = t, 0.5 * stretch:eval(z, opts).value[1] ^ 2 - e0
+  end
+  return ts, es
+end
+local t1, e1 = energy_across(x, across)
+local t2, e2 = energy_across(squashed, across_q)
+local drawn = cc.plot{dir = cc.outdir(), name = "energy_across", title = "E = C_u^2/2 as x1 moves across w_u by t",
+  xlabel = "t", ylabel = "E(t) - E(0)", key = "top center",
+  series = {{title = string.format("stretched, |w_u| = %.2f: curves up", lu), x = t1, y = e1, with = "lines"},
+            {title = string.format("compressed, |w_u| = %.2f: curves down", lq), x = t2, y = e2, with = "lines"}}}
+print(string.format("  plot: %s/energy_across.png%s", cc.outdir(), drawn and "" or " (gnuplot missing: data and .gp written)"))
 print("All checks passed.")
