@@ -1,5 +1,5 @@
 -- A typical wrong answer to lesson 201: (A.6) with the lengths held constant (the projector of (A.1) left out).
--- Expected diagnosis: off-rest
+-- Expected diagnosis: frozen-magnitude
 --
 -- (21): w_u and w_v are linear in x, dw_u/dx_{m,s} = dwu_m e_s, so the product rule gives
 --   dC/dx_{m,s} = alpha (dwu_m w_{v,s} + w_{u,s} dwv_m)
