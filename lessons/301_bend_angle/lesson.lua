@@ -96,4 +96,17 @@ print(string.format("  rest angle 0.5, folds of 0.5 either way: atan2 C = %.4f a
                     cp_up, cp_down, cm_up, cm_down))
 print(string.format("  a fold of 1e-9 rad: atan2 gives %.6e, arccos gives %.6e", math.abs(th_tiny), acos_tiny))
 print(string.format("  folds of 179 and 181 deg: theta = %.4f and %.4f (wraps at pi)", near_pi, past_pi))
+
+-- the picture: theta from atan2 and from arccos (Macri) as the hinge folds from -180 to 180
+local phis, ta, tm = {}, {}, {}
+for deg = -179, 179, 2 do
+  phis[#phis + 1] = deg
+  ta[#ta + 1] = pritchard:eval(flat12(math.rad(deg)), {}).value[1]
+  tm[#tm + 1] = macri:eval(flat12(math.rad(deg)), {}).value[1]
+end
+local drawn = cc.plot{dir = cc.outdir(), name = "theta", title = "the bend angle of a hinge folded by phi",
+  xlabel = "fold phi (degrees)", ylabel = "theta (radians)", key = "top center",
+  series = {{title = "atan2 (30): signed, wraps at +-pi", x = phis, y = ta, with = "lines"},
+            {title = "arccos (Macri): |theta|", x = phis, y = tm, with = "lines"}}}
+print(string.format("  plot: %s/theta.png%s", cc.outdir(), drawn and "" or " (gnuplot missing: data and .gp written)"))
 print("All checks passed.")
