@@ -134,4 +134,23 @@ for _, deg in ipairs({-135, -90, -45, -20, 0, 10, 20, 45, 70, 90, 135}) do
   if deg == 0 or math.abs(deg) == 90 then assert(ep < 1e-12, "no error where cos sin = 0") end
 end
 assert(largest > 0.05, "away from 0 and 90 degrees the dropped term is several per cent")
+
+-- the picture: the same sweep, finer: the error of (54) against the appendix and |cos sin|
+local degs, errs, cs = {}, {}, {}
+for deg = -170, 170, 5 do
+  local a = math.rad(deg) - th
+  local c, s = math.cos(a), math.sin(a)
+  local kxr, kdr = cross(axis, r0), dot(axis, r0)
+  local y = {table.unpack(x)}
+  for t = 1, 3 do y[9 + t] = x2[t] + r0[t] * c + kxr[t] * s + axis[t] * kdr * (1 - c) end
+  local ty = true_theta(y)
+  degs[#degs + 1] = math.deg(ty)
+  errs[#errs + 1] = rel(pritchard:eval(y, {}).gradient[1], exact:eval(y, {}).gradient[1])
+  cs[#cs + 1] = math.abs(math.cos(ty) * math.sin(ty))
+end
+local drawn = cc.plot{dir = cc.outdir(), name = "sweep", title = "(54) against the exact gradient as the hinge folds",
+  xlabel = "theta (degrees)", ylabel = "relative error; |cos theta sin theta|", key = "below",
+  series = {{title = "relative error of (54)", x = degs, y = errs, with = "lines"},
+            {title = "|cos theta sin theta|", x = degs, y = cs, with = "lines"}}}
+print(string.format("  plot: %s/sweep.png%s", cc.outdir(), drawn and "" or " (gnuplot missing: data and .gp written)"))
 print("All checks passed.")
