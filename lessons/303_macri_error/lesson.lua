@@ -164,4 +164,24 @@ print(string.format("  at 30 deg: -dcos/sin vs d theta - cot(d ln|nA||nB|): %.1e
 print(string.format("  closest the two formulas come over the sweep: %.2e (relative)", closest))
 print(string.format("  gradient change from 44.99 to 45.01 deg: Macri %.2e, true %.2e", jump, smooth))
 print(string.format("  Hessian asymmetry max|H - H^T|/max|H| at 60 deg: Macri %.2e, (57) %.2e", asym_m, asym_p))
+
+-- the picture: Macri's gradient against the derivative of his own value |theta|, and
+-- Pritchard's (54) against the true d theta, as the hinge folds
+local degs, em, ep = {}, {}, {}
+for deg = -170, 170, 2 do
+  if deg ~= 0 then
+    local x = hinge_at(math.rad(deg))
+    local g_true = exact:eval(x, {}).gradient[1]
+    local g_abs = {}
+    for i = 1, 12 do g_abs[i] = (deg < 0 and -1 or 1) * g_true[i] end
+    degs[#degs + 1] = deg
+    em[#em + 1] = rel(macri:eval(x, {}).gradient[1], g_abs)
+    ep[#ep + 1] = rel(pritchard:eval(x, {}).gradient[1], g_true)
+  end
+end
+local drawn = cc.plot{dir = cc.outdir(), name = "sweep", title = "relative gradient error as the hinge folds",
+  xlabel = "theta (degrees)", ylabel = "relative error", key = "below",
+  series = {{title = "Macri vs d|theta| (his own value)", x = degs, y = em, with = "lines"},
+            {title = "Pritchard (54) vs d theta", x = degs, y = ep, with = "lines"}}}
+print(string.format("  plot: %s/sweep.png%s", cc.outdir(), drawn and "" or " (gnuplot missing: data and .gp written)"))
 print("All checks passed.")
