@@ -156,4 +156,17 @@ print(string.format("  tilted flat hinges: hinge %d has nA^.nB^ = 1 + %.1e, sqrt
                     tried, nan_at.c - 1, tostring(nan_at.s), nan_at.th))
 print(string.format("  flat hinge, d sin(theta/2)/d x3z: through sqrt %s, through theta %.6f",
                     tostring(by_chain), good))
+
+-- the picture: the relative error of sqrt((1 - cos)/2) against the fold, 1e-10 to 1 rad
+local phis, errs = {}, {}
+for k = 0, 40 do
+  local phi = 10 ^ (-k / 4)
+  local th, c = theta(folded(phi))
+  phis[#phis + 1] = phi
+  errs[#errs + 1] = math.max(math.abs(math.sqrt(math.max(0, (1 - c) / 2)) - math.sin(th / 2)) / math.sin(th / 2), 1e-17)
+end
+local drawn = cc.plot{dir = cc.outdir(), name = "sqrt_trap", title = "sin(theta/2) as sqrt((1 - cos theta)/2): relative error",
+  xlabel = "fold (radians)", ylabel = "relative error (1e-17 where exact)", logx = true, logy = true, key = "top right",
+  series = {{title = "sqrt((1 - cos)/2), cos = dot of the unit normals, vs sin(theta/2) by atan2", x = phis, y = errs, with = "linespoints"}}}
+print(string.format("  plot: %s/sqrt_trap.png%s", cc.outdir(), drawn and "" or " (gnuplot missing: data and .gp written)"))
 print("All checks passed.")
