@@ -147,4 +147,21 @@ local same = (wh[1] == worst_ij[1] and wh[2] == worst_ij[2]) or (wh[1] == worst_
 assert(same, "the worst entry is where the dropped term n^ n^T is largest")
 print(string.format("    the dropped term n^.dn_i n^.dn_j/|n| is largest at (%s, %s): the checker found it",
                     name(worst_ij[1]), name(worst_ij[2])))
+
+-- the picture: the checker's worst Hessian error against its step h, for the right condition
+-- and the two planted mistakes: a mistake is a plateau that the V of the right one dips under
+local hs, ygood, ysign, yproj = {}, {}, {}, {}
+for k = 2, 22 do
+  local hk = 10 ^ (-k / 2)
+  hs[#hs + 1] = hk
+  ygood[#ygood + 1] = select(3, check(good, x, opts, hk))
+  ysign[#ysign + 1] = select(3, check(signed, x, opts, hk))
+  yproj[#yproj + 1] = select(3, check(unprojected, x, opts, hk))
+end
+local drawn = cc.plot{dir = cc.outdir(), name = "checker", title = "your checker's worst Hessian error against its step",
+  xlabel = "step h", ylabel = "worst relative error", logx = true, logy = true, key = "bottom right",
+  series = {{title = "the right condition: the V", x = hs, y = ygood, with = "linespoints"},
+            {title = "a sign slip at x2y", x = hs, y = ysign, with = "linespoints"},
+            {title = "the projector dropped", x = hs, y = yproj, with = "linespoints"}}}
+print(string.format("  plot: %s/checker.png%s", cc.outdir(), drawn and "" or " (gnuplot missing: data and .gp written)"))
 print("All checks passed.")
