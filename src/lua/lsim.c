@@ -17,12 +17,15 @@
  *   sim:element_energies(term) -> array (term "stretch", "shear", "bend" or a user condition name)
  *   sim:stats() -> {steps=, rejected=, cg_iterations=, last_cg_iterations=, time=, h=, assembly_s=, solve_s=}
  *   sim:reaction(i) -> fx, fy, fz;   sim:params() -> table;   sim:write_obj(path) -> true | nil, msg
+ *   sim:lambda_min([term [, mode]]) -> lambda, m_min   (smallest eigenvalue of the step's matrix on
+ *                                                 the free DOFs, sim/probe.h)
  *   sim.nv, sim.time
  */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 #include "lua/lcc.h"
+#include "sim/probe.h"
 #include "sim/sim.h"
 
 #define CC_LUA_SIM "clothcheck.sim"
@@ -417,6 +420,24 @@ static int l_element_energies(lua_State *L)
     return 1;
 }
 
+/* sim:lambda_min([term [, mode]]) -> lambda, m_min: the smallest eigenvalue of the backward
+ * Euler matrix on the free DOFs at the current state (sim/probe.h), optionally with term
+ * "stretch", "shear" or "bend" assembled with Hessian mode full, clamp, gauss-newton or project */
+static int l_lambda_min(lua_State *L)
+{
+    cc_lsim *ls = checklsim(L);
+    static const char *const terms[] = {"stretch", "shear", "bend", NULL};
+    static const char *const modes[] = {"full", "clamp", "gauss-newton", "project", NULL};
+    const char *term = lua_isnoneornil(L, 2) ? NULL : terms[luaL_checkoption(L, 2, NULL, terms)];
+    int mode = luaL_checkoption(L, 3, "full", modes);
+    double lambda, mmin;
+    char err[CC_ERRLEN];
+    if (cc_sim_lambda_min(ls->s, term, (cc_hessian_mode)mode, &lambda, &mmin, err) < 0) return luaL_error(L, "%s", err);
+    lua_pushnumber(L, lambda);
+    lua_pushnumber(L, mmin);
+    return 2;
+}
+
 static int l_stats(lua_State *L)
 {
     cc_lsim *ls = checklsim(L);
@@ -508,7 +529,7 @@ static const luaL_Reg sim_methods[] = {
     {"advance", l_advance}, {"positions", l_positions}, {"velocities", l_velocities},
     {"position", l_position}, {"reaction", l_reaction}, {"energies", l_energies},
     {"element_energies", l_element_energies}, {"stats", l_stats}, {"write_obj", l_write_obj},
-    {"params", l_params}, {NULL, NULL}};
+    {"params", l_params}, {"lambda_min", l_lambda_min}, {NULL, NULL}};
 static const luaL_Reg sim_meta[] = {
     {"__index", l_index}, {"__tostring", l_tostring}, {"__gc", l_gc}, {"__close", l_gc}, {NULL, NULL}};
 static const luaL_Reg sim_funcs[] = {{"sim", l_sim}, {"presets", l_presets}, {NULL, NULL}};
