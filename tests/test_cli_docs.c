@@ -84,7 +84,7 @@ static void test_examples(void)
         run++;
     }
     CU_ASSERT(run >= 30);
-    const char *commands[] = {"eval", "derive", "demo", "run", "force", "lesson", "bench", "audit"};
+    const char *commands[] = {"eval", "derive", "demo", "run", "force", "lesson", "bench", "audit", "probe"};
     int options = 0;
     for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++) {
         char word[40];

@@ -6,6 +6,7 @@
  * C d2C (gauss-newton) or clamping it makes it positive definite; with no forces A = M.
  */
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include "cc_test.h"
@@ -139,10 +140,34 @@ static void test_mass_only(void)
     cc_mesh_free(m);
 }
 
+/* clothcheck probe: an eigenvalue line before each step and a state line after, the ensemble,
+ * and bad input refused with one line */
+static void test_cli(void)
+{
+    static char out[1 << 14], err[1 << 12];
+    CU_ASSERT_EQUAL(cc_test_run_cli("probe --grid 9 --steps 3", out, sizeof out, err, sizeof err), 0);
+    int eig = 0, steps = 0;
+    for (const char *p = out; (p = strstr(p, "before step")); p++) eig++;
+    for (const char *p = out; (p = strstr(p, "\nstep   ")); p++) steps++;
+    CU_ASSERT_EQUAL(eig, 3);
+    CU_ASSERT_EQUAL(steps, 3);
+    CU_ASSERT_EQUAL(cc_test_run_cli("probe --grid 9 --copies 3 --from 1 --steps 2", out, sizeof out, err, sizeof err), 0);
+    CU_ASSERT_PTR_NOT_NULL(strstr(out, "0 of 3 copies blew up in steps 2..3"));
+    const char *bad[] = {"probe --grid 2", "probe --scene sky", "probe --param k_bend", "probe --param nosuch=1",
+                         "probe --bend nosuch", "probe --h 0", "probe extra"};
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        int rc = cc_test_run_cli(bad[i], out, sizeof out, err, sizeof err);
+        if (rc != 2) fprintf(stderr, "'%s' exited %d\n", bad[i], rc);
+        CU_ASSERT_EQUAL(rc, 2);
+        CU_ASSERT_EQUAL(cc_test_count_lines(err), 1);
+    }
+}
+
 int main(void)
 {
     static const cc_test_case tests[] = {{"lambda_min against a dense eigenvalue solve", test_against_dense},
                                          {"no forces: lambda_min is the smallest mass", test_mass_only},
+                                         {"clothcheck probe", test_cli},
                                          {NULL, NULL}};
     return cc_test_main("sim_probe", tests);
 }
