@@ -5,6 +5,8 @@
 #               with AddressSanitizer + UndefinedBehaviorSanitizer (build-asan/) and run every
 #               test there too (what CI runs)
 #   make test-quick   every test once, in the normal build only
+#   make fuzz   build the libFuzzer targets with clang (build-fuzz/) and run each for
+#               FUZZ_SECONDS (default 60) after replaying tests/fuzz/regress/ (part of make test)
 # Variables: BUILD_TYPE=Release|Debug, SANITIZE=ON, BUILD_DIR=build, NATIVE=OFF (portable
 #            x86-64 instead of x86-64-v3 where the building CPU has AVX2; see CMakeLists.txt)
 BUILD_TYPE ?= Release
@@ -12,9 +14,10 @@ SANITIZE   ?= OFF
 NATIVE     ?= ON
 BUILD_DIR  ?= build
 JOBS       ?= $(shell nproc 2>/dev/null || echo 2)
+FUZZ_SECONDS ?= 60
 MAKEFLAGS  += --no-print-directory
 
-.PHONY: all deps configure build demo test test-quick test-sanitize bench clean
+.PHONY: all deps configure build demo test test-quick test-sanitize fuzz bench clean
 
 all: build
 
@@ -31,7 +34,7 @@ demo: build
 	@$(BUILD_DIR)/clothcheck demo
 	@$(BUILD_DIR)/clothcheck run lua/scenarios/bend_compare.lua
 
-test: test-quick test-sanitize
+test: test-quick test-sanitize fuzz
 
 test-quick: build
 	@cd $(BUILD_DIR) && ctest --output-on-failure -j $(JOBS)
@@ -40,8 +43,14 @@ test-quick: build
 test-sanitize: deps
 	@$(MAKE) test-quick BUILD_DIR=build-asan SANITIZE=ON BUILD_TYPE=Debug
 
+# libFuzzer: the --x/--uv parser, the OBJ reader and Lua scripts (docs/reliability.md)
+fuzz: deps
+	@cmake -S . -B build-fuzz -DCMAKE_C_COMPILER=clang -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCC_FUZZ=ON -DCC_NATIVE=OFF >/dev/null
+	@cmake --build build-fuzz -j $(JOBS) --target fuzz_points fuzz_obj fuzz_lua
+	@sh tests/fuzz/run.sh build-fuzz $(FUZZ_SECONDS)
+
 bench: build
 	@$(BUILD_DIR)/clothcheck bench
 
 clean:
-	rm -rf $(BUILD_DIR) build-asan
+	rm -rf $(BUILD_DIR) build-asan build-fuzz

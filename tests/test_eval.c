@@ -98,6 +98,10 @@ static void test_bad_input(void)
     expect_usage_error("eval twist --x '0 0 0'", "unknown condition");
     expect_usage_error("eval shear --variant nope --x '0 0 0'", "unknown variant");
     expect_usage_error("eval spring --x '0 0 0; 1 0 0' --bogus 1", "unknown option");
+    /* quoted input stays on one line: control characters shown as \xHH or as spaces (found by
+     * tests/fuzz/fuzz_points: tests/fuzz/regress/points/newline_in_point) */
+    expect_usage_error("eval spring --x \"$(printf '0 0 0; 1 \\001 0')\"", "'\\x01' is not a finite number");
+    expect_usage_error("eval \"$(printf 'spr\\ning')\" --x '0 0 0'", "unknown condition 'spr ing'");
     expect_usage_error("eval spring --x '0 0 0; 1 0 0'", "needs --rest");
     expect_usage_error("eval spring --x '1 1 1; 1 1 1' --rest 1", "undefined");
     expect_usage_error("eval stretch --x '0 0 0; 1 0 0; 0 1 nan' --uv '0 0; 1 0; 0 1'", "not a finite number");

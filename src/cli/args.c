@@ -12,12 +12,15 @@
 
 int cc_cli_error(const char *cmd, const char *fmt, ...)
 {
+    char msg[1024];
     va_list ap;
-    fprintf(stderr, "clothcheck %s: ", cmd);
     va_start(ap, fmt);
-    vfprintf(stderr, fmt, ap);
+    vsnprintf(msg, sizeof msg, fmt, ap);
     va_end(ap);
-    fputc('\n', stderr);
+    /* one line whatever the message quotes: control characters become spaces */
+    for (char *c = msg; *c; c++)
+        if ((unsigned char)*c < 0x20 || *c == 0x7f) *c = ' ';
+    fprintf(stderr, "clothcheck %s: %s\n", cmd, msg);
     return CC_EXIT_USAGE;
 }
 
@@ -62,6 +65,20 @@ int cc_parse_double(const char *s, double *v)
     return 0;
 }
 
+/* s with every byte outside printable ASCII shown as \xHH, cut to fit out (n bytes), so that
+ * a message quoting user input stays one line */
+static const char *printable(const char *s, char *out, size_t n)
+{
+    size_t k = 0;
+    for (; *s && k + 5 < n; s++) {
+        unsigned char c = (unsigned char)*s;
+        if (c >= 0x20 && c < 0x7f) out[k++] = (char)c;
+        else k += (size_t)snprintf(out + k, n - k, "\\x%02X", c);
+    }
+    out[k] = '\0';
+    return out;
+}
+
 int cc_parse_points(const char *s, int dim, double *out, int maxgroups, char *err)
 {
     int groups = 0;
@@ -75,10 +92,12 @@ int cc_parse_points(const char *s, int dim, double *out, int maxgroups, char *er
         buf[len] = '\0';
         int n = 0;
         char *save = NULL;
-        for (char *tok = strtok_r(buf, " \t,", &save); tok; tok = strtok_r(NULL, " \t,", &save)) {
+        for (char *tok = strtok_r(buf, " \t\r\n\v\f,", &save); tok; tok = strtok_r(NULL, " \t\r\n\v\f,", &save)) {
             double v;
+            char shown[64];
             if (cc_parse_double(tok, &v) < 0)
-                return snprintf(err, CC_ERRLEN, "point %d: '%s' is not a finite number", groups, tok), -1;
+                return snprintf(err, CC_ERRLEN, "point %d: '%s' is not a finite number", groups,
+                                printable(tok, shown, sizeof shown)), -1;
             if (n < dim && groups < maxgroups) out[groups * dim + n] = v;
             n++;
         }

@@ -1,0 +1,10 @@
+local cc = require "clothcheck"
+local m = cc.grid(4, 4, 0.3, 0.3)
+m:set_position(2, 0.1, 0.0, 0.05)
+local s = cc.sim(m, {h = 0.01, k_bend = 1e-4})
+s:pin(13)
+s:step()
+s:lambda_min("stretch", "clamp")
+s:energies()
+s:write_obj(cc.outdir() .. "/a.obj")
+cc.write_csv(cc.outdir() .. "/a.csv", {"t"}, {{1}, {2}})

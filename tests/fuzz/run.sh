@@ -1,0 +1,38 @@
+#!/bin/sh
+# Run the libFuzzer targets of a CC_FUZZ build: first every saved input of tests/fuzz/regress/
+# (each a crash once found, now a regression test), then SECONDS of fuzzing per target from a
+# copy of tests/fuzz/corpus/ (the copy grows under BUILD/corpus; the tree is not touched).
+# A crash, a leak or a sanitizer report fails the run (the input is kept in BUILD/findings/);
+# a slow input (libFuzzer's timeout, 30 s) is reported and kept but does not fail it.
+#   sh tests/fuzz/run.sh BUILD SECONDS
+set -u
+build=$1
+seconds=$2
+here=$(dirname "$0")
+mkdir -p "$build/findings"
+status=0
+for target in points obj lua; do
+    bin="$build/fuzz_$target"
+    regress=$(find "$here/regress/$target" -type f 2>/dev/null | sort)
+    if [ -n "$regress" ]; then
+        if ! "$bin" $regress > "$build/findings/$target.regress.log" 2>&1; then
+            echo "fuzz_$target: a regression input fails again (see $build/findings/$target.regress.log)" >&2
+            status=1
+            continue
+        fi
+    fi
+    mkdir -p "$build/corpus/$target"
+    cp "$here/corpus/$target/"* "$build/corpus/$target/"
+    "$bin" "$build/corpus/$target" -max_total_time="$seconds" -timeout=30 -rss_limit_mb=4096 -max_len=4096 \
+        -error_exitcode=77 -timeout_exitcode=70 -artifact_prefix="$build/findings/$target-" \
+        > "$build/findings/$target.log" 2>&1
+    rc=$?
+    runs=$(grep -o 'Done [0-9]* runs in [0-9]* second' "$build/findings/$target.log" | tail -1)
+    case $rc in
+        0) echo "fuzz_$target: ${runs:-no summary}, $(ls "$build/corpus/$target" | wc -l) inputs in the corpus, no findings" ;;
+        70) echo "fuzz_$target: a slow input (over 30 s), kept in $build/findings/ (not a failure)" ;;
+        *) echo "fuzz_$target: FINDING (exit $rc), input in $build/findings/, log $build/findings/$target.log" >&2
+           status=1 ;;
+    esac
+done
+exit $status
