@@ -90,6 +90,91 @@ static void test_exit_status(void)
     remove(p);
 }
 
+/* count the lines of file path, and whether it ends in a newline; -1 if it cannot be read */
+static int file_lines(const char *path, int *ends_in_newline)
+{
+    FILE *f = fopen(path, "r");
+    if (!f) return -1;
+    int n = 0, c, last = 0;
+    while ((c = fgetc(f)) != EOF) n += (last = c) == '\n';
+    fclose(f);
+    *ends_in_newline = last == '\n';
+    return n;
+}
+
+/* SIGINT in the middle of a script that keeps rewriting a CSV: it ends at its next
+ * instruction with one line and status 130, and the CSV is whole (header + 20000 rows) with no
+ * temporary file beside it */
+static void test_sigint(void)
+{
+    char p[64], dir[] = "/tmp/cc_run_intXXXXXX", args[512];
+    CU_ASSERT_PTR_NOT_NULL_FATAL(mkdtemp(dir));
+    script(p, "local cc = require 'clothcheck'\nlocal rows = {}\nfor i = 1, 20000 do rows[i] = {i, i * i} end\n"
+              "io.write('started\\n') io.flush()\n"
+              "while true do assert(cc.write_csv(cc.outdir() .. '/t.csv', {'i', 'sq'}, rows))\n"
+              "  pcall(function() for k = 1, 1e5 do end end) end\n");
+    char errfile[] = "/tmp/cc_run_interrXXXXXX";
+    int fd = mkstemp(errfile);
+    CU_ASSERT_FATAL(fd >= 0);
+    close(fd);
+    /* the script runs in the background (its own stderr to errfile); the shell waits for it */
+    snprintf(args, sizeof args,
+             "run --out %s %s >%s.out 2>%s & pid=$!; n=0; until grep -q started %s.out || [ $n -gt 300 ]; do "
+             "sleep 0.1; n=$((n+1)); done; sleep 0.5; kill -INT $pid; wait $pid",
+             dir, p, errfile, errfile, errfile);
+    int rc = cc_test_run_cli(args, out, sizeof out, err, sizeof err);
+    CU_ASSERT_EQUAL(rc, 130);
+    char *msg = cc_test_read_file(errfile);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(msg);
+    CU_ASSERT_PTR_NOT_NULL(strstr(msg, "interrupted (SIGINT)"));
+    CU_ASSERT_EQUAL(cc_test_count_lines(msg), 1);
+    free(msg);
+    remove(errfile);
+    strcat(errfile, ".out");
+    remove(errfile);
+    char csv[128], cmd[160];
+    int nl = 0;
+    snprintf(csv, sizeof csv, "%s/t.csv", dir);
+    CU_ASSERT_EQUAL(file_lines(csv, &nl), 20001);
+    CU_ASSERT(nl);
+    snprintf(cmd, sizeof cmd, "test $(ls -A %s | wc -l) -eq 1", dir);
+    CU_ASSERT_EQUAL(system(cmd), 0);
+    remove(csv);
+    rmdir(dir);
+    remove(p);
+}
+
+/* without gnuplot on PATH: the data and the scripts are written, and one line on stderr says
+ * how to draw them (once, however many plots) */
+static void test_no_gnuplot(void)
+{
+    char p[64], dir[] = "/tmp/cc_run_gpXXXXXX", args[256];
+    CU_ASSERT_PTR_NOT_NULL_FATAL(mkdtemp(dir));
+    script(p, "local cc = require 'clothcheck'\n"
+              "for _, n in ipairs({'one', 'two'}) do\n"
+              "  local ok, msg = cc.plot{name = n, series = {{x = {1, 2}, y = {3, 4}}}}\n"
+              "  assert(ok == false and msg:find('gnuplot not found'))\nend\n");
+    const char *path = getenv("PATH");
+    char *keep = path ? strdup(path) : NULL;
+    setenv("PATH", "/nonexistent", 1);
+    snprintf(args, sizeof args, "run --out %s %s", dir, p);
+    int rc = cc_test_run_cli(args, out, sizeof out, err, sizeof err);
+    if (keep) setenv("PATH", keep, 1), free(keep);
+    CU_ASSERT_EQUAL(rc, 0);
+    CU_ASSERT_EQUAL(cc_test_count_lines(err), 1);
+    CU_ASSERT_PTR_NOT_NULL(strstr(err, "gnuplot not found"));
+    CU_ASSERT_PTR_NOT_NULL(strstr(err, "gnuplot one.gp"));
+    const char *files[] = {"one.dat", "one.gp", "two.dat", "two.gp"};
+    for (size_t i = 0; i < 4; i++) {
+        char f[128];
+        snprintf(f, sizeof f, "%s/%s", dir, files[i]);
+        CU_ASSERT_EQUAL(access(f, R_OK), 0);
+        remove(f);
+    }
+    rmdir(dir);
+    remove(p);
+}
+
 int main(void)
 {
     static const cc_test_case tests[] = {
@@ -98,6 +183,8 @@ int main(void)
         {"missing script or bad option", test_missing_script},
         {"sandbox unless --unsafe", test_sandbox},
         {"os.exit sets the status", test_exit_status},
+        {"SIGINT ends a script, outputs whole", test_sigint},
+        {"without gnuplot: data, scripts, one line", test_no_gnuplot},
         {NULL, NULL}};
     return cc_test_main("run", tests);
 }

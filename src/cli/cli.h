@@ -7,6 +7,7 @@
 #define CC_EXIT_OK      0
 #define CC_EXIT_FAIL    1
 #define CC_EXIT_USAGE   2
+#define CC_EXIT_INTERRUPTED 130   /* a script ended by SIGINT (128 + 2, as shells report it) */
 
 int cc_cmd_eval(int argc, char **argv);
 int cc_cmd_demo(int argc, char **argv);

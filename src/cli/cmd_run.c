@@ -1,5 +1,6 @@
 /* clothcheck run: run a Lua 5.4 script with the clothcheck module preloaded, in the sandbox
  * of lua/lsandbox.c unless --unsafe, under CPU and memory limits (docs/security.md). */
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -200,11 +201,12 @@ int cc_run_script(const cc_run_opts *o)
         const char *msg = lua_tostring(L, -1);
         int mem = status == LUA_ERRMEM || (msg && strstr(msg, "not enough memory"));
         const char *hit = cc_lua_limit_hit(sb, limit, sizeof limit);
-        if (hit && (sb->cpu_hit || mem)) fprintf(stderr, "clothcheck run: %s: %s\n", script, hit);
+        if (hit && (sb->cpu_hit || sb->interrupted || mem)) fprintf(stderr, "clothcheck run: %s: %s\n", script, hit);
         else fprintf(stderr, "clothcheck run: %s\n", msg ? msg : "(error object is not a string)");
-        rc = CC_EXIT_USAGE;
+        rc = sb->interrupted ? CC_EXIT_INTERRUPTED : CC_EXIT_USAGE;
     }
     lua_close(L);
+    signal(SIGINT, SIG_DFL);
     free(sb);
     return rc;
 }

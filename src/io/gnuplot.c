@@ -120,10 +120,23 @@ static void part_name(char *buf, size_t n, const char *name, long pid)
 }
 
 /* gnuplot in dir over names[i].gp; names[i].png renamed into place on success */
+/* once per process, one line on stderr: how to draw the scripts written without gnuplot */
+static void note_no_gnuplot(const char *dir, const char *name)
+{
+    static int said;
+    if (said++) return;
+    fprintf(stderr, "clothcheck: gnuplot not found: plots are written as NAME.dat and NAME.gp only; "
+                    "draw one with `cd %s && gnuplot %s.gp` (Debian: apt-get install gnuplot-nox)\n",
+            dir && *dir ? dir : ".", name);
+}
+
 int cc_gp_run(const char *dir, const char *const *names, int n)
 {
     if (n <= 0) return 0;
-    if (!cc_gp_terminal()) return -1;
+    if (!cc_gp_terminal()) {
+        note_no_gnuplot(dir, names[0]);
+        return -1;
+    }
     for (int i = 0; i < n; i++)
         if (!cc_gp_name_ok(names[i]) || strlen(names[i]) > 180) return errno = EINVAL, -1;
     long me = (long)getpid();

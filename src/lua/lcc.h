@@ -43,6 +43,7 @@ typedef struct cc_sandbox {
     int nread;
     double cpu_limit;                        /* seconds of CPU allowed (0: none) */
     volatile sig_atomic_t cpu_hit;           /* 1 once the CPU limit ended the script */
+    volatile sig_atomic_t interrupted;       /* 1 once SIGINT ended the script */
     size_t mem_limit, mem_used;              /* bytes of Lua memory allowed (0: none), in use */
     long mem_refused;                        /* allocations refused by the memory limit */
 } cc_sandbox;
@@ -59,9 +60,10 @@ int cc_sandbox_check(const cc_sandbox *sb, const char *path, int write);
 /* Put L in the sandbox sb (which must outlive L): wrapped io, os, load, loadfile, dofile and
  * require; no debug, no programs, no C modules, no environment; package.path as given. */
 void cc_lua_sandbox(lua_State *L, cc_sandbox *sb, const char *package_path);
-/* Enforce sb's CPU and memory limits on L (with or without the sandbox). */
+/* Enforce sb's CPU and memory limits on L (with or without the sandbox), and end the script
+ * at its next instruction on SIGINT (a second SIGINT ends the process). */
 void cc_lua_limits(lua_State *L, cc_sandbox *sb);
-/* the limit that ended the script, as one line in buf, or NULL if none did */
+/* the limit (or the SIGINT) that ended the script, as one line in buf, or NULL if none did */
 const char *cc_lua_limit_hit(const cc_sandbox *sb, char *buf, size_t n);
 /* Raise a Lua error naming path unless L's sandbox (if any) lets it be read or written:
  * every toolkit function that opens a path calls this first. */

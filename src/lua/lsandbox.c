@@ -366,6 +366,23 @@ static void on_sigprof(int sig)
     lua_sethook(limit_state, cpu_hook, LUA_MASKCALL | LUA_MASKRET | LUA_MASKCOUNT, 1);
 }
 
+/* after SIGINT: an error at every instruction, so pcall cannot go on; the C function running
+ * when it came (a write, a step) finishes first, so no output is left half-written */
+static void int_hook(lua_State *L, lua_Debug *ar)
+{
+    (void)ar;
+    lua_sethook(L, int_hook, LUA_MASKCOUNT, 1);
+    luaL_error(L, "interrupted (SIGINT)");
+}
+
+/* SIGINT: stop the script at its next instruction; a second SIGINT ends the process at once */
+static void on_sigint(int sig)
+{
+    limit_sandbox->interrupted = 1;
+    signal(sig, SIG_DFL);
+    lua_sethook(limit_state, int_hook, LUA_MASKCALL | LUA_MASKRET | LUA_MASKCOUNT, 1);
+}
+
 /* SIGXCPU, well past the limit inside C code (or a coroutine that never returns) */
 static void on_sigxcpu(int sig)
 {
@@ -399,12 +416,14 @@ void cc_lua_limits(lua_State *L, cc_sandbox *sb)
     limit_state = L;
     sb->mem_used = (size_t)lua_gc(L, LUA_GCCOUNT, 0) * 1024 + (size_t)lua_gc(L, LUA_GCCOUNTB, 0);
     lua_setallocf(L, limited_alloc, sb);
-    if (sb->cpu_limit <= 0) return;
-    snprintf(limit_line, sizeof limit_line, "clothcheck run: CPU limit of %g s reached (--cpu-limit)\n",
-             sb->cpu_limit);
     struct sigaction sa;
     memset(&sa, 0, sizeof sa);
     sigemptyset(&sa.sa_mask);
+    sa.sa_handler = on_sigint;
+    sigaction(SIGINT, &sa, NULL);
+    if (sb->cpu_limit <= 0) return;
+    snprintf(limit_line, sizeof limit_line, "clothcheck run: CPU limit of %g s reached (--cpu-limit)\n",
+             sb->cpu_limit);
     sa.sa_handler = on_sigprof;
     sigaction(SIGPROF, &sa, NULL);
     sa.sa_handler = on_sigxcpu;
@@ -422,6 +441,7 @@ void cc_lua_limits(lua_State *L, cc_sandbox *sb)
 
 const char *cc_lua_limit_hit(const cc_sandbox *sb, char *buf, size_t n)
 {
+    if (sb->interrupted) return snprintf(buf, n, "interrupted (SIGINT)"), buf;
     if (sb->cpu_hit) return snprintf(buf, n, "CPU limit of %g s reached (--cpu-limit)", sb->cpu_limit), buf;
     if (sb->mem_refused)
         return snprintf(buf, n, "memory limit of %g MB reached (--memory-limit)",
