@@ -301,6 +301,25 @@ static void test_bench_scene_runs_with_fix(void)
     if (why[0]) printf("\n    %s ", why);
 }
 
+/* The default settings survive perturbed starts: copies of the bench scene (clothcheck probe
+ * --copies: every z moved by up to 1e-4 m, fixed seed) with its defaults run 100 steps each,
+ * all finite, at 17 x 17 for four bend formulations and at 33 x 33 for two. */
+static void test_defaults_survive_perturbed_starts(void)
+{
+    static const struct { int grid, copies; const char *bend; } runs[] = {
+        {17, 4, "pritchard"}, {17, 4, "bridson"}, {17, 4, "macri"}, {17, 4, "bridson-force"},
+        {33, 2, "pritchard"}, {33, 2, "bridson"}};
+    char args[256], out[4096], errb[1024], want[64];
+    for (size_t i = 0; i < sizeof runs / sizeof runs[0]; i++) {
+        snprintf(args, sizeof args, "probe --grid %d --copies %d --jitter 1e-4 --steps 100 --bend %s", runs[i].grid,
+                 runs[i].copies, runs[i].bend);
+        CU_ASSERT_EQUAL(cc_test_run_cli(args, out, sizeof out, errb, sizeof errb), 0);
+        snprintf(want, sizeof want, "0 of %d copies blew up", runs[i].copies);
+        if (!strstr(out, want)) printf("\n    %s: %s", args, out);
+        CU_ASSERT_PTR_NOT_NULL(strstr(out, want));
+    }
+}
+
 /* The parameters by name, their checks, the force model's refusal, and the bench flags. */
 static void test_hessian_params(void)
 {
@@ -358,6 +377,7 @@ int main(void)
         {"clamp changes nothing where nothing is compressed", test_clamp_unchanged_in_tension},
         {"default full is bit-identical; project on every term is psd_project", test_defaults_bit_identical},
         {"bench scene 17x17 from step 10: perturbed copies meet an indefinite A with full", test_bench_scene_blows_up},
+        {"the defaults survive perturbed starts (17x17, 33x33, several bend formulations)", test_defaults_survive_perturbed_starts},
         {"the same copies run with stretch clamp and shear gauss-newton", test_bench_scene_runs_with_fix},
         {"hessian parameters, their checks and the bench flags", test_hessian_params},
         {NULL, NULL}};
