@@ -222,6 +222,11 @@ static void test_limits(void)
     CU_ASSERT_EQUAL(cc_test_run_cli(args, out, sizeof out, err, sizeof err), 2);
     CU_ASSERT_PTR_NOT_NULL(strstr(err, "cannot write into the output folder"));
     CU_ASSERT_PTR_NULL(strstr(out, "ran"));
+    /* a folder that cannot be made even by root (/proc takes no new entries): refused first */
+    snprintf(args, sizeof args, "run --out /proc/clothcheck-out %s/scripts/s.lua", scratch);
+    CU_ASSERT_EQUAL(cc_test_run_cli(args, out, sizeof out, err, sizeof err), 2);
+    CU_ASSERT_PTR_NOT_NULL(strstr(err, "cannot write into the output folder '/proc/clothcheck-out'"));
+    CU_ASSERT_PTR_NULL(strstr(out, "ran"));
 }
 
 int main(void)

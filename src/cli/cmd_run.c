@@ -1,5 +1,6 @@
 /* clothcheck run: run a Lua 5.4 script with the clothcheck module preloaded, in the sandbox
  * of lua/lsandbox.c unless --unsafe, under CPU and memory limits (docs/security.md). */
+#include <errno.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -9,6 +10,7 @@
 #include <lauxlib.h>
 #include <lualib.h>
 #include "cli/cli.h"
+#include "io/files.h"
 #include "lua/lcc.h"
 
 #ifndef CC_SOURCE_DIR
@@ -62,18 +64,18 @@ static const char *default_out(const char *script, char *buf, size_t n)
 }
 
 /* 0 if dir, or the nearest folder above it that exists, can be written */
-static int writable(const char *dir)
+/* make the output folder named with --out (mkdir -p) and prove it writable by creating and
+ * removing a file in it; 0, or -1 with the reason in err */
+static int prepare_out(const char *dir, char *err, size_t n)
 {
-    char p[PATH_MAX];
-    snprintf(p, sizeof p, "%s", dir);
-    for (;;) {
-        struct stat st;
-        if (stat(p, &st) == 0) return S_ISDIR(st.st_mode) && access(p, W_OK | X_OK) == 0 ? 0 : -1;
-        char *slash = strrchr(p, '/');
-        if (!slash) return access(".", W_OK | X_OK);
-        if (slash == p) return access("/", W_OK | X_OK);
-        *slash = '\0';
-    }
+    if (cc_mkdir_p(dir, err, n) < 0) return -1;
+    char probe[PATH_MAX];
+    snprintf(probe, sizeof probe, "%s/.clothcheck-writeXXXXXX", dir);
+    int fd = mkstemp(probe);
+    if (fd < 0) return snprintf(err, n, "%s", strerror(errno)), -1;
+    close(fd);
+    unlink(probe);
+    return 0;
 }
 
 /* the rules of the sandbox for o; 0, or CC_EXIT_USAGE after a message */
@@ -242,7 +244,9 @@ int cc_cmd_run(int argc, char **argv)
         }
     }
     if (i >= argc) return cc_cli_error("run", "no script given (see clothcheck run --help)");
-    if (o.out && writable(o.out) != 0) return cc_cli_error("run", "cannot write into the output folder '%s'", o.out);
+    char why[512];
+    if (o.out && prepare_out(o.out, why, sizeof why) < 0)
+        return cc_cli_error("run", "cannot write into the output folder '%s': %s", o.out, why);
     o.argc = argc - i;
     o.argv = argv + i;
     return cc_run_script(&o);
