@@ -182,6 +182,22 @@ static void test_obj_errors(void)
     CU_ASSERT_PTR_NULL(cc_mesh_read_obj(p, err));
     CU_ASSERT_PTR_NOT_NULL(strstr(err, "non-manifold"));
     remove(p);
+    /* indices at the ends of long, relative and absolute (LONG_MIN once overflowed its
+     * negation: tests/fuzz/regress/obj/negative_index_overflow.obj); a relative index counts
+     * from the end */
+    write_text(p, "v 0 0 0\nf -99999999999999999999999999 1 -1\n");
+    CU_ASSERT_PTR_NULL(cc_mesh_read_obj(p, err));
+    CU_ASSERT_PTR_NOT_NULL(strstr(err, ":2:"));
+    remove(p);
+    write_text(p, "v 0 0 0\nv 1 0 0\nv 0 1 0\nf 1 2 99999999999999999999999999\n");
+    CU_ASSERT_PTR_NULL(cc_mesh_read_obj(p, err));
+    remove(p);
+    write_text(p, "v 0 0 0\nv 1 0 0\nv 0 1 0\nf -3 -2 -1\n");
+    cc_mesh *m = cc_mesh_read_obj(p, err);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(m);
+    CU_ASSERT(m->tri[0] == 0 && m->tri[1] == 1 && m->tri[2] == 2);
+    cc_mesh_free(m);
+    remove(p);
 }
 
 /* A write into a missing directory fails cleanly and leaves no file behind. */

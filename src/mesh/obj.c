@@ -1,5 +1,6 @@
 /* Wavefront OBJ in and out for cloth meshes. */
 #include <errno.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -44,8 +45,9 @@ static int grow_push(grow *g, const void *e)
 /* OBJ index (1-based, or negative from the end) to 0-based; -1 if out of range */
 static long obj_index(long i, size_t count)
 {
+    if (count > (size_t)LONG_MAX) return -1;
     if (i > 0 && (size_t)i <= count) return i - 1;
-    if (i < 0 && (size_t)(-i) <= count) return (long)count + i;
+    if (i < 0 && i >= -(long)count) return (long)count + i;   /* no -i: i may be LONG_MIN */
     return -1;
 }
 
