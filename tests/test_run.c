@@ -113,7 +113,7 @@ static void test_sigint(void)
               "io.write('started\\n') io.flush()\n"
               "while true do assert(cc.write_csv(cc.outdir() .. '/t.csv', {'i', 'sq'}, rows))\n"
               "  pcall(function() for k = 1, 1e5 do end end) end\n");
-    char errfile[] = "/tmp/cc_run_interrXXXXXX";
+    char errfile[64] = "/tmp/cc_run_interrXXXXXX";   /* room for the ".out" appended below */
     int fd = mkstemp(errfile);
     CU_ASSERT_FATAL(fd >= 0);
     close(fd);
