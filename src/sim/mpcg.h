@@ -13,6 +13,7 @@
 #define CC_MPCG_H
 
 #include "sim/bsr.h"
+#include "sim/filter.h"
 
 /* Preconditioners. */
 typedef enum cc_precond {
@@ -39,16 +40,6 @@ typedef enum cc_mpcg_product {
 /* smallest tolerance for which CC_PRODUCT_AUTO takes the single-precision product */
 #define CC_MPCG_SINGLE_TOL 1e-4
 #define CC_MPCG_SINGLE_RES_TOL 1e-3   /* from this tol up, also a warm start's initial residual (mpcg.c) */
-
-/* The constraint filter S, stored for the constrained vertices only. */
-typedef struct cc_filter {
-    int n;        /* vertices */
-    int nc;       /* constrained vertices */
-    int cap;      /* capacity of idx and S, in vertices */
-    int *idx;     /* nc: the constrained vertices, each once */
-    double *S;    /* 9*nc: S_i of idx[c], row-major 3x3 */
-    int *pos;     /* n: c with idx[c] = v, or -1 for a free vertex */
-} cc_filter;
 
 /* Work space for n vertices, allocated once and reused by every solve. */
 typedef struct cc_mpcg_work {
@@ -82,23 +73,6 @@ typedef struct cc_mpcg_stats {
     double rel_residual; /* sqrt(delta / delta0), the preconditioned relative residual */
     int single_product;  /* 1 if the loop's products were the single-precision ones */
 } cc_mpcg_stats;
-
-/* filter for n vertices, all free; NULL when out of memory */
-cc_filter *cc_filter_new(int n);
-void cc_filter_free(cc_filter *F);
-/* all vertices free again */
-void cc_filter_clear(cc_filter *F);
-/* S_v = S (row-major 3x3, a projector); replaces an earlier S_v; 0 or -1 (bad v, no memory) */
-int cc_filter_set(cc_filter *F, int v, const double S[9]);
-/* S_v for vertex v into S, or the identity when v is free */
-void cc_filter_get(const cc_filter *F, int v, double S[9]);
-/* r = S r (3n) */
-void cc_filter_apply(const cc_filter *F, double *r);
-/* r = S r (4 doubles per vertex, lane 3 untouched) */
-void cc_filter_apply4(const cc_filter *F, double *r);
-
-/* a . b over n entries (four interleaved partial sums) */
-double cc_dot(const double *a, const double *b, int n);
 
 cc_mpcg_work *cc_mpcg_work_new(int n);
 void cc_mpcg_work_free(cc_mpcg_work *w);

@@ -9,7 +9,7 @@
 #define CC_MULTIGRID_H
 
 #include "sim/bsr.h"
-#include "sim/mpcg.h"
+#include "sim/filter.h"
 
 typedef struct cc_mg cc_mg;
 
