@@ -971,7 +971,7 @@ static void test_mg_product_choice(void)
     cc_bsr_free(A);
 }
 
-/* the sweeps' row order (sweep_order): on the bench cloth every level's order solves the
+/* the sweeps' row order (cc_mgi_sweep_order): on the bench cloth every level's order solves the
  * triangular systems of index order (cc_mg_chained >= 0), B is the same up to round-off with
  * either order and either smoother, and far fewer consecutive rows of level 0 wait for the
  * row before them than in index order */

@@ -66,7 +66,7 @@ int cc_mg_dropped(const cc_mg *mg);
 
 /* on != 0 (the default): the smoother's sweeps take the rows of each level in an order that
  * solves the same triangular systems as index order, with consecutive rows independent where
- * it can (multigrid.c, sweep_order); 0: index order. Same B up to round-off. Clears the
+ * it can (multigrid.c, cc_mgi_sweep_order); 0: index order. Same B up to round-off. Clears the
  * hierarchy. */
 void cc_mg_set_reorder(cc_mg *mg, int on);
 

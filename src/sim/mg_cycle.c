@@ -1,0 +1,552 @@
+/* The multigrid smoother, cycle and single-precision product, per solve (sim/mg_internal.h). */
+#include "sim/mg_internal.h"
+
+/* ---------- the cycle ---------- */
+
+/* The cycle keeps its vectors 4 doubles per vertex (lanes 0..2, lane 3 zero), so a vertex is
+ * one aligned AVX vector. With AVX2 and FMA (checked at run time) a block row of the
+ * smoother is done with vectors: the gather accumulates the rows of L_ik (read as 4 floats,
+ * the fourth belonging to the next row and meeting the zero lane 3 of x_k) times x_k lane by
+ * lane and sums the lanes once per row; the scatter adds sum_a (row a of L_ik) x_ia, which is
+ * L_ik^T x_i, with its fourth lane cleared. Otherwise the same sums are taken one by one. */
+
+/* x_i = D_i^-1 (t - sum_p L_p x_col(p)) over the stored lower blocks of row i; then
+ * out_col(p) += sign L_p^T x_i (the transposed blocks, i.e. the upper part of A, applied);
+ * *tx += x_i . D_i x_i when tx is not NULL */
+static inline void gs_row(const mg_level *L, int i, const double *t, double *x, double *out, double sign, double *tx)
+{
+    int p0 = L->srow[i], p1 = L->srow[i + 1];
+    double t0 = t[0], t1 = t[1], t2 = t[2];
+    for (int p = p0; p < p1; p++) {
+        const cc_mgf *B = L->sf + 9 * p;
+        const double *xk = x + 4 * L->scol[p];
+        t0 -= B[0] * xk[0] + B[1] * xk[1] + B[2] * xk[2];
+        t1 -= B[3] * xk[0] + B[4] * xk[1] + B[5] * xk[2];
+        t2 -= B[6] * xk[0] + B[7] * xk[1] + B[8] * xk[2];
+    }
+    const double *Di = L->dinv + 12 * i;
+    double x0 = Di[0] * t0 + Di[4] * t1 + Di[8] * t2;
+    double x1 = Di[1] * t0 + Di[5] * t1 + Di[9] * t2;
+    double x2 = Di[2] * t0 + Di[6] * t1 + Di[10] * t2;
+    x[4 * i] = x0, x[4 * i + 1] = x1, x[4 * i + 2] = x2;
+    if (tx) *tx += t0 * x0 + t1 * x1 + t2 * x2;
+    for (int p = p0; p < p1; p++) {
+        const cc_mgf *B = L->sf + 9 * p;
+        double *ok = out + 4 * L->scol[p];
+        ok[0] += sign * (B[0] * x0 + B[3] * x1 + B[6] * x2);
+        ok[1] += sign * (B[1] * x0 + B[4] * x1 + B[7] * x2);
+        ok[2] += sign * (B[2] * x0 + B[5] * x1 + B[8] * x2);
+    }
+}
+
+/* x = (D + L)^-1 b (forward block Gauss-Seidel from x = 0) and res = b - A x = -U x; res_i
+ * is zeroed at row i, before the later rows scatter into it; *tx = x . D x if tx is not NULL */
+static void gs_forward_scalar(const mg_level *L, const double *b, double *x, double *res, double *tx)
+{
+    for (int q = 0; q < L->n; q++) {
+        int i = L->ord[q];
+        memset(res + 4 * i, 0, 4 * sizeof *res);
+        gs_row(L, i, b + 4 * i, x, res, -1.0, tx);
+    }
+}
+
+/* x = x + (D + U)^-1 (b - A x) (backward block Gauss-Seidel); g is scratch, zero on entry */
+static void gs_backward_scalar(const mg_level *L, const double *b, double *x, double *g)
+{
+    for (int q = L->n - 1; q >= 0; q--) {
+        int i = L->ord[q];
+        double t[3] = {b[4 * i] - g[4 * i], b[4 * i + 1] - g[4 * i + 1], b[4 * i + 2] - g[4 * i + 2]};
+        gs_row(L, i, t, x, g, 1.0, NULL);
+    }
+}
+
+#if CC_AVX2
+/* x_i = D_i^-1 t (lanes 0..2 of t; lane 3 of x_i is 0, the padded columns of D_i^-1), stored;
+ * lane by lane *tx += t D_i^-1 t when tx is not NULL */
+CC_TARGET_AVX2 static inline __m256d gs_solve_avx2(const mg_level *L, int i, __m256d t, double *x, __m256d *tx)
+{
+    const double *D = L->dinv + 12 * i;
+    __m256d xi = _mm256_mul_pd(_mm256_load_pd(D), _mm256_permute4x64_pd(t, 0x00));
+    xi = _mm256_fmadd_pd(_mm256_load_pd(D + 4), _mm256_permute4x64_pd(t, 0x55), xi);
+    xi = _mm256_fmadd_pd(_mm256_load_pd(D + 8), _mm256_permute4x64_pd(t, 0xAA), xi);
+    _mm256_store_pd(x + 4 * i, xi);
+    if (tx) *tx = _mm256_fmadd_pd(t, xi, *tx);   /* t = D_i x_i in lanes 0..2 */
+    return xi;
+}
+
+/* lanes 0..2: the sums of lanes of a0, a1, a2 (row r of sum_p L_p x_col(p) from its lane-wise
+ * products); lane 3: 0 + 0 */
+CC_TARGET_AVX2 static inline __m256d gs_hsum3(__m256d a0, __m256d a1, __m256d a2)
+{
+    __m256d h01 = _mm256_hadd_pd(a0, a1), h22 = _mm256_hadd_pd(a2, a2);
+    return _mm256_add_pd(_mm256_permute2f128_pd(h01, h22, 0x20), _mm256_permute2f128_pd(h01, h22, 0x31));
+}
+
+/* out_k += (row 0 of B) x0 + (row 1) x1 + (row 2) x2 = B^T x for the rows b0, b1, b2 of a
+ * block read as 4 floats (lane 3 held the next row's first entry, and is cleared) */
+CC_TARGET_AVX2 static inline void gs_scatter_avx2(double *ok, __m256d b0, __m256d b1, __m256d b2, __m256d x0,
+                                                  __m256d x1, __m256d x2)
+{
+    __m256d v = _mm256_fmadd_pd(b2, x2, _mm256_fmadd_pd(b1, x1, _mm256_mul_pd(b0, x0)));
+    v = _mm256_blend_pd(v, _mm256_setzero_pd(), 8);
+    _mm256_store_pd(ok, _mm256_add_pd(_mm256_load_pd(ok), v));
+}
+
+/* gs_row_avx2 for a row of exactly nb <= 4 blocks (nb a constant where it is inlined): each
+ * block is read and widened to double once, and kept in registers from the gather to the
+ * scatter */
+CC_TARGET_AVX2 static inline __attribute__((always_inline)) void gs_row_fixed(const mg_level *L, int i, int p0, int nb,
+                                                                              __m256d t, double *x, double *out,
+                                                                              __m256d sign, __m256d *tx)
+{
+    const int *col = L->scol + p0;
+    const cc_mgf *lf = L->sf + 9 * (size_t)p0;
+    __m256d b[4][3], a0 = _mm256_setzero_pd(), a1 = a0, a2 = a0;
+    for (int q = 0; q < nb; q++) {
+        for (int r = 0; r < 3; r++) b[q][r] = _mm256_cvtps_pd(_mm_loadu_ps(lf + 9 * q + 3 * r));
+        __m256d xk = _mm256_load_pd(x + 4 * col[q]);
+        a0 = _mm256_fmadd_pd(b[q][0], xk, a0);
+        a1 = _mm256_fmadd_pd(b[q][1], xk, a1);
+        a2 = _mm256_fmadd_pd(b[q][2], xk, a2);
+    }
+    __m256d xi = _mm256_mul_pd(gs_solve_avx2(L, i, _mm256_sub_pd(t, gs_hsum3(a0, a1, a2)), x, tx), sign);
+    __m256d x0 = _mm256_permute4x64_pd(xi, 0x00), x1 = _mm256_permute4x64_pd(xi, 0x55);
+    __m256d x2 = _mm256_permute4x64_pd(xi, 0xAA);
+    for (int q = 0; q < nb; q++) gs_scatter_avx2(out + 4 * col[q], b[q][0], b[q][1], b[q][2], x0, x1, x2);
+}
+
+/* gs_row with AVX2: x_i = D_i^-1 (t - sum_p L_p x_col(p)), out_col(p) += sign L_p^T x_i,
+ * lane by lane *tx += x_i D_i x_i when tx is not NULL */
+CC_TARGET_AVX2 static inline __attribute__((always_inline)) void gs_row_avx2(const mg_level *L, int i, __m256d t, double *x, double *out,
+                                              __m256d sign, __m256d *tx)
+{
+    int p0 = L->srow[i], p1 = L->srow[i + 1];
+    switch (p1 - p0) {   /* the common lengths with their blocks in registers */
+    case 0: gs_solve_avx2(L, i, t, x, tx); return;
+    case 1: gs_row_fixed(L, i, p0, 1, t, x, out, sign, tx); return;
+    case 2: gs_row_fixed(L, i, p0, 2, t, x, out, sign, tx); return;
+    case 3: gs_row_fixed(L, i, p0, 3, t, x, out, sign, tx); return;
+    case 4: gs_row_fixed(L, i, p0, 4, t, x, out, sign, tx); return;
+    default: break;
+    }
+    const int *col = L->scol;
+    const cc_mgf *lf = L->sf;
+    __m256d a0 = _mm256_setzero_pd(), a1 = a0, a2 = a0;
+    for (int p = p0; p < p1; p++) {   /* lane j of a_r: sum_p (L_p)_rj (x_col(p))_j */
+        const cc_mgf *B = lf + 9 * p;
+        __m256d xk = _mm256_load_pd(x + 4 * col[p]);
+        a0 = _mm256_fmadd_pd(_mm256_cvtps_pd(_mm_loadu_ps(B)), xk, a0);
+        a1 = _mm256_fmadd_pd(_mm256_cvtps_pd(_mm_loadu_ps(B + 3)), xk, a1);
+        a2 = _mm256_fmadd_pd(_mm256_cvtps_pd(_mm_loadu_ps(B + 6)), xk, a2);
+    }
+    __m256d xi = _mm256_mul_pd(gs_solve_avx2(L, i, _mm256_sub_pd(t, gs_hsum3(a0, a1, a2)), x, tx), sign);
+    __m256d x0 = _mm256_permute4x64_pd(xi, 0x00), x1 = _mm256_permute4x64_pd(xi, 0x55);
+    __m256d x2 = _mm256_permute4x64_pd(xi, 0xAA);
+    for (int p = p0; p < p1; p++) {
+        const cc_mgf *B = lf + 9 * p;
+        gs_scatter_avx2(out + 4 * col[p], _mm256_cvtps_pd(_mm_loadu_ps(B)), _mm256_cvtps_pd(_mm_loadu_ps(B + 3)),
+                        _mm256_cvtps_pd(_mm_loadu_ps(B + 6)), x0, x1, x2);
+    }
+}
+
+/* gs_forward_scalar with AVX2 */
+CC_TARGET_AVX2 static void gs_forward_avx2(const mg_level *L, const double *b, double *x, double *res, double *tx)
+{
+    __m256d sign = _mm256_set1_pd(-1.0), zero = _mm256_setzero_pd(), acc = zero;
+    for (int q = 0; q < L->n; q++) {
+        int i = L->ord[q];
+        _mm256_store_pd(res + 4 * i, zero);
+        gs_row_avx2(L, i, _mm256_load_pd(b + 4 * i), x, res, sign, tx ? &acc : NULL);
+    }
+    if (tx) {
+        double a[4];
+        _mm256_storeu_pd(a, acc);
+        *tx = (a[0] + a[1]) + a[2];
+    }
+}
+
+/* gs_backward_scalar with AVX2 */
+CC_TARGET_AVX2 static void gs_backward_avx2(const mg_level *L, const double *b, double *x, double *g)
+{
+    __m256d sign = _mm256_set1_pd(1.0);
+    for (int q = L->n - 1; q >= 0; q--) {
+        int i = L->ord[q];
+        gs_row_avx2(L, i, _mm256_sub_pd(_mm256_load_pd(b + 4 * i), _mm256_load_pd(g + 4 * i)), x, g, sign, NULL);
+    }
+}
+#endif
+
+/* x = (D + L)^-1 b and res = b - A x = -U x (4-lane vectors); *tx = x . D x if tx is not NULL */
+static void gs_forward(const cc_mg *mg, const mg_level *L, const double *b, double *x, double *res, double *tx)
+{
+    if (tx) *tx = 0;
+#if CC_AVX2
+    if (mg->avx2) {
+        gs_forward_avx2(L, b, x, res, tx);
+        return;
+    }
+#endif
+    (void)mg;
+    gs_forward_scalar(L, b, x, res, tx);
+}
+
+/* x = x + (D + U)^-1 (b - A x) (4-lane vectors); g is scratch, zero on entry */
+static void gs_backward(const cc_mg *mg, const mg_level *L, const double *b, double *x, double *g)
+{
+#if CC_AVX2
+    if (mg->avx2) {
+        gs_backward_avx2(L, b, x, g);
+        return;
+    }
+#endif
+    (void)mg;
+    gs_backward_scalar(L, b, x, g);
+}
+
+/* x = (R R^T)^-1 b with the dense Cholesky factor R of the coarsest level (4-lane b, x) */
+static void dense_solve(const mg_level *L, const double *b, double *x)
+{
+    int m = 3 * L->n;
+    const double *R = L->chol;
+    double *y = L->d3;
+    for (int i = 0; i < m; i++) {
+        double s = b[4 * (i / 3) + i % 3];
+        for (int k = 0; k < i; k++) s -= R[i * m + k] * y[k];
+        y[i] = s / R[i * m + i];
+    }
+    for (int i = m - 1; i >= 0; i--) {
+        double s = y[i];
+        for (int k = i + 1; k < m; k++) s -= R[k * m + i] * y[k];
+        y[i] = s / R[i * m + i];
+    }
+    for (int i = 0; i < L->n; i++) {
+        for (int a = 0; a < 3; a++) x[4 * i + a] = y[3 * i + a];
+        x[4 * i + 3] = 0;
+    }
+}
+
+#if CC_AVX2
+/* sym_residual_scalar with AVX2: row i gathers D_i x_i + sum_k L_ik x_k lane by lane and
+ * scatters -L_ik^T x_i to the earlier rows k < i, already stored (a block row load reads one
+ * double past the block, the next block's or the scratch block's, which meets lane 3 of x) */
+CC_TARGET_AVX2 static void sym_residual_avx2(const mg_level *L, const double *b, const double *x, double *r)
+{
+    const int *col = L->col;
+    __m256d zero = _mm256_setzero_pd();
+    for (int i = 0; i < L->n; i++) {
+        __m256d xi = _mm256_load_pd(x + 4 * (size_t)i);
+        __m256d x0 = _mm256_permute4x64_pd(xi, 0x00), x1 = _mm256_permute4x64_pd(xi, 0x55);
+        __m256d x2 = _mm256_permute4x64_pd(xi, 0xAA);
+        const double *D = L->dv + 9 * (size_t)i;
+        __m256d a0 = _mm256_mul_pd(_mm256_loadu_pd(D), xi), a1 = _mm256_mul_pd(_mm256_loadu_pd(D + 3), xi);
+        __m256d a2 = _mm256_mul_pd(_mm256_loadu_pd(D + 6), xi);
+        for (int p = L->rowptr[i]; p < L->rowptr[i + 1]; p++) {
+            const double *B = L->lv + 9 * (size_t)p;
+            __m256d b0 = _mm256_loadu_pd(B), b1 = _mm256_loadu_pd(B + 3), b2 = _mm256_loadu_pd(B + 6);
+            __m256d xk = _mm256_load_pd(x + 4 * (size_t)col[p]);
+            double *rk = r + 4 * (size_t)col[p];
+            a0 = _mm256_fmadd_pd(b0, xk, a0);
+            a1 = _mm256_fmadd_pd(b1, xk, a1);
+            a2 = _mm256_fmadd_pd(b2, xk, a2);
+            __m256d v = _mm256_fmadd_pd(b2, x2, _mm256_fmadd_pd(b1, x1, _mm256_mul_pd(b0, x0)));
+            _mm256_store_pd(rk, _mm256_sub_pd(_mm256_load_pd(rk), _mm256_blend_pd(v, zero, 8)));
+        }
+        __m256d h01 = _mm256_hadd_pd(a0, a1), h22 = _mm256_hadd_pd(a2, a2);
+        __m256d g = _mm256_add_pd(_mm256_permute2f128_pd(h01, h22, 0x20), _mm256_permute2f128_pd(h01, h22, 0x31));
+        _mm256_store_pd(r + 4 * (size_t)i, _mm256_blend_pd(_mm256_sub_pd(_mm256_load_pd(b + 4 * (size_t)i), g), zero, 8));
+    }
+}
+#endif
+
+/* r = b - A x on a level >= 1, with its Galerkin matrix in double (D + L + L^T); 4-lane vectors */
+static void sym_residual_scalar(const mg_level *L, const double *b, const double *x, double *r)
+{
+    for (int i = 0; i < L->n; i++) {
+        const double *D = L->dv + 9 * i, *xi = x + 4 * i;
+        for (int a = 0; a < 3; a++) r[4 * i + a] = b[4 * i + a] - (D[3 * a] * xi[0] + D[3 * a + 1] * xi[1] + D[3 * a + 2] * xi[2]);
+        r[4 * i + 3] = 0;
+    }
+    for (int i = 0; i < L->n; i++)
+        for (int p = L->rowptr[i]; p < L->rowptr[i + 1]; p++) {
+            const double *B = L->lv + 9 * p, *xk = x + 4 * L->col[p], *xi = x + 4 * i;
+            double *ri = r + 4 * i, *rk = r + 4 * L->col[p];
+            for (int a = 0; a < 3; a++) {
+                ri[a] -= B[3 * a] * xk[0] + B[3 * a + 1] * xk[1] + B[3 * a + 2] * xk[2];
+                rk[a] -= B[a] * xi[0] + B[3 + a] * xi[1] + B[6 + a] * xi[2];
+            }
+        }
+}
+
+/* r = b - A x on a level >= 1 (4-lane vectors) */
+static void sym_residual(const cc_mg *mg, const mg_level *L, const double *b, const double *x, double *r)
+{
+#if CC_AVX2
+    if (mg->avx2) {
+        sym_residual_avx2(L, b, x, r);
+        return;
+    }
+#endif
+    (void)mg;
+    sym_residual_scalar(L, b, x, r);
+}
+
+/* bc = P^T g (nc coarse rows; F: the filter blocks of level 0's prolongator, NULL above it),
+ * and g = 0 for the backward sweep. A run of rows in one aggregate (the usual case: they are
+ * neighbours) is summed in registers and added to bc once, not through memory row by row. */
+static void restrict_residual(const mg_level *L, const cc_filter *F, double *restrict g, double *restrict bc, int nc)
+{
+    memset(bc, 0, (size_t)nc * 4 * sizeof *bc);
+    double t[4] = {0, 0, 0, 0};   /* the run's sum so far; lane 3: 0 + 0 */
+    for (int i = 0, cur = -1; i <= L->n; i++) {
+        int I = i < L->n ? L->agg[i] : -1;
+        if (I != cur) {
+            if (cur >= 0)
+                for (int a = 0; a < 4; a++) bc[4 * cur + a] += t[a], t[a] = 0;
+            cur = I;
+        }
+        if (i == L->n) break;
+        double *restrict gi = g + 4 * i;
+        if (I >= 0 && F && F->pos[i] >= 0) {
+            const double *S = F->S + 9 * F->pos[i];
+            for (int a = 0; a < 3; a++) t[a] += S[3 * a] * gi[0] + S[3 * a + 1] * gi[1] + S[3 * a + 2] * gi[2];
+        } else if (I >= 0) {
+            for (int a = 0; a < 4; a++) t[a] += gi[a];
+        }
+        for (int a = 0; a < 4; a++) gi[a] = 0;
+    }
+}
+
+/* x += P xc */
+static void prolong(const mg_level *L, const cc_filter *F, const double *restrict xc, double *restrict x)
+{
+    for (int i = 0; i < L->n; i++) {
+        int I = L->agg[i];
+        if (I < 0) continue;
+        const double *restrict c = xc + 4 * I;
+        double *restrict xi = x + 4 * i;
+        if (F && F->pos[i] >= 0) {
+            const double *S = F->S + 9 * F->pos[i];
+            for (int a = 0; a < 3; a++) xi[a] += S[3 * a] * c[0] + S[3 * a + 1] * c[1] + S[3 * a + 2] * c[2];
+        } else {
+            for (int a = 0; a < 4; a++) xi[a] += c[a];   /* lane 3: 0 + 0 */
+        }
+    }
+}
+
+static void vcycle(cc_mg *mg, int l, const cc_filter *F, const double *b, double *x);
+
+/* C->x = alpha B_c^-1 C->b on level c >= 1: one cycle, or two (the second on the residual of
+ * the first) below the coarsest two levels, so B_c^-1 = B^-1 (2 B - A_c) B^-1 there */
+static void coarse_solve(cc_mg *mg, int c, const cc_filter *F)
+{
+    mg_level *C = mg->lev + c;
+    vcycle(mg, c, F, C->b, C->x);
+    if (c + 1 < mg->nlev) {   /* W-cycle: a second coarse cycle on the coarse residual */
+        sym_residual(mg, C, C->b, C->x, C->r);
+        vcycle(mg, c, F, C->r, C->e);
+        for (int k = 0; k < 4 * C->n; k++) C->x[k] = CC_MG_ALPHA * (C->x[k] + C->e[k]);
+    } else {
+        for (int k = 0; k < 4 * C->n; k++) C->x[k] *= CC_MG_ALPHA;
+    }
+}
+
+/* x = B_l^-1 b on level l (the cycle from there down: forward sweep, coarse correction,
+ * backward sweep); 4-lane vectors */
+static void vcycle(cc_mg *mg, int l, const cc_filter *F, const double *b, double *x)
+{
+    mg_level *L = mg->lev + l;
+    if (l == mg->nlev - 1) {
+        if (mg->dense) {
+            dense_solve(L, b, x);
+        } else {
+            gs_forward(mg, L, b, x, L->g, NULL);
+            memset(L->g, 0, (size_t)L->n * 4 * sizeof *L->g);
+            gs_backward(mg, L, b, x, L->g);
+        }
+        return;
+    }
+    mg_level *C = L + 1;
+    gs_forward(mg, L, b, x, L->g, NULL);
+    restrict_residual(L, l == 0 ? F : NULL, L->g, C->b, C->n);
+    coarse_solve(mg, l + 1, F);
+    prolong(L, l == 0 ? F : NULL, C->x, x);
+    gs_backward(mg, L, b, x, L->g);
+}
+
+/* the first half of s = S B^-1 r (4-lane r, s): level 0's forward sweep into s and the coarse
+ * correction, kept for cc_mg_finish4; returns r^T B^-1 r from them. With y = M^-1 r from the
+ * forward sweep, the formula for B^-1 of the banner gives
+ *   r^T B^-1 r = y^T D y + alpha u^T B_c^-1 u,   u = P^T (r - A y),
+ * with y_i^T D_i y_i = y_i . t_i for the t_i = D_i y_i the sweep solves, and alpha B_c^-1 u
+ * what the coarse correction computes: the same number as r . s after cc_mg_finish4, up to
+ * round-off, for a little over half a cycle. On a single level the whole of s. */
+double cc_mg_begin4(cc_mg *mg, const cc_filter *F, const double *r, double *s)
+{
+    if (!mg || mg->nlev == 0 || !F || F->n != mg->lev[0].n) return 0;   /* no usable B: s untouched */
+    mg_level *L = mg->lev;
+    if (mg->nlev == 1 && mg->dense) {   /* B is A: the dense solve */
+        dense_solve(L, r, s);
+        cc_filter_apply4(F, s);
+        return cc_dot(r, s, 4 * L->n);
+    }
+    double ydy;
+    gs_forward(mg, L, r, s, L->g, &ydy);
+    if (mg->nlev == 1) {
+        memset(L->g, 0, (size_t)L->n * 4 * sizeof *L->g);
+        return ydy;
+    }
+    mg_level *C = L + 1;
+    restrict_residual(L, F, L->g, C->b, C->n);
+    coarse_solve(mg, 1, F);
+    return ydy + cc_dot(C->b, C->x, 4 * C->n);
+}
+
+/* the rest of s = S B^-1 r after cc_mg_begin4 with the same r and s: the coarse correction
+ * added and level 0's backward sweep */
+void cc_mg_finish4(cc_mg *mg, const cc_filter *F, const double *r, double *s)
+{
+    if (!mg || mg->nlev == 0 || !F || F->n != mg->lev[0].n || (mg->nlev == 1 && mg->dense)) return;
+    mg_level *L = mg->lev;
+    if (mg->nlev > 1) prolong(L, F, L[1].x, s);
+    gs_backward(mg, L, r, s, L->g);
+    cc_filter_apply4(F, s);
+}
+
+/* s = S B^-1 r for 4-lane r, s; returns r . s */
+double cc_mg_apply4(cc_mg *mg, const cc_filter *F, const double *r, double *s)
+{
+    if (!mg || mg->nlev == 0 || !F || F->n != mg->lev[0].n) return 0;   /* no usable B: s untouched */
+    cc_mg_begin4(mg, F, r, s);
+    cc_mg_finish4(mg, F, r, s);
+    return cc_dot(r, s, 4 * mg->lev[0].n);
+}
+
+/* L->b = r (3n) in the cycle's 4-lane layout */
+static void load_rhs(mg_level *L, const double *r)
+{
+    for (int i = 0; i < L->n; i++) {
+        for (int a = 0; a < 3; a++) L->b[4 * i + a] = r[3 * i + a];
+        L->b[4 * i + 3] = 0;
+    }
+}
+
+/* r^T B^-1 r for r = S r (3n): cc_mg_begin4's number */
+double cc_mg_norm(cc_mg *mg, const cc_filter *F, const double *r)
+{
+    if (!mg || mg->nlev == 0 || !F || F->n != mg->lev[0].n) return 0;
+    load_rhs(mg->lev, r);
+    return cc_mg_begin4(mg, F, mg->lev[0].b, mg->lev[0].x);
+}
+
+/* s = S B^-1 r; returns r . s */
+double cc_mg_apply(cc_mg *mg, const cc_filter *F, const double *r, double *s)
+{
+    if (!mg || mg->nlev == 0 || !F || F->n != mg->lev[0].n) return 0;   /* no usable B: s untouched */
+    mg_level *L = mg->lev;
+    int n = L->n;
+    load_rhs(L, r);
+    cc_mg_apply4(mg, F, L->b, L->x);
+    for (int i = 0; i < n; i++)
+        for (int a = 0; a < 3; a++) s[3 * i + a] = L->x[4 * i + a];
+    return cc_dot(r, s, 3 * n);
+}
+
+/* ---------- the product ---------- */
+
+/* The product q = S A S c that CG needs (c = S c) is taken from level 0's storage: the
+ * filtered diagonal blocks in double (dsys) and the smoother's single-precision lower blocks
+ * L_ik = fl(S_i A_ik S_k) with their transposes, i.e. q = (D + L + L^T) c. Row i gathers
+ * g_i = sum_k L_ik c_k and scatters L_ik^T c_i to the earlier rows k < i, which are already
+ * stored, so q_i = D_i c_i + g_i is stored at row i and complete once every later row has
+ * scattered into it. c . q = sum_i c_i . (D_i c_i + 2 g_i) is summed on the way. */
+
+/* g += sum_p L_p c_col(p) and q_col(p) += L_p^T c_i over the blocks p0 .. p1-1 of (col, lf) */
+static inline void product_blocks(const int *col, const cc_mgf *lf, int p0, int p1, const double *ci, const double *c,
+                                  double *q, double g[3])
+{
+    for (int p = p0; p < p1; p++) {
+        const cc_mgf *B = lf + 9 * (size_t)p;
+        const double *ck = c + 4 * (size_t)col[p];
+        double *qk = q + 4 * (size_t)col[p];
+        for (int a = 0; a < 3; a++) {
+            g[a] += B[3 * a] * ck[0] + B[3 * a + 1] * ck[1] + B[3 * a + 2] * ck[2];
+            qk[a] += B[a] * ci[0] + B[3 + a] * ci[1] + B[6 + a] * ci[2];
+        }
+    }
+}
+
+/* q = (D + L + L^T) c and c . q, scalar (L: the smoother's blocks and the dropped ones) */
+static double product_scalar(const mg_level *L, const double *c, double *q)
+{
+    double cq = 0;
+    for (int i = 0; i < L->n; i++) {
+        const double *D = L->dsys + 12 * (size_t)i, *ci = c + 4 * (size_t)i;
+        double g[3] = {0, 0, 0};
+        product_blocks(L->scol, L->sf, L->srow[i], L->srow[i + 1], ci, c, q, g);
+        if (L->wrow) product_blocks(L->wcol, L->wf, L->wrow[i], L->wrow[i + 1], ci, c, q, g);
+        double *qi = q + 4 * (size_t)i;
+        for (int a = 0; a < 3; a++) {
+            double d = D[a] * ci[0] + D[4 + a] * ci[1] + D[8 + a] * ci[2];
+            qi[a] = d + g[a];
+            cq += ci[a] * (d + 2 * g[a]);
+        }
+        qi[3] = 0;
+    }
+    return cq;
+}
+
+#if CC_AVX2
+/* product_blocks with AVX2: lane j of a_r += (L_p)_rj (c_col(p))_j, q_col(p) += L_p^T c_i */
+CC_TARGET_AVX2 static inline void product_blocks_avx2(const int *col, const cc_mgf *lf, int p0, int p1, __m256d x0,
+                                                      __m256d x1, __m256d x2, const double *c, double *q,
+                                                      __m256d *a0, __m256d *a1, __m256d *a2)
+{
+    __m256d zero = _mm256_setzero_pd();
+    for (int p = p0; p < p1; p++) {
+        const cc_mgf *B = lf + 9 * (size_t)p;
+        __m256d b0 = _mm256_cvtps_pd(_mm_loadu_ps(B)), b1 = _mm256_cvtps_pd(_mm_loadu_ps(B + 3));
+        __m256d b2 = _mm256_cvtps_pd(_mm_loadu_ps(B + 6)), ck = _mm256_load_pd(c + 4 * (size_t)col[p]);
+        double *qk = q + 4 * (size_t)col[p];
+        *a0 = _mm256_fmadd_pd(b0, ck, *a0);
+        *a1 = _mm256_fmadd_pd(b1, ck, *a1);
+        *a2 = _mm256_fmadd_pd(b2, ck, *a2);
+        __m256d v = _mm256_fmadd_pd(b2, x2, _mm256_fmadd_pd(b1, x1, _mm256_mul_pd(b0, x0)));
+        _mm256_store_pd(qk, _mm256_add_pd(_mm256_load_pd(qk), _mm256_blend_pd(v, zero, 8)));
+    }
+}
+
+/* product_scalar with AVX2 (the block loads as in gs_row_avx2) */
+CC_TARGET_AVX2 static double product_avx2(const mg_level *L, const double *c, double *q)
+{
+    __m256d zero = _mm256_setzero_pd(), cq = zero;
+    for (int i = 0; i < L->n; i++) {
+        __m256d ci = _mm256_load_pd(c + 4 * (size_t)i);
+        __m256d x0 = _mm256_permute4x64_pd(ci, 0x00), x1 = _mm256_permute4x64_pd(ci, 0x55);
+        __m256d x2 = _mm256_permute4x64_pd(ci, 0xAA), a0 = zero, a1 = zero, a2 = zero;
+        product_blocks_avx2(L->scol, L->sf, L->srow[i], L->srow[i + 1], x0, x1, x2, c, q, &a0, &a1, &a2);
+        if (L->wrow) product_blocks_avx2(L->wcol, L->wf, L->wrow[i], L->wrow[i + 1], x0, x1, x2, c, q, &a0, &a1, &a2);
+        __m256d h01 = _mm256_hadd_pd(a0, a1), h22 = _mm256_hadd_pd(a2, a2);
+        __m256d g = _mm256_add_pd(_mm256_permute2f128_pd(h01, h22, 0x20), _mm256_permute2f128_pd(h01, h22, 0x31));
+        g = _mm256_blend_pd(g, zero, 8);
+        const double *D = L->dsys + 12 * (size_t)i;
+        __m256d d = _mm256_mul_pd(_mm256_load_pd(D), x0);
+        d = _mm256_fmadd_pd(_mm256_load_pd(D + 4), x1, d);
+        d = _mm256_fmadd_pd(_mm256_load_pd(D + 8), x2, d);
+        _mm256_store_pd(q + 4 * (size_t)i, _mm256_add_pd(d, g));
+        cq = _mm256_fmadd_pd(ci, _mm256_add_pd(d, _mm256_add_pd(g, g)), cq);
+    }
+    __m128d h = _mm_add_pd(_mm256_castpd256_pd128(cq), _mm256_extractf128_pd(cq, 1));
+    return _mm_cvtsd_f64(_mm_add_sd(h, _mm_unpackhi_pd(h, h)));
+}
+#endif
+
+/* q = S A S c from level 0 (4-lane c = S c); returns c . q */
+double cc_mg_product(const cc_mg *mg, const double *c, double *q)
+{
+    if (!mg || mg->nlev == 0) return 0;
+#if CC_AVX2
+    if (mg->avx2) return product_avx2(mg->lev, c, q);
+#endif
+    return product_scalar(mg->lev, c, q);
+}
+

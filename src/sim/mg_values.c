@@ -1,0 +1,309 @@
+/* The values of the multigrid hierarchy, recomputed at every setup (sim/mg_internal.h). */
+#include "sim/mg_internal.h"
+
+/* ---------- values (every setup) ---------- */
+
+/* block t of lv += (c & 1) B + (c >> 1) B^T for code = 4 t + c (see cslot) */
+static inline void add_coarse(double *restrict lv, int code, const double *restrict B)
+{
+    double *t = lv + 9 * (size_t)(code >> 2);
+    if (code & 1)
+        for (int k = 0; k < 9; k++) t[k] += B[k];
+    if (code & 2)
+        for (int a = 0; a < 3; a++)
+            for (int b = 0; b < 3; b++) t[3 * a + b] += B[3 * b + a];
+}
+
+/* zero the Galerkin sums of level C (NULL is fine) */
+static void coarse_zero(mg_level *C)
+{
+    if (C) memset(C->lv, 0, ((size_t)C->nlo + C->n + 1) * 9 * sizeof *C->lv);
+}
+
+/* Di += Si Y Si and Dk += Sk Y Sk for Y = (T + T^T)/2, a NULL filter block standing for I */
+static inline void lump_pair(double *restrict Di, double *restrict Dk, const double *T, const double *Si, const double *Sk)
+{
+    double Y[9];
+    for (int a = 0; a < 3; a++)
+        for (int b = 0; b < 3; b++) Y[3 * a + b] = 0.5 * (T[3 * a + b] + T[3 * b + a]);
+    if (!Si && !Sk) {
+        for (int c = 0; c < 9; c++) Di[c] += Y[c], Dk[c] += Y[c];
+        return;
+    }
+    double U[9], V[9];
+    filt(Y, Si, Si, U);
+    filt(Y, Sk, Sk, V);
+    for (int c = 0; c < 9; c++) Di[c] += U[c], Dk[c] += V[c];
+}
+
+/* level 0's values, begun: level 1's Galerkin sums and the lumps zeroed */
+static void fill0_begin(cc_mg *mg)
+{
+    mg_level *L = mg->lev;
+    coarse_zero(mg->nlev > 1 ? mg->lev + 1 : NULL);
+    if (L->lump) memset(L->lump, 0, 9 * (size_t)L->n * sizeof *L->lump);
+}
+
+/* level 0's rows from <= i < to from A and F: L_ik = (S A S)_ik in single precision, the
+ * product's diagonal blocks, D_i^-1 of S_i A_ii S_i + I - S_i (after fill0_end when the
+ * smoother lumps), their parts of level 1's Galerkin sums (or level 0's own double copy when
+ * it is the coarsest); the rows before from must be done. -1 if some D_i is not SPD */
+static int fill0_rows(cc_mg *mg, const cc_bsr *A, const cc_filter *F, int from, int to)
+{
+    mg_level *L = mg->lev, *C = mg->nlev > 1 ? mg->lev + 1 : NULL;
+    int self = mg->nlev == 1 && mg->dense;   /* level 0 is factored densely: keep its values in double */
+    for (int i = from, q = from < L->n ? L->rowptr[from] : 0; i < to; i++) {
+        int pi = F->pos[i], I = C ? L->agg[i] : -1, own = I >= 0 ? 4 * (C->nlo + I) + 3 : -1;
+        const double *Si = pi >= 0 ? F->S + 9 * pi : NULL;
+        double cd[9] = {0, 0, 0, 0, 0, 0, 0, 0, 0};
+        for (int p = A->rowptr[i]; p < A->diag[i]; p++, q++) {
+            int k = A->col[p], pk = F->pos[k];
+            const double *B = cc_bsr_block(A, p), *Sk = pk >= 0 ? F->S + 9 * pk : NULL;
+            double T[9];
+            if (Si || Sk) filt(B, Si, Sk, T), B = T;
+            int v = L->slot0 ? L->slot0[q] : q;
+            cc_mgf *dst = v >= 0 ? L->sf + 9 * (size_t)v : L->wf + 9 * (size_t)(-1 - v);
+            for (int c = 0; c < 9; c++) dst[c] = (cc_mgf)B[c];
+            if (v < 0) lump_pair(L->lump + 9 * (size_t)i, L->lump + 9 * (size_t)k, B, Si, Sk);
+            if (C && L->cslot[q] == own)   /* within row i's aggregate: summed here, added once */
+                for (int a = 0; a < 3; a++)
+                    for (int b = 0; b < 3; b++) cd[3 * a + b] += B[3 * a + b] + B[3 * b + a];
+            else if (C)
+                add_coarse(C->lv, L->cslot[q], B);
+            if (self) memcpy(L->lv + 9 * q, B, 9 * sizeof *B);
+        }
+        double D[9];
+        const double *Aii = cc_bsr_block(A, A->diag[i]);
+        filt(Aii, Si, Si, D);
+        set_cols(L->dsys + 12 * (size_t)i, D);
+        if (I >= 0) {
+            double *t = C->dv + 9 * I, eps = CC_MG_NULLFIX * fabs(Aii[0] + Aii[4] + Aii[8]) / 3;
+            for (int c = 0; c < 9; c++) t[c] += D[c] + cd[c];
+            if (Si)
+                for (int c = 0; c < 9; c++) t[c] += eps * ((c % 4 == 0 ? 1.0 : 0.0) - Si[c]);
+        }
+        if (Si)
+            for (int c = 0; c < 9; c++) D[c] += (c % 4 == 0 ? 1.0 : 0.0) - Si[c];
+        if (self) memcpy(L->dv + 9 * i, D, sizeof D);
+        if (L->lump)
+            for (int c = 0; c < 9; c++) L->lump[9 * (size_t)i + c] += D[c];   /* complete once the later rows have lumped */
+        else if (set_dinv(L, i, D) < 0) return -1;
+    }
+    return 0;
+}
+
+/* level 0's values, ended: D_i^-1 of the lumped D_i, or of the unlumped one where that is
+ * not SPD; -1 if neither is */
+static int fill0_end(cc_mg *mg, const cc_bsr *A, const cc_filter *F)
+{
+    mg_level *L = mg->lev;
+    for (int i = 0; L->lump && i < A->n; i++)
+        if (set_dinv(L, i, L->lump + 9 * (size_t)i) < 0) {
+            double D[9];
+            const double *Si = F->pos[i] >= 0 ? F->S + 9 * F->pos[i] : NULL;
+            filt(cc_bsr_block(A, A->diag[i]), Si, Si, D);
+            if (Si)
+                for (int c = 0; c < 9; c++) D[c] += (c % 4 == 0 ? 1.0 : 0.0) - Si[c];
+            if (set_dinv(L, i, D) < 0) return -1;
+        }
+    return 0;
+}
+
+/* level 0 from A and F (fill0_begin, fill0_rows over all rows, fill0_end); -1 if some D_i is
+ * not SPD */
+static int fill0(cc_mg *mg, const cc_bsr *A, const cc_filter *F)
+{
+    fill0_begin(mg);
+    return fill0_rows(mg, A, F, 0, A->n) < 0 ? -1 : fill0_end(mg, A, F);
+}
+
+/* level l >= 1 from its Galerkin sums: smoother blocks and the next level's sums; -1 if
+ * some D_i is not SPD */
+static int fill(cc_mg *mg, int l)
+{
+    mg_level *L = mg->lev + l, *C = l + 1 < mg->nlev ? L + 1 : NULL;
+    coarse_zero(C);
+    for (int i = 0; i < L->n; i++) {
+        for (int p = L->rowptr[i]; p < L->rowptr[i + 1]; p++) {
+            const double *B = L->lv + 9 * p;
+            for (int k = 0; k < 9; k++) L->lf[9 * p + k] = (cc_mgf)B[k];
+            if (C) add_coarse(C->lv, L->cslot[p], B);
+        }
+        const double *D = L->dv + 9 * i;
+        if (C && L->agg[i] >= 0)
+            for (int k = 0; k < 9; k++) C->dv[9 * L->agg[i] + k] += D[k];
+        if (set_dinv(L, i, D) < 0) return -1;
+    }
+    return 0;
+}
+
+/* the coarsest level's dense Cholesky factor L L^T of its Galerkin matrix, a pivot that is
+ * not above 1e-12 of its diagonal entry replaced by that entry (so L L^T is SPD); -1 if a
+ * diagonal entry is not positive */
+static int dense_factor(mg_level *L)
+{
+    int m = 3 * L->n;
+    double *R = L->chol;
+    memset(R, 0, (size_t)m * m * sizeof *R);
+    for (int i = 0; i < L->n; i++) {
+        for (int a = 0; a < 3; a++)
+            for (int b = 0; b <= a; b++) R[(3 * i + a) * m + 3 * i + b] = L->dv[9 * i + 3 * a + b];
+        for (int p = L->rowptr[i]; p < L->rowptr[i + 1]; p++)
+            for (int a = 0; a < 3; a++)
+                for (int b = 0; b < 3; b++) R[(3 * i + a) * m + 3 * L->col[p] + b] = L->lv[9 * p + 3 * a + b];
+    }
+    for (int j = 0; j < m; j++) {
+        double orig = R[j * m + j], d = orig;
+        for (int k = 0; k < j; k++) d -= R[j * m + k] * R[j * m + k];
+        if (!(orig > 0) || !isfinite(orig)) return -1;
+        if (!(d > 1e-12 * orig)) d = orig;
+        double ljj = sqrt(d);
+        R[j * m + j] = ljj;
+        for (int i = j + 1; i < m; i++) {
+            double s = R[i * m + j];
+            for (int k = 0; k < j; k++) s -= R[i * m + k] * R[j * m + k];
+            R[i * m + j] = s / ljj;
+        }
+    }
+    return 0;
+}
+
+/* B's values for this A and F in the hierarchy mg already has; 0 or -1 */
+static int fill_all(cc_mg *mg, const cc_bsr *A, const cc_filter *F)
+{
+    int pre = mg->pre == A->n, bad = mg->pre_bad;   /* level 0's rows filled ahead: used once */
+    mg->pre = -1;
+    if (pre ? bad || fill0_end(mg, A, F) < 0 : fill0(mg, A, F) < 0) return -1;
+    for (int l = 1; l < mg->nlev; l++)
+        if (fill(mg, l) < 0) return -1;
+    return mg->dense ? dense_factor(mg->lev + mg->nlev - 1) : 0;
+}
+
+/* squared Frobenius norms of level 0's lower blocks (nlo2) and diagonal blocks (nd, not
+ * squared) of the filtered A */
+static void strength0(const cc_bsr *A, const cc_filter *F, double *nlo2, double *nd)
+{
+    for (int i = 0, q = 0; i < A->n; i++) {
+        int pi = F->pos[i];
+        const double *Si = pi >= 0 ? F->S + 9 * pi : NULL;
+        double T[9];
+        for (int p = A->rowptr[i]; p < A->diag[i]; p++, q++) {
+            int pk = F->pos[A->col[p]];
+            filt(cc_bsr_block(A, p), Si, pk >= 0 ? F->S + 9 * pk : NULL, T);
+            nlo2[q] = fro2(T);
+        }
+        filt(cc_bsr_block(A, A->diag[i]), Si, Si, T);
+        nd[i] = sqrt(fro2(T));
+    }
+}
+
+/* the same from level l's Galerkin sums */
+static void strength(const mg_level *L, double *nlo2, double *nd)
+{
+    for (int p = 0; p < L->nlo; p++) nlo2[p] = fro2(L->lv + 9 * p);
+    for (int i = 0; i < L->n; i++) nd[i] = sqrt(fro2(L->dv + 9 * i));
+}
+
+/* the hierarchy for the pattern of A (values of A and F decide the aggregates); -1 if no
+ * memory, an unsymmetric pattern, or a block that is not SPD */
+static int build(cc_mg *mg, const cc_bsr *A, const cc_filter *F)
+{
+    cc_mgi_clear(mg);
+    mg_level *L = mg->lev;
+    if (cc_mgi_level0_pattern(L, A) < 0 || cc_mgi_level_alloc(L, 0) < 0) return -1;
+    int rc = 0;
+    double *nlo2 = malloc(((size_t)L->nlo + 1) * sizeof *nlo2), *nd = malloc(((size_t)L->n + 1) * sizeof *nd);
+    if (!nlo2 || !nd) rc = -1;
+    else strength0(A, F, nlo2, nd);
+    if (rc == 0 && cc_mgi_smoother0(L, nlo2, nd, mg->weak) < 0) rc = -1;
+    double theta = CC_MG_THETA;
+    int l = 0;
+    for (; rc == 0; l++, theta *= 0.5) {
+        L = mg->lev + l;
+        if (L->n <= CC_MG_DENSE || l == CC_MG_MAXLEV - 1) break;
+        L->agg = malloc(((size_t)L->n + 1) * sizeof *L->agg);
+        int na = L->agg ? cc_mgi_aggregate(L, nlo2, nd, theta, L->agg) : -1;
+        if (na < 0) rc = -1;
+        if (na <= 0 || 5 * na > 4 * L->n) break;   /* no coarsening, or too little */
+        mg_level *C = L + 1;
+        if (cc_mgi_coarse_pattern(L, C, na) < 0 || cc_mgi_level_alloc(C, 1) < 0) {
+            rc = -1;
+            break;
+        }
+        mg->nlev = l + 2;
+        if ((l == 0 ? fill0(mg, A, F) : fill(mg, l)) < 0) {
+            rc = -1;
+            break;
+        }
+        double *t2 = realloc(nlo2, ((size_t)C->nlo + 1) * sizeof *nlo2), *t1 = realloc(nd, ((size_t)C->n + 1) * sizeof *nd);
+        if (t2) nlo2 = t2;
+        if (t1) nd = t1;
+        if (!t1 || !t2) {
+            rc = -1;
+            break;
+        }
+        strength(C, nlo2, nd);
+    }
+    free(nlo2);
+    free(nd);
+    if (rc < 0) return cc_mgi_clear(mg), -1;
+    for (int k = 0; k <= l; k++)
+        if (cc_mgi_sweep_order(mg->lev + k, mg->reorder) < 0) return cc_mgi_clear(mg), -1;
+    L = mg->lev + l;
+    free(L->agg);   /* the coarsest level has no aggregates */
+    L->agg = NULL;
+    mg->nlev = l + 1;
+    if (L->n <= CC_MG_DENSE) {
+        mg->dense = 1;
+        size_t m = 3 * (size_t)L->n;
+        L->chol = malloc((m * m + 1) * sizeof *L->chol);
+        L->d3 = malloc((m + 1) * sizeof *L->d3);
+        if (!L->chol || !L->d3) return cc_mgi_clear(mg), -1;
+        if (l == 0) {   /* a small system: level 0 is solved directly */
+            L->lv = malloc(9 * ((size_t)L->nlo + L->n + 1) * sizeof *L->lv);
+            if (!L->lv) return cc_mgi_clear(mg), -1;
+            L->dv = L->lv + 9 * (size_t)L->nlo;
+        }
+    }
+    mg->n = A->n;
+    mg->nnzb = A->nnzb;
+    mg->id = A->id;
+    return 0;
+}
+
+/* B for this A and F: the hierarchy when the pattern is new, then the values */
+int cc_mg_setup(cc_mg *mg, const cc_bsr *A, const cc_filter *F)
+{
+    if (!mg || !A || !F || A->n != F->n || A->n < 1) return -1;
+    if (mg->nlev == 0 || mg->n != A->n || mg->nnzb != A->nnzb || mg->id != A->id)
+        if (build(mg, A, F) < 0) return -1;
+    if (fill_all(mg, A, F) < 0) {
+        cc_mgi_clear(mg);   /* values only, but the aggregates were chosen from them: start over next time */
+        return -1;
+    }
+    return 0;
+}
+
+/* rows from <= i < to of level 0's values for A and F, ahead of cc_mg_setup (as an assembly
+ * finishes them, in order from row 0); the next setup with A then skips its pass over A. 0,
+ * or -1 (nothing done, and no rows kept) when the hierarchy is not A's or the rows are out
+ * of order */
+int cc_mg_prefill(cc_mg *mg, const cc_bsr *A, const cc_filter *F, int from, int to)
+{
+    if (!mg || !A || !F || mg->nlev == 0 || mg->id != A->id || mg->n != A->n || F->n != A->n) return -1;
+    if (from == 0) fill0_begin(mg), mg->pre = 0, mg->pre_bad = 0;
+    if (from != mg->pre || to < from || to > A->n) {
+        mg->pre = -1;
+        return -1;
+    }
+    if (!mg->pre_bad && fill0_rows(mg, A, F, from, to) < 0) mg->pre_bad = 1;
+    mg->pre = to;
+    return 0;
+}
+
+/* forget rows filled ahead (A is about to change) */
+void cc_mg_prefill_reset(cc_mg *mg)
+{
+    if (mg) mg->pre = -1;
+}
+
