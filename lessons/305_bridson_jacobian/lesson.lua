@@ -1,5 +1,4 @@
--- Lesson 305: Bridson's force Jacobian -- the product rule on F = k A sigma u, and why it is
--- not symmetric
+-- Lesson 305: Bridson's force Jacobian -- the product rule on F = k A sigma u, not symmetric
 --
 -- Shows:      Bridson's bending force F_i = k A sigma u_i (A = |e|^2/(|nA| + |nB|),
 --             sigma = sin(theta/2) - sin(theta0/2), u_i = -dtheta/dx_i in Pritchard's sign) is

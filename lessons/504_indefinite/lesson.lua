@@ -1,5 +1,4 @@
--- Lesson 504: when the system matrix is indefinite -- compressed stretch, negative curvature,
--- and what clamping or projection changes
+-- Lesson 504: when the system matrix is indefinite, and what clamping or projection changes
 --
 -- Shows:      the stiffness of a condition with energy E = k/2 C^2 is k (dC dC^T + C d2C).
 --             The first part is positive semi-definite; the second has the sign of C. A
