@@ -1,5 +1,5 @@
 /* Suite: Bridson's bending force as the simulator's bend model (bend_condition =
- * "bridson-force", src/sim/bend_force.c).
+ * "bridson-force", src/sim/assembly/bend_force.c).
  *
  * The assembled force is compared with cc_bridson_force summed per hinge, and its damping
  * part with -kd w (dtheta/dt) dtheta/dx built from central differences of an independent
@@ -18,7 +18,7 @@
 #include "conditions/bridson_force.h"
 #include "mesh/mesh.h"
 #include "sim/sim.h"
-#include "sim/sim_internal.h"
+#include "sim/assembly/sim_internal.h"
 
 static unsigned long long rng = 0x9E3779B97F4A7C15ULL;
 /* uniform in [-1, 1) from this suite's generator state */

@@ -1,4 +1,4 @@
-/* sim/kernel_triangle.c and sim/kernel_bend.c: the structured assembly kernels give the same
+/* sim/assembly/kernel_triangle.c and sim/assembly/kernel_bend.c: the structured assembly kernels give the same
  * force, system matrix, df/dx dx, energies and C as the condition-contract path of
  * assemble.c (kernels = 0), for every Hessian mode they take, on crumpled moving cloth; and
  * they stop at an element that holds a degenerate or non-finite vertex. */
@@ -9,8 +9,8 @@
 #include "cc_test.h"
 #include "mesh/mesh.h"
 #include "sim/sim.h"
-#include "sim/sim_internal.h"
-#include "sim/lanes.h"
+#include "sim/assembly/sim_internal.h"
+#include "sim/assembly/lanes.h"
 
 static unsigned long long rng = 0x2545F4914F6CDD1DULL;
 /* uniform in [-1, 1) from this suite's generator state */

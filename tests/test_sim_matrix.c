@@ -6,8 +6,8 @@
 #include <string.h>
 #include "cc_test.h"
 #include "mesh/mesh.h"
-#include "sim/bsr.h"
-#include "sim/forces.h"
+#include "sim/algebra/bsr.h"
+#include "sim/assembly/forces.h"
 #include "sim/sim.h"
 
 static unsigned long long rng = 88172645463325252ULL;

@@ -8,10 +8,10 @@
 #include <string.h>
 #include "cc_test.h"
 #include "mesh/mesh.h"
-#include "sim/mpcg.h"
-#include "sim/multigrid.h"
+#include "sim/algebra/mpcg.h"
+#include "sim/algebra/multigrid.h"
 #include "sim/sim.h"
-#include "sim/sim_internal.h"
+#include "sim/assembly/sim_internal.h"
 
 static unsigned long long rng = 0x9E3779B97F4A7C15ULL;
 /* uniform in [-1, 1) from this suite's generator state */

@@ -1,4 +1,4 @@
-/* Suite: sim/probe.h, the smallest eigenvalue of the backward Euler matrix on the free DOFs.
+/* Suite: sim/model/probe.h, the smallest eigenvalue of the backward Euler matrix on the free DOFs.
  *
  * Against a dense reference: A = M - h df/dv - h^2 df/dx from the simulator's dense Jacobians,
  * pinned rows and columns replaced by the identity, its eigenvalues by cyclic Jacobi rotations.
@@ -11,7 +11,7 @@
 #include <string.h>
 #include "cc_test.h"
 #include "mesh/mesh.h"
-#include "sim/probe.h"
+#include "sim/model/probe.h"
 #include "sim/sim.h"
 
 /* smallest eigenvalue of the symmetric n x n matrix S (destroyed) by cyclic Jacobi */

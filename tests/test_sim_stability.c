@@ -1,5 +1,5 @@
 /* sim: stability of the backward Euler step in the bench scene, and the *_hessian modes
- * (sim.h, cc_hessian_mode; src/sim/hessian.c; docs/performance.md "Other bend variants in
+ * (sim.h, cc_hessian_mode; src/sim/assembly/hessian.c; docs/performance.md "Other bend variants in
  * the bench scene").
  *
  * The mechanism these tests pin down: with Pritchard's Table 1 stiffness (001 Table 1) at
@@ -15,7 +15,7 @@
 #include <string.h>
 #include "cc_test.h"
 #include "mesh/mesh.h"
-#include "sim/forces.h"
+#include "sim/assembly/forces.h"
 #include "sim/sim.h"
 
 static unsigned long long rng = 0x9E3779B97F4A7C15ULL;

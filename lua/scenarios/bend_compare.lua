@@ -3,7 +3,7 @@
 -- constant-magnitude approximation (24)-(57), the exact appendix form (A.8)-(A.13),
 -- Macri's switched formulas (001 5.1, wrong on purpose), Bridson's dihedral angle as a
 -- condition, and Bridson's bending force model (bend_condition = "bridson-force",
--- src/sim/bend_force.c; its bend energy is a work potential, not an energy). For each:
+-- src/sim/assembly/bend_force.c; its bend energy is a work potential, not an energy). For each:
 -- energies over time, MPCG iterations and ms per step, the final shape; one figure with
 -- everything side by side (compare.png) and a surface per variant (shape_<label>.png).
 -- The configurations are data: add a formulation as one line in `variants` below.

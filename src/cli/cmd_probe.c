@@ -1,4 +1,4 @@
-/* clothcheck probe: why a backward Euler step fails, measured (sim/probe.h).
+/* clothcheck probe: why a backward Euler step fails, measured (sim/model/probe.h).
  *
  * Runs a scene step by step and prints, before each step, the smallest eigenvalue of the
  * step's matrix A = M - h df/dv - h^2 df/dx on the free DOFs in units of the smallest vertex
@@ -13,7 +13,7 @@
 #include <string.h>
 #include "cli/cli.h"
 #include "mesh/mesh.h"
-#include "sim/probe.h"
+#include "sim/model/probe.h"
 #include "sim/sim.h"
 
 #define PROBE_MAXPARAM 16

@@ -18,14 +18,14 @@
  *   sim:stats() -> {steps=, rejected=, cg_iterations=, last_cg_iterations=, psd_retries=, time=, h=, assembly_s=, solve_s=}
  *   sim:reaction(i) -> fx, fy, fz;   sim:params() -> table;   sim:write_obj(path) -> true | nil, msg
  *   sim:lambda_min([term [, mode]]) -> lambda, m_min   (smallest eigenvalue of the step's matrix on
- *                                                 the free DOFs, sim/probe.h)
+ *                                                 the free DOFs, sim/model/probe.h)
  *   sim.nv, sim.time
  */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 #include "lua/lcc.h"
-#include "sim/probe.h"
+#include "sim/model/probe.h"
 #include "sim/sim.h"
 
 #define CC_LUA_SIM "clothcheck.sim"
@@ -421,7 +421,7 @@ static int l_element_energies(lua_State *L)
 }
 
 /* sim:lambda_min([term [, mode]]) -> lambda, m_min: the smallest eigenvalue of the backward
- * Euler matrix on the free DOFs at the current state (sim/probe.h), optionally with term
+ * Euler matrix on the free DOFs at the current state (sim/model/probe.h), optionally with term
  * "stretch", "shear" or "bend" assembled with Hessian mode full, clamp, gauss-newton or project */
 static int l_lambda_min(lua_State *L)
 {

@@ -11,6 +11,14 @@
  * Every function that can fail returns -1 (or NULL) with one line in err (CC_ERRLEN bytes)
  * or in cc_sim_error(s); none of them aborts. Names and plain numbers only cross this
  * interface, so a Lua binding can wrap it one function at a time.
+ *
+ * The implementation is in three layers, each including only the ones below it and this
+ * interface:
+ *   model/     set-up, parameters, the step and its integrators, constraints, obstacles,
+ *              strain limiting, the probe (implements the functions declared here)
+ *   assembly/  the simulation's state (sim_internal.h), element forces and stiffness, the
+ *              structured kernels, the assembly of A
+ *   algebra/   3x3-block sparse matrices, the constraint filter, MPCG, multigrid
  */
 #ifndef CC_SIM_H
 #define CC_SIM_H
@@ -26,7 +34,7 @@
  * per-particle option does not apply). Its Jacobian is not symmetric: the system matrix and
  * the product df/dx dx both use its symmetric part. Its "bend" energy is the work potential
  * k w [2 cos(theta0/2) - 2 cos(theta/2) - sin(theta0/2)(theta - theta0)], exact for bending
- * of rigid triangles only (the force has no energy). Details: src/sim/bend_force.c. */
+ * of rigid triangles only (the force has no energy). Details: src/sim/assembly/bend_force.c. */
 #define CC_SIM_BEND_FORCE "bridson-force"
 
 typedef enum cc_integrator {
@@ -96,7 +104,7 @@ typedef struct cc_sim_params {
                                the kernels are tested against (same numbers up to round-off) */
     double cg_tol;          /* MPCG relative tolerance */
     int cg_max_iter;        /* MPCG iteration cap */
-    int precond;            /* a cc_precond (sim/mpcg.h): 0 Jacobi, 1 block Jacobi, 2 Ascher & Boxerman, 3 block IC(0),
+    int precond;            /* a cc_precond (sim/algebra/mpcg.h): 0 Jacobi, 1 block Jacobi, 2 Ascher & Boxerman, 3 block IC(0),
                                4 aggregation multigrid */
     int cg_warm_start;      /* where MPCG starts: 0 from z (dv = 0 on the free DOFs); 1 from the
                                previous step's velocity change; 2 (default) from that, or, where it

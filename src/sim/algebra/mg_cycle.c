@@ -1,5 +1,5 @@
-/* The multigrid smoother, cycle and single-precision product, per solve (sim/mg_internal.h). */
-#include "sim/mg_internal.h"
+/* The multigrid smoother, cycle and single-precision product, per solve (sim/algebra/mg_internal.h). */
+#include "sim/algebra/mg_internal.h"
 
 /* ---------- the cycle ---------- */
 

@@ -12,7 +12,7 @@
  *     maps free directions to free directions (CC_PRECOND_AB); Baraff & Witkin's diagonal
  *     and plain block Jacobi stay selectable.
  * Beyond both papers: block IC(0) (CC_PRECOND_IC0) and aggregation multigrid
- * (CC_PRECOND_MG, sim/multigrid.c) precondition the whole filtered system S A S + (I - S),
+ * (CC_PRECOND_MG, sim/algebra/multigrid.c) precondition the whole filtered system S A S + (I - S),
  * and their output is filtered again. The stopping test stays delta = r^T P^-1 r <=
  * tol^2 delta0 in each preconditioner's own norm; r^T P^-1 r < 0 (possible only for a
  * multigrid cycle of an indefinite A) is reported like c^T A c <= 0.
@@ -43,8 +43,8 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
-#include "sim/mpcg.h"
-#include "sim/multigrid.h"
+#include "sim/algebra/mpcg.h"
+#include "sim/algebra/multigrid.h"
 
 static inline void m3v(const double *M, double *x)
 {

@@ -5,7 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
-#include "sim/sim_internal.h"
+#include "sim/assembly/sim_internal.h"
 
 /* monotonic wall time in seconds */
 static double now(void)

@@ -1,4 +1,4 @@
-/* Internals of the aggregation multigrid (sim/multigrid.h), shared by its three files:
+/* Internals of the aggregation multigrid (sim/algebra/multigrid.h), shared by its three files:
  *   multigrid.c   the method (banner), the hierarchy's storage and the aggregation, built
  *                 once per pattern of A
  *   mg_values.c   the values: smoother blocks, Galerkin coarse operators, the coarsest
@@ -12,8 +12,8 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
-#include "sim/avx2.h"
-#include "sim/multigrid.h"
+#include "sim/algebra/avx2.h"
+#include "sim/algebra/multigrid.h"
 
 #define CC_MG_MAXLEV 12      /* levels at most */
 #define CC_MG_DENSE 40       /* the coarsest level is factored densely from this many block rows down */

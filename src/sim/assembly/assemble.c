@@ -5,8 +5,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include "conditions/variants.h"
-#include "sim/multigrid.h"
-#include "sim/sim_internal.h"
+#include "sim/algebra/multigrid.h"
+#include "sim/assembly/sim_internal.h"
 
 enum { KERNEL_NONE, KERNEL_TRIANGLE, KERNEL_BEND };
 

@@ -8,8 +8,8 @@
 #ifndef CC_MULTIGRID_H
 #define CC_MULTIGRID_H
 
-#include "sim/bsr.h"
-#include "sim/filter.h"
+#include "sim/algebra/bsr.h"
+#include "sim/algebra/filter.h"
 
 typedef struct cc_mg cc_mg;
 
@@ -17,7 +17,7 @@ typedef struct cc_mg cc_mg;
 cc_mg *cc_mg_new(void);
 void cc_mg_free(cc_mg *mg);
 
-/* B = the multigrid cycle (sim/multigrid.c) for the filtered system S A S + (I - S) of this A and F (builds the
+/* B = the multigrid cycle (sim/algebra/multigrid.c) for the filtered system S A S + (I - S) of this A and F (builds the
  * hierarchy when the pattern of A is new); 0, or -1 when a smoother block is not SPD,
  * the pattern is not symmetric, or memory runs out (then mg holds no usable B) */
 int cc_mg_setup(cc_mg *mg, const cc_bsr *A, const cc_filter *F);

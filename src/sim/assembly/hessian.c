@@ -15,7 +15,7 @@
  * Its eigenvalues are those weights (and zeros), and its projection onto the PSD cone drops
  * the second part exactly when w_c > 0. */
 #include <string.h>
-#include "sim/sim_internal.h"
+#include "sim/assembly/sim_internal.h"
 
 /* the cc_hessian_mode of term t: CC_HESSIAN_PROJECT under psd_project, else the term's parameter
  * (user conditions: full) */

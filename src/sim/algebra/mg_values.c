@@ -1,5 +1,5 @@
-/* The values of the multigrid hierarchy, recomputed at every setup (sim/mg_internal.h). */
-#include "sim/mg_internal.h"
+/* The values of the multigrid hierarchy, recomputed at every setup (sim/algebra/mg_internal.h). */
+#include "sim/algebra/mg_internal.h"
 
 /* ---------- values (every setup) ---------- */
 

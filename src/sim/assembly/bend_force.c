@@ -47,7 +47,7 @@
 #include <string.h>
 #include "conditions/bridson_force.h"
 #include "math/cc_vec.h"
-#include "sim/sim_internal.h"
+#include "sim/assembly/sim_internal.h"
 
 #define NDOF 12   /* 4 vertices x 3 */
 

@@ -92,7 +92,7 @@
  * double once; rows of up to four blocks, 97 % at level 0), which had not paid while the
  * chain set the pace, took it to 0.166 ms (the solve probe of docs/performance.md).
  */
-#include "sim/mg_internal.h"
+#include "sim/algebra/mg_internal.h"
 
 /* ---------- hierarchy storage ---------- */
 

@@ -5,7 +5,7 @@
  * vertex off its line slightly until the next step's constraint takes over). */
 #include <math.h>
 #include <string.h>
-#include "sim/sim_internal.h"
+#include "sim/assembly/sim_internal.h"
 
 /* the length L' in [(1 - s) L, (1 + s) L] nearest to len; returns 1 if len is outside */
 static int clamp_length(double len, double L, double s, double *target)

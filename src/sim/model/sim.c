@@ -3,7 +3,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "sim/sim_internal.h"
+#include "sim/assembly/sim_internal.h"
 
 /* zeroed array of n elements (one spare, so n = 0 is not NULL) */
 static void *alloc0(size_t n, size_t size) { return calloc(n + 1, size); }

@@ -3,9 +3,9 @@
 #ifndef CC_SIM_INTERNAL_H
 #define CC_SIM_INTERNAL_H
 
-#include "sim/bsr.h"
-#include "sim/forces.h"
-#include "sim/mpcg.h"
+#include "sim/algebra/bsr.h"
+#include "sim/assembly/forces.h"
+#include "sim/algebra/mpcg.h"
 #include "sim/sim.h"
 
 /* TERM_BEND_FORCE: Bridson's bending force model on the hinges (bend_force.c), not a
@@ -106,7 +106,7 @@ int cc_term_hessian(const cc_sim *s, const cc_term *t);
  * damping kd: clamp zeroes d2C_c where w_c = -k C_c - kd dC_c.v > 0, Gauss-Newton every d2C_c;
  * full and project leave it (project acts on the formed Jacobian) */
 void cc_hessian_apply(int mode, cc_eval *ev, const double *v, double k, double kd);
-#define CC_LANES 4   /* elements a structured kernel evaluates side by side (sim/lanes.h) */
+#define CC_LANES 4   /* elements a structured kernel evaluates side by side (sim/assembly/lanes.h) */
 
 /* The structured kernels: the fused backward Euler assembly of cc_sim_assemble (f += f_e,
  * A += cx Jx + cv Jv, jdx += Jx dx, energies and C stored) for summed damping, the same

@@ -36,8 +36,8 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
-#include "sim/lanes.h"
-#include "sim/sim_internal.h"
+#include "sim/assembly/lanes.h"
+#include "sim/assembly/sim_internal.h"
 
 /* the three matrices of the banner for one weighting of the components */
 typedef struct tri_pqr {

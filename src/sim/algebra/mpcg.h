@@ -12,8 +12,8 @@
 #ifndef CC_MPCG_H
 #define CC_MPCG_H
 
-#include "sim/bsr.h"
-#include "sim/filter.h"
+#include "sim/algebra/bsr.h"
+#include "sim/algebra/filter.h"
 
 /* Preconditioners. */
 typedef enum cc_precond {
@@ -23,7 +23,7 @@ typedef enum cc_precond {
     CC_PRECOND_IC0,     /* block incomplete LDL^T (no fill) of the whole filtered system
                            S A S + (I - S); falls back to CC_PRECOND_AB on a non-SPD pivot */
     CC_PRECOND_MG       /* one W-cycle of plain-aggregation multigrid on the filtered system
-                           (sim/multigrid.h); falls back to CC_PRECOND_AB when it cannot be built */
+                           (sim/algebra/multigrid.h); falls back to CC_PRECOND_AB when it cannot be built */
 } cc_precond;
 
 struct cc_mg;

@@ -10,7 +10,7 @@
 #ifndef CC_LANES_H
 #define CC_LANES_H
 
-#include "sim/sim_internal.h"   /* CC_LANES */
+#include "sim/assembly/sim_internal.h"   /* CC_LANES */
 #include <math.h>
 #include <string.h>
 

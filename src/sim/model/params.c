@@ -7,7 +7,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "sim/mpcg.h"
+#include "sim/algebra/mpcg.h"
 #include "sim/sim.h"
 
 /* settings shared by every preset that the tables do not fix */

@@ -1,4 +1,4 @@
-/* lambda_min of the backward Euler matrix on the free DOFs (sim/probe.h).
+/* lambda_min of the backward Euler matrix on the free DOFs (sim/model/probe.h).
  *
  * The free-DOF matrix B = P A P + (I - P) is stored as a band (the grid numbering keeps A's
  * block bandwidth small) and B - sigma I is tested for positive definiteness by a banded
@@ -10,8 +10,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "sim/probe.h"
-#include "sim/sim_internal.h"
+#include "sim/model/probe.h"
+#include "sim/assembly/sim_internal.h"
 
 typedef struct band {
     int n, b;      /* order, half bandwidth */

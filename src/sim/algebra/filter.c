@@ -1,7 +1,7 @@
-/* The constraint filter S and the vector helpers below both solvers (sim/filter.h). */
+/* The constraint filter S and the vector helpers below both solvers (sim/algebra/filter.h). */
 #include <stdlib.h>
 #include <string.h>
-#include "sim/filter.h"
+#include "sim/algebra/filter.h"
 
 /* S = I for n vertices */
 cc_filter *cc_filter_new(int n)

@@ -43,8 +43,8 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
-#include "sim/lanes.h"
-#include "sim/sim_internal.h"
+#include "sim/assembly/lanes.h"
+#include "sim/assembly/sim_internal.h"
 
 /* one batch of hinges: the per-hinge quantities of the banner, lane-wise */
 typedef struct hinge_ln {

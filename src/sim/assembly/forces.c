@@ -1,7 +1,7 @@
 /* Element forces and Jacobians from a condition's C, dC, d2C (see forces.h). */
 #include <math.h>
 #include <string.h>
-#include "sim/forces.h"
+#include "sim/assembly/forces.h"
 
 /* Cdot_k = sum over all dofs dC_k . v (001 (58)) */
 static double cdot_summed(const cc_eval *e, int k, const double *v)

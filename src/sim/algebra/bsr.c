@@ -1,7 +1,7 @@
 /* Sparse symmetric 3x3-block matrices (block CSR), pattern from element lists. */
 #include <stdlib.h>
 #include <string.h>
-#include "sim/bsr.h"
+#include "sim/algebra/bsr.h"
 
 /* free A (NULL is fine) */
 void cc_bsr_free(cc_bsr *A)
@@ -166,7 +166,7 @@ static inline void row_mul(const cc_bsr *A, int i, const double *restrict x, dou
     y[3 * i + 2] = y2;
 }
 
-#include "sim/avx2.h"
+#include "sim/algebra/avx2.h"
 
 #if CC_AVX2
 /* (a0[0..2] summed, a1[0..2] summed, a2[0..2] summed) into y[0..2] */
