@@ -1,6 +1,6 @@
 /* lambda_min of the backward Euler matrix on the free DOFs (sim/model/probe.h).
  *
- * The free-DOF matrix B = P A P + (I - P) is stored as a band (the grid numbering keeps A's
+ * The free-DOF matrix B = S A S + (I - S) is stored as a band (the grid numbering keeps A's
  * block bandwidth small) and B - sigma I is tested for positive definiteness by a banded
  * Cholesky factorisation: it succeeds iff sigma < lambda_min. Bisection between Gershgorin's
  * lower bound and the smallest diagonal entry finds lambda_min to a relative 1e-3 (tested
@@ -11,23 +11,13 @@
 #include <stdlib.h>
 #include <string.h>
 #include "sim/model/probe.h"
-#include "sim/assembly/sim_internal.h"
+#include "sim/model/model.h"
 
 typedef struct band {
     int n, b;      /* order, half bandwidth */
     double *a;     /* lower band: a[i (b+1) + (i - j)] = B_ij, j <= i */
     double *l;     /* the Cholesky factor, same layout */
 } band;
-
-/* P_i (row-major 3x3): 0 pinned, I - n n^T in contact with an obstacle, I otherwise */
-static void filter_block(const cc_sim *s, int i, double P[9])
-{
-    for (int a = 0; a < 9; a++) P[a] = a % 4 == 0;
-    if (s->con[i] == CON_PIN) memset(P, 0, 9 * sizeof *P);
-    else if (s->con[i] == CON_FREE && s->nobs && s->contact[i])
-        for (int a = 0; a < 3; a++)
-            for (int c = 0; c < 3; c++) P[3 * a + c] -= s->cnormal[3 * i + a] * s->cnormal[3 * i + c];
-}
 
 /* C = X Y (3x3, row-major) */
 static void mul3(const double X[9], const double Y[9], double C[9])
@@ -36,7 +26,8 @@ static void mul3(const double X[9], const double Y[9], double C[9])
         for (int d = 0; d < 3; d++) C[3 * a + d] = X[3 * a] * Y[d] + X[3 * a + 1] * Y[3 + d] + X[3 * a + 2] * Y[6 + d];
 }
 
-/* B = P A P + (I - P) of the matrix just assembled in s->A, as a band; 0 or -1 (memory) */
+/* B = S A S + (I - S) of the matrix just assembled in s->A, with S the step's constraint
+ * filter s->F, as a band; 0 or -1 (memory) */
 static int band_build(const cc_sim *s, band *B)
 {
     const cc_bsr *A = s->A;
@@ -54,8 +45,8 @@ static int band_build(const cc_sim *s, band *B)
             int c = A->col[q];
             if (c > i) continue;
             double Pi[9], Pc[9], T[9], R[9];
-            filter_block(s, i, Pi);
-            filter_block(s, c, Pc);
+            cc_filter_get(s->F, i, Pi);
+            cc_filter_get(s->F, c, Pc);
             mul3(Pi, A->val + 9 * (size_t)A->vpos[q], T);   /* lower and diagonal blocks are current */
             mul3(T, Pc, R);
             if (i == c)
@@ -128,11 +119,22 @@ int cc_sim_lambda_min(cc_sim *s, const char *term, cc_hessian_mode mode, double 
         return -1;
     }
     double h = s->p.h, *dx = malloc((size_t)n3 * sizeof *dx), *f = malloc((size_t)n3 * sizeof *f);
-    double *j = malloc((size_t)n3 * sizeof *j);
+    double *j = malloc((size_t)n3 * sizeof *j), *cnormal = malloc((size_t)n3 * sizeof *cnormal);
+    int *contact = malloc((size_t)s->nv * sizeof *contact);
     band B = {0, 0, NULL, NULL};
     int keep = slot ? *slot : 0, rc = -1;
-    if (!dx || !f || !j) {
+    if (!dx || !f || !j || !cnormal || !contact) {
         snprintf(err, CC_ERRLEN, "out of memory");
+        goto done;
+    }
+    /* the filter the next step would use; it finds contacts again, so keep the contact state */
+    memcpy(contact, s->contact, (size_t)s->nv * sizeof *contact);
+    memcpy(cnormal, s->cnormal, (size_t)n3 * sizeof *cnormal);
+    int set = cc_sim_setup_constraints(s, s->v);
+    memcpy(s->contact, contact, (size_t)s->nv * sizeof *contact);
+    memcpy(s->cnormal, cnormal, (size_t)n3 * sizeof *cnormal);
+    if (set < 0) {
+        snprintf(err, CC_ERRLEN, "%.100s", s->err);
         goto done;
     }
     for (int k = 0; k < n3; k++) dx[k] = h * s->v[k];
@@ -154,6 +156,6 @@ int cc_sim_lambda_min(cc_sim *s, const char *term, cc_hessian_mode mode, double 
     }
     rc = 0;
 done:
-    free(dx), free(f), free(j), free(B.a), free(B.l);
+    free(dx), free(f), free(j), free(cnormal), free(contact), free(B.a), free(B.l);
     return rc;
 }

@@ -5,7 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
-#include "sim/assembly/sim_internal.h"
+#include "sim/model/model.h"
 
 /* monotonic wall time in seconds */
 static double now(void)
@@ -73,7 +73,7 @@ static int contact_constraint(cc_sim *s, int i, const double *v, int *added)
 }
 
 /* filter S, prescribed velocity change z and position correction y of this step */
-static int setup_constraints(cc_sim *s, const double *v)
+int cc_sim_setup_constraints(cc_sim *s, const double *v)
 {
     size_t n3 = 3 * (size_t)s->nv;
     cc_filter_clear(s->F);
@@ -197,7 +197,7 @@ static int step_backward(cc_sim *s, double h, cc_mpcg_stats *cg)
 {
     int n3 = 3 * s->nv;
     double *x = s->x, *v = s->v, *dx = s->tmp;
-    if (setup_constraints(s, v) < 0) return -1;
+    if (cc_sim_setup_constraints(s, v) < 0) return -1;
     for (int k = 0; k < n3; k++) dx[k] = h * v[k] + s->y[k];
     /* a solve that meets negative curvature (c^T A c <= 0: the C d2C terms made A
      * indefinite) is repeated once with every element stiffness projected to PSD */
@@ -245,7 +245,7 @@ static int step_explicit(cc_sim *s, double h, int symplectic)
 {
     int n3 = 3 * s->nv;
     double *x = s->x, *v = s->v, *a = s->tmp;
-    if (setup_constraints(s, v) < 0) return -1;
+    if (cc_sim_setup_constraints(s, v) < 0) return -1;
     double t0 = now();
     if (cc_sim_assemble(s, x, v, 0, 0, 0, 0, NULL, s->f, NULL) < 0) return -1;
     s->st.assembly_s += now() - t0;
