@@ -24,6 +24,15 @@ int cc_cli_error(const char *cmd, const char *fmt, ...)
     return CC_EXIT_USAGE;
 }
 
+int cc_int_option(const char *cmd, const char *name, const char *value, int lo, int hi, int *out)
+{
+    double d;
+    if (cc_parse_double(value, &d) < 0 || d != floor(d) || d < lo || d > hi)
+        return cc_cli_error(cmd, "--%s needs an integer in %d..%d (got '%s')", name, lo, hi, value), -1;
+    *out = (int)d;
+    return 0;
+}
+
 int cc_opt_next(cc_optparser *p, cc_opt *o)
 {
     if (p->i >= p->argc) return 0;

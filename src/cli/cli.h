@@ -77,6 +77,10 @@ typedef struct cc_optparser {
 /* 1 with *o filled, 0 at the end, -1 after printing an error (unknown option, no value) */
 int cc_opt_next(cc_optparser *p, cc_opt *o);
 
+/* Option --name of command cmd as a whole number in lo..hi into *out; 0, or -1 after printing
+ * "clothcheck CMD: --NAME needs an integer in LO..HI (got 'VALUE')". */
+int cc_int_option(const char *cmd, const char *name, const char *value, int lo, int hi, int *out);
+
 /* Parse a whole string as a finite double; 0 or -1. */
 int cc_parse_double(const char *s, double *v);
 /* Parse "a b c; d e f; ..." into groups of `dim` numbers; returns the number of groups

@@ -72,16 +72,6 @@ typedef struct bench_opts {
     int repeat;            /* audit runs */
 } bench_opts;
 
-/* parse an integer option in [lo, hi]; 0 or -1 after an error message */
-static int int_opt(const char *name, const char *value, int lo, int hi, int *out)
-{
-    double d;
-    if (cc_parse_double(value, &d) < 0 || d != floor(d) || d < lo || d > hi)
-        return cc_cli_error("bench", "--%s needs an integer in %d..%d (got '%s')", name, lo, hi, value), -1;
-    *out = (int)d;
-    return 0;
-}
-
 /* 0, 1 for --help, or -1 after an error message */
 static int parse(int argc, char **argv, bench_opts *o)
 {
@@ -95,15 +85,15 @@ static int parse(int argc, char **argv, bench_opts *o)
     while ((r = cc_opt_next(&p, &opt)) > 0) {
         if (!opt.name) return cc_cli_error("bench", "unexpected argument '%s'", opt.value), -1;
         if (!strcmp(opt.name, "help")) return 1;
-        if (!strcmp(opt.name, "grid") && int_opt("grid", opt.value, 2, 500, &o->grid) < 0) return -1;
-        if (!strcmp(opt.name, "steps") && int_opt("steps", opt.value, 1, 1000000, &o->steps) < 0) return -1;
+        if (!strcmp(opt.name, "grid") && cc_int_option("bench", "grid", opt.value, 2, 500, &o->grid) < 0) return -1;
+        if (!strcmp(opt.name, "steps") && cc_int_option("bench", "steps", opt.value, 1, 1000000, &o->steps) < 0) return -1;
         if (!strcmp(opt.name, "h") && (cc_parse_double(opt.value, &o->h) < 0 || !(o->h > 0)))
             return cc_cli_error("bench", "--h needs a number > 0 (got '%s')", opt.value), -1;
         if (!strcmp(opt.name, "json")) o->json = 1;
         if (!strcmp(opt.name, "psd-project")) o->psd = 1;
         if (!strcmp(opt.name, "audit")) o->audit = 1;
         if (!strcmp(opt.name, "no-kernels")) o->kernels = 0;
-        if (!strcmp(opt.name, "repeat") && int_opt("repeat", opt.value, 1, 100, &o->repeat) < 0) return -1;
+        if (!strcmp(opt.name, "repeat") && cc_int_option("bench", "repeat", opt.value, 1, 100, &o->repeat) < 0) return -1;
         if (!strcmp(opt.name, "bend")) o->bend = opt.value;
         if (!strcmp(opt.name, "precond")) o->precond = opt.value;
         for (int k = 0; k < 3; k++)

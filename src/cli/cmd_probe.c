@@ -54,16 +54,6 @@ typedef struct probe_opts {
     int nparam;
 } probe_opts;
 
-/* an integer option in [lo, hi]; 0 or -1 after an error message */
-static int int_opt(const char *name, const char *value, int lo, int hi, int *out)
-{
-    double d;
-    if (cc_parse_double(value, &d) < 0 || d != floor(d) || d < lo || d > hi)
-        return cc_cli_error("probe", "--%s needs an integer in %d..%d (got '%s')", name, lo, hi, value), -1;
-    *out = (int)d;
-    return 0;
-}
-
 /* 0, 1 for --help, or -1 after an error message */
 static int parse(int argc, char **argv, probe_opts *o)
 {
@@ -80,11 +70,11 @@ static int parse(int argc, char **argv, probe_opts *o)
         if (!strcmp(n, "scene")) {
             if (strcmp(v, "hang") && strcmp(v, "table")) return cc_cli_error("probe", "--scene: hang or table (got '%s')", v), -1;
             o->table = !strcmp(v, "table");
-        } else if (!strcmp(n, "grid") && int_opt(n, v, 3, 200, &o->grid) < 0) return -1;
-        else if (!strcmp(n, "steps") && int_opt(n, v, 1, 100000, &o->steps) < 0) return -1;
-        else if (!strcmp(n, "every") && int_opt(n, v, 0, 100000, &o->every) < 0) return -1;
-        else if (!strcmp(n, "copies") && int_opt(n, v, 1, 100000, &o->copies) < 0) return -1;
-        else if (!strcmp(n, "from") && int_opt(n, v, 0, 100000, &o->from) < 0) return -1;
+        } else if (!strcmp(n, "grid") && cc_int_option("probe", n, v, 3, 200, &o->grid) < 0) return -1;
+        else if (!strcmp(n, "steps") && cc_int_option("probe", n, v, 1, 100000, &o->steps) < 0) return -1;
+        else if (!strcmp(n, "every") && cc_int_option("probe", n, v, 0, 100000, &o->every) < 0) return -1;
+        else if (!strcmp(n, "copies") && cc_int_option("probe", n, v, 1, 100000, &o->copies) < 0) return -1;
+        else if (!strcmp(n, "from") && cc_int_option("probe", n, v, 0, 100000, &o->from) < 0) return -1;
         else if (!strcmp(n, "h") && (cc_parse_double(v, &o->h) < 0 || !(o->h > 0) || o->h > 1))
             return cc_cli_error("probe", "--h needs a number in (0, 1] (got '%s')", v), -1;
         else if (!strcmp(n, "jitter") && (cc_parse_double(v, &o->jitter) < 0 || o->jitter < 0 || o->jitter > 1))
