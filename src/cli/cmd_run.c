@@ -8,7 +8,6 @@
 #include <sys/stat.h>
 #include <unistd.h>
 #include <lauxlib.h>
-#include <lualib.h>
 #include "cli/cli.h"
 #include "io/files.h"
 #include "lua/lcc.h"
@@ -97,27 +96,6 @@ static int sandbox_rules(cc_sandbox *sb, const cc_run_opts *o, const char *out)
     return CC_EXIT_OK;
 }
 
-/* a state with the standard libraries (without debug in the sandbox) and clothcheck preloaded */
-static lua_State *new_state(int unsafe)
-{
-    lua_State *L = luaL_newstate();
-    if (!L) return NULL;
-    static const luaL_Reg libs[] = {{LUA_GNAME, luaopen_base}, {LUA_LOADLIBNAME, luaopen_package},
-        {LUA_COLIBNAME, luaopen_coroutine}, {LUA_TABLIBNAME, luaopen_table}, {LUA_IOLIBNAME, luaopen_io},
-        {LUA_OSLIBNAME, luaopen_os}, {LUA_STRLIBNAME, luaopen_string}, {LUA_MATHLIBNAME, luaopen_math},
-        {LUA_UTF8LIBNAME, luaopen_utf8}, {LUA_DBLIBNAME, luaopen_debug}, {NULL, NULL}};
-    for (const luaL_Reg *lib = libs; lib->func; lib++) {
-        if (!unsafe && lib->func == luaopen_debug) continue;
-        luaL_requiref(L, lib->name, lib->func, 1);
-        lua_pop(L, 1);
-    }
-    luaL_getsubtable(L, LUA_REGISTRYINDEX, LUA_PRELOAD_TABLE);
-    lua_pushcfunction(L, luaopen_clothcheck);
-    lua_setfield(L, -2, "clothcheck");
-    lua_pop(L, 1);
-    return L;
-}
-
 /* unsafe: package.path = "<script's folder>/?.lua;" .. package.path */
 static void script_path_first(lua_State *L, const char *path_entry)
 {
@@ -175,7 +153,7 @@ int cc_run_script(const cc_run_opts *o)
     sb->cpu_limit = o->cpu_limit;
     sb->mem_limit = (size_t)(o->memory_limit * 1024.0 * 1024.0);
     int rc = o->unsafe ? CC_EXIT_OK : sandbox_rules(sb, o, out);
-    lua_State *L = rc == CC_EXIT_OK ? new_state(o->unsafe) : NULL;
+    lua_State *L = rc == CC_EXIT_OK ? cc_lua_newstate(o->unsafe) : NULL;
     if (rc == CC_EXIT_OK && !L) rc = cc_cli_error("run", "cannot create a Lua state (out of memory)");
     if (rc != CC_EXIT_OK) return free(sb), rc;
 

@@ -31,6 +31,10 @@ typedef struct cc_lmesh {
 } cc_lmesh;
 
 int luaopen_clothcheck(lua_State *L);
+/* A state with Lua's standard libraries and clothcheck preloaded for require; without the
+ * debug library unless unsafe (then cc_lua_sandbox and cc_lua_limits finish the set-up of an
+ * untrusted script). NULL when out of memory. */
+lua_State *cc_lua_newstate(int unsafe);
 
 /* ---- the sandbox and limits of untrusted scripts (lsandbox.c, docs/security.md) ---- */
 #include <limits.h>

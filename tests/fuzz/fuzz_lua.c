@@ -15,7 +15,6 @@
 #include <sys/stat.h>
 #include <unistd.h>
 #include <lauxlib.h>
-#include <lualib.h>
 #include "lua/lcc.h"
 
 static int budget;
@@ -37,20 +36,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     memset(&sb, 0, sizeof sb);
     if (cc_sandbox_allow(&sb, dir, 1) < 0 || cc_sandbox_allow(&sb, dir, 0) < 0) return 0;
     sb.mem_limit = (size_t)64 << 20;
-    lua_State *L = luaL_newstate();
+    lua_State *L = cc_lua_newstate(0);
     if (!L) return 0;
-    static const luaL_Reg libs[] = {{LUA_GNAME, luaopen_base}, {LUA_LOADLIBNAME, luaopen_package},
-        {LUA_COLIBNAME, luaopen_coroutine}, {LUA_TABLIBNAME, luaopen_table}, {LUA_IOLIBNAME, luaopen_io},
-        {LUA_OSLIBNAME, luaopen_os}, {LUA_STRLIBNAME, luaopen_string}, {LUA_MATHLIBNAME, luaopen_math},
-        {LUA_UTF8LIBNAME, luaopen_utf8}, {NULL, NULL}};
-    for (const luaL_Reg *lib = libs; lib->func; lib++) {
-        luaL_requiref(L, lib->name, lib->func, 1);
-        lua_pop(L, 1);
-    }
-    luaL_getsubtable(L, LUA_REGISTRYINDEX, LUA_PRELOAD_TABLE);
-    lua_pushcfunction(L, luaopen_clothcheck);
-    lua_setfield(L, -2, "clothcheck");
-    lua_pop(L, 1);
     char entry[96];
     snprintf(entry, sizeof entry, "%s/?.lua", dir);
     cc_lua_sandbox(L, &sb, entry);
