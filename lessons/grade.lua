@@ -14,6 +14,7 @@
 --   kind = "check": fn is anything; the part's check(fn, work, part) returns true, or false
 --     and a list of lines saying what is wrong (a step of an integrator, a filter of MPCG,
 --     ...); when fn gives nothing yet it returns false, {grade.todo_message(part)}.
+--     grade.compare and grade.classify compare numbers and name the typical mistakes.
 --
 --   local grade = require "grade"
 --   return grade.run{lesson = "102", dir = arg[1], hint = arg[2], parts = {
@@ -117,6 +118,20 @@ function M.compare(got, want, what, part, tol)
   end
   return false, {string.format("%s: off the right values by up to %.3g (right entries up to %.3g)",
                                what, e, n)}
+end
+
+-- Compare with the right values (M.compare); when they differ, name the first of the typical
+-- mistakes the numbers match instead: alternatives = {{values, "kind: message" [, tol]}, ...}
+-- (tol defaults to the comparison's). Otherwise M.compare's lines, and note after them if
+-- given. For check parts.
+function M.classify(got, want, what, part, tol, alternatives, note)
+  local ok, lines = M.compare(got, want, what, part, tol)
+  if ok then return true end
+  for _, alt in ipairs(alternatives) do
+    if M.compare(got, alt[1], "", part, alt[3] or tol) then return false, {alt[2]} end
+  end
+  if note then lines[#lines + 1] = note end
+  return false, lines
 end
 
 -- grade one part: true, or false and the lines of feedback

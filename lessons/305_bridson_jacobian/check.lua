@@ -49,19 +49,11 @@ local function check_jacobian(f, work, part)
       end
     end
   end
-  local ok, lines = grade.compare(got, want, "dF/dx", part, 1e-10)
-  if ok then return true end
-  if grade.compare(got, trans, "", part, 1e-10) then
-    return false, {"transposed: entry (i, j) is dF_i/dx_j; yours holds dF_j/dx_i -- the Jacobian is not symmetric, so the order matters"}
-  end
-  if grade.compare(got, sym, "", part, 1e-10) then
-    return false, {"symmetrised: this is (J + J^T)/2, the part the simulator's symmetric solver uses; the Jacobian itself is not symmetric"}
-  end
-  if grade.compare(got, norest, "", part, 1e-6) then
-    return false, {"off-rest: right at rest, wrong away from it: u_i moves too -- the product rule gives A sigma du_i/dx_j as well"}
-  end
-  lines[#lines + 1] = "(it uses grad_A of part (1))"
-  return false, lines
+  return grade.classify(got, want, "dF/dx", part, 1e-10, {
+    {trans, "transposed: entry (i, j) is dF_i/dx_j; yours holds dF_j/dx_i -- the Jacobian is not symmetric, so the order matters"},
+    {sym, "symmetrised: this is (J + J^T)/2, the part the simulator's symmetric solver uses; the Jacobian itself is not symmetric"},
+    {norest, "off-rest: right at rest, wrong away from it: u_i moves too -- the product rule gives A sigma du_i/dx_j as well", 1e-6},
+  }, "(it uses grad_A of part (1))")
 end
 
 return grade.run{lesson = "305_bridson_jacobian", dir = arg[1], hint = arg[2], parts = {

@@ -43,12 +43,9 @@ local function check_remainders(f, _, part)
       nohalf[#nohalf + 1], nohalf[#nohalf + 2] = want[#want - 1], math.abs(dc - e * gd - e * e * dHd)
     end
   end
-  local ok, lines = grade.compare(got, want, "r1, r2", part, 1e-9)
-  if ok then return true end
-  if grade.compare(got, nohalf, "", part, 1e-9) then
-    return false, {"half: r2 takes away e^2 d^T H d; the Taylor series has e^2/2 d^T H d"}
-  end
-  return false, lines
+  return grade.classify(got, want, "r1, r2", part, 1e-9, {
+    {nohalf, "half: r2 takes away e^2 d^T H d; the Taylor series has e^2/2 d^T H d"},
+  })
 end
 
 local function check_order(f, _, part)

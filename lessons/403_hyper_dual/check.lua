@@ -27,12 +27,9 @@ local function check_mul(_, work, part)
                p[1] * q[4] + p[2] * q[3] + p[3] * q[2] + p[4] * q[1]}
     for k = 1, 4 do want[#want + 1], nocross[#nocross + 1] = w[k], k < 4 and w[k] or w[k] - p[2] * q[3] - p[3] * q[2] end
   end
-  local ok, lines = grade.compare(got, want, "the product's a, b, c, d", part, 1e-14)
-  if ok then return true end
-  if grade.compare(got, nocross, "", part, 1e-14) then
-    return false, {"cross: the e1e2 part lacks b c' + c b': e1 times e2 is e1e2, not zero"}
-  end
-  return false, lines
+  return grade.classify(got, want, "the product's a, b, c, d", part, 1e-14, {
+    {nocross, "cross: the e1e2 part lacks b c' + c b': e1 times e2 is e1e2, not zero"},
+  })
 end
 
 local function check_sqrt(f, work, part)
@@ -47,12 +44,9 @@ local function check_sqrt(f, work, part)
     local w = {s, f1 * p[2], f1 * p[3], f1 * p[4] + f2 * p[2] * p[3]}
     for k = 1, 4 do want[#want + 1], nochain[#nochain + 1] = w[k], k < 4 and w[k] or f1 * p[4] end
   end
-  local ok, lines = grade.compare(got, want, "sqrt's a, b, c, d", part, 1e-14)
-  if ok then return true end
-  if grade.compare(got, nochain, "", part, 1e-14) then
-    return false, {"chain: the e1e2 part lacks f''(a) b c: (b e1 + c e2)^2 / 2 = b c e1e2 is not zero"}
-  end
-  return false, lines
+  return grade.classify(got, want, "sqrt's a, b, c, d", part, 1e-14, {
+    {nochain, "chain: the e1e2 part lacks f''(a) b c: (b e1 + c e2)^2 / 2 = b c e1e2 is not zero"},
+  })
 end
 
 local uv = {{0, 0}, {1, 0.2}, {0.3, 0.9}}

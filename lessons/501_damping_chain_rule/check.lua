@@ -118,13 +118,10 @@ local function check_jacobian(f, _, part)
       end
     end
   end
-  local ok, lines = grade.compare(got, want, "dd/dv", part, 1e-10)
-  if ok then return true end
-  if grade.compare(got, blockdiag, "", part, 1e-10) then
-    return false, {"per-particle: only the diagonal blocks -k_d g_m g_m^T: the Jacobian of per-particle damping; " ..
-                   "C-dot of (58) depends on every particle's velocity"}
-  end
-  return false, lines
+  return grade.classify(got, want, "dd/dv", part, 1e-10, {
+    {blockdiag, "per-particle: only the diagonal blocks -k_d g_m g_m^T: the Jacobian of per-particle damping; " ..
+      "C-dot of (58) depends on every particle's velocity"},
+  })
 end
 
 return grade.run{lesson = "501_damping_chain_rule", dir = arg[1], hint = arg[2], parts = {

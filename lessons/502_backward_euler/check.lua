@@ -52,16 +52,11 @@ local function check_jacobian(f, _, part)
     local Kr, Kg = jacobian(c.x, true), jacobian(c.x, false)
     for i = 1, 36 do got[#got + 1], want[#want + 1], energy_h[#energy_h + 1], gn[#gn + 1] = K[i], Kr[i], -Kr[i], Kg[i] end
   end
-  local ok, lines = grade.compare(got, want, "df/dx", part, 1e-12)
-  if ok then return true end
-  if grade.compare(got, energy_h, "", part, 1e-12) then
-    return false, {"sign: this is the energy Hessian d2E/dx2; the force is -dE/dx, so df/dx = -d2E/dx2"}
-  end
-  if grade.compare(got, gn, "", part, 1e-12) then
-    return false, {"off-rest: only -k dC/dx dC/dx^T: right at rest length (C = 0), wrong when the spring is stretched " ..
-                   "or compressed; the product rule also gives -k C d2C/dx2"}
-  end
-  return false, lines
+  return grade.classify(got, want, "df/dx", part, 1e-12, {
+    {energy_h, "sign: this is the energy Hessian d2E/dx2; the force is -dE/dx, so df/dx = -d2E/dx2"},
+    {gn, "off-rest: only -k dC/dx dC/dx^T: right at rest length (C = 0), wrong when the spring is stretched " ..
+      "or compressed; the product rule also gives -k C d2C/dx2"},
+  })
 end
 
 local function check_system(f, _, part)
@@ -119,12 +114,9 @@ local function check_step(f, work, part)
     end
     for i = 1, 6 do got[#got + 1], want[#want + 1], expl[#expl + 1] = v1[i], c.v[i] + dv[i], c.v[i] + dv[i] end
   end
-  local ok, lines = grade.compare(got, want, "x1, v1 (the first case against the simulator's step)", part, 1e-11)
-  if ok then return true end
-  if grade.compare(got, expl, "", part, 1e-11) then
-    return false, {"explicit-position: x1 = x0 + h v0 moves with the old velocity; backward Euler's x1 = x0 + h v1"}
-  end
-  return false, lines
+  return grade.classify(got, want, "x1, v1 (the first case against the simulator's step)", part, 1e-11, {
+    {expl, "explicit-position: x1 = x0 + h v0 moves with the old velocity; backward Euler's x1 = x0 + h v1"},
+  })
 end
 
 return grade.run{lesson = "502_backward_euler", dir = arg[1], hint = arg[2], parts = {

@@ -33,15 +33,10 @@ local function check_blocks(f, _, part)
     local other = c[1] == "plane" and right_block("line", c[2], true) or c[1] == "line" and right_block("plane", c[2], true) or r
     for i = 1, 9 do got[#got + 1], want[#want + 1], comp[#comp + 1], unnorm[#unnorm + 1] = S[i], r[i], other[i], u[i] end
   end
-  local ok, lines = grade.compare(got, want, "the blocks", part, 1e-12)
-  if ok then return true end
-  if grade.compare(got, comp, "", part, 1e-12) then
-    return false, {"complement: a plane's block is I - p p^T (keeps what lies in the plane), a line's d d^T; yours are the other way round"}
-  end
-  if grade.compare(got, unnorm, "", part, 1e-12) then
-    return false, {"unit: p p^T and d d^T are projectors only for unit p, d: divide dir by its length first"}
-  end
-  return false, lines
+  return grade.classify(got, want, "the blocks", part, 1e-12, {
+    {comp, "complement: a plane's block is I - p p^T (keeps what lies in the plane), a line's d d^T; yours are the other way round"},
+    {unnorm, "unit: p p^T and d d^T are projectors only for unit p, d: divide dir by its length first"},
+  })
 end
 
 -- the lesson's system: a backward Euler step of a 4 x 4 mass-spring cloth

@@ -40,16 +40,11 @@ local function check_stiffness(f, _, part)
       end
     end
   end
-  local ok, lines = grade.compare(got, want, "K", part, 1e-12)
-  if ok then return true end
-  if grade.compare(got, flipped, "", part, 1e-12) then
-    return false, {"clamp-side: clamp drops C d2C where the element is stretched (C > 0); it must go where it is compressed, " ..
-                   "C < 0 -- there C d2C curves the energy down"}
-  end
-  if grade.compare(got, negated, "", part, 1e-12) then
-    return false, {"sign: the C d2C term has the wrong sign: d(C dC) = dC dC^T + C d2C"}
-  end
-  return false, lines
+  return grade.classify(got, want, "K", part, 1e-12, {
+    {flipped, "clamp-side: clamp drops C d2C where the element is stretched (C > 0); it must go where it is compressed, " ..
+      "C < 0 -- there C d2C curves the energy down"},
+    {negated, "sign: the C d2C term has the wrong sign: d(C dC) = dC dC^T + C d2C"},
+  })
 end
 
 -- S = Q diag(d) Q^T with Q = (I - 2 u u^T/u.u)(I - 2 w w^T/w.w)
@@ -92,13 +87,10 @@ local function check_eigen(f, _, part)
     for i = 1, #c.d do lo, hi, dmin = math.min(lo, c.d[i]), math.max(hi, c.d[i]), math.min(dmin, S[i][i]) end
     got[#got + 1], want[#want + 1], largest[#largest + 1], diag[#diag + 1] = l, lo, hi, dmin
   end
-  local ok, lines = grade.compare(got, want, "the smallest eigenvalues", part, 1e-9)
-  if ok then return true end
-  if grade.compare(got, largest, "", part, 1e-9) then return false, {"largest: these are the largest eigenvalues"} end
-  if grade.compare(got, diag, "", part, 1e-9) then
-    return false, {"diagonal: the smallest diagonal entry is only an upper bound of the smallest eigenvalue (x = e_i in x^T S x / x^T x)"}
-  end
-  return false, lines
+  return grade.classify(got, want, "the smallest eigenvalues", part, 1e-9, {
+    {largest, "largest: these are the largest eigenvalues"},
+    {diag, "diagonal: the smallest diagonal entry is only an upper bound of the smallest eigenvalue (x = e_i in x^T S x / x^T x)"},
+  })
 end
 
 return grade.run{lesson = "504_indefinite", dir = arg[1], hint = arg[2], parts = {
