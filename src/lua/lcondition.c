@@ -362,9 +362,12 @@ static int l_bridson_force(lua_State *L)
     char err[CC_ERRLEN];
     if (cc_positions_in_range(x, 4, err) < 0) return luaL_error(L, "positions: %s", err);
     if (cc_bridson_force(x, &r, k, F, J) < 0) return luaL_error(L, "bridson_force: a triangle or the shared edge has zero size");
-    for (int i = 0; i < 12; i++)
-        for (int j = 0; j < 12; j++)
-            if (!isfinite(F[i]) || !isfinite(J[i][j])) return luaL_error(L, "bridson_force: a number is not finite at these positions");
+    int finite = 1;
+    for (int i = 0; i < 12; i++) {
+        finite &= isfinite(F[i]) != 0;
+        for (int j = 0; j < 12; j++) finite &= isfinite(J[i][j]) != 0;
+    }
+    if (!finite) return luaL_error(L, "bridson_force: a number is not finite at these positions");
     lua_createtable(L, 0, 2);
     cc_lua_pushnumbers(L, F, 12);
     lua_setfield(L, -2, "force");
