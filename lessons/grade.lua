@@ -134,8 +134,8 @@ function M.classify(got, want, what, part, tol, alternatives, note)
   return false, lines
 end
 
--- grade one part: true, or false and the lines of feedback
-local function grade_part(part, work)
+-- grade one part on its own: true, or false and the lines of feedback
+local function grade_part_alone(part, work)
   local f = work[part.fn]
   local kind = part.kind or "gradient"
   if f == nil and kind == "check" then return false, {part.fn .. " is not set yet: fill in TODO (" .. part.todo .. ")"} end
@@ -151,6 +151,37 @@ local function grade_part(part, work)
   end
   if type(f) ~= "function" then return false, {part.fn .. " must be a function"} end
   return audit_part(part, f, kind == "hessian" and "hessian-vs-gradient" or "gradient")
+end
+
+-- The derivation stepper on a failing part that gives `steps`: steps(work) returns the
+-- derivation as Lua steps ({name=, equations=, value=f(x, rest), derivative=f(x, rest)},
+-- built from the student's functions) and the positions x to step through it at; the line
+-- names the first step whose derivative is not the derivative of its value (docs/derive.md).
+local function first_departure(part, work)
+  local okb, steps, x = pcall(part.steps, work)
+  if not okb or type(steps) ~= "table" or type(x) ~= "table" then return nil end
+  local n = #x
+  local cond = cc.define{condition = "exercise", variant = part.fn .. "_steps", nv = n // 3, steps = steps,
+    value = function() return 0 end,
+    gradient = function() return {table.unpack(zeros(n), 1, n)} end,
+    hessian = function() return zeros(n) end}
+  local okd, d = pcall(cond.derive, cond, x)
+  if not okd or not d.first_departure then return nil end
+  local f = d.first_departure
+  return string.format("step: the derivation departs at step '%s' (%s): %s", f.name, f.equations or "", f.verdict)
+end
+
+-- grade one part, and where it fails and gives steps, the first step that departs
+local function grade_part(part, work)
+  local ok, lines = grade_part_alone(part, work)
+  if not ok and part.steps then
+    local line = first_departure(part, work)
+    if line then
+      lines = lines or {}
+      lines[#lines + 1] = line
+    end
+  end
+  return ok, lines
 end
 
 function M.run(spec)

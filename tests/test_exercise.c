@@ -4,7 +4,8 @@
  * For every lesson that has an exercise: the untouched exercise fails its check (exit 1, with
  * feedback naming the TODO), the worked solution passes (exit 0), a copy is never overwritten,
  * and each typical wrong answer in tests/exercises/NNN_*.lua gets the diagnosis its second
- * line names ("-- Expected diagnosis: KIND").
+ * line names ("-- Expected diagnosis: KIND") and, where its third line names one ("-- Expected
+ * step: NAME"), the derivation step the stepper finds it departs at.
  */
 #include <dirent.h>
 #include <stdio.h>
@@ -70,8 +71,10 @@ static void one_lesson(const char *name)
         snprintf(src, sizeof src, "%s/%s", dir, e->d_name);
         FILE *f = fopen(src, "r");
         CU_ASSERT_PTR_NOT_NULL_FATAL(f);
+        char third[256] = "", step[128] = "";
         CU_ASSERT_PTR_NOT_NULL(fgets(line, sizeof line, f));
         CU_ASSERT_PTR_NOT_NULL(fgets(line, sizeof line, f));
+        if (fgets(third, sizeof third, f)) sscanf(third, "-- Expected step: %127[^\n]", step);
         fclose(f);
         CU_ASSERT_EQUAL_FATAL(sscanf(line, "-- Expected diagnosis: %63s", kind), 1);
         snprintf(cmd, sizeof cmd, "rm -rf w && mkdir w && cp '%s' w/exercise.lua", src);
@@ -80,6 +83,12 @@ static void one_lesson(const char *name)
         strcat(kind, ": ");
         if (!strstr(out, kind)) fprintf(stderr, "%s: expected '%s' in\n%s\n", e->d_name, kind, out);
         CU_ASSERT_PTR_NOT_NULL(strstr(out, kind));
+        if (step[0]) {   /* the derivation stepper names the first step that departs */
+            char want[200];
+            snprintf(want, sizeof want, "departs at step '%s'", step);
+            if (!strstr(out, want)) fprintf(stderr, "%s: expected \"%s\" in\n%s\n", e->d_name, want, out);
+            CU_ASSERT_PTR_NOT_NULL(strstr(out, want));
+        }
         wrong++;
     }
     closedir(d);

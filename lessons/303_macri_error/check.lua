@@ -59,14 +59,26 @@ local function check_arccos(f, _, part)
                                npos + nneg, npos, nneg)}
 end
 
+-- the derivation the two parts make, as steps for the stepper: d cos theta from the normals,
+-- then d arccos(cos theta) from it, at a hinge folded the negative way (-60 degrees)
+local function steps(work)
+  return {
+    {name = "cos theta", equations = "001 (28)", value = function(x) return cos_frozen(x, x) end,
+     derivative = function(x) return work.grad_cos(x) end},
+    {name = "arccos(cos theta)", equations = "001 5.1",
+     value = function(x) return math.acos(math.max(-1, math.min(1, cos_frozen(x, x)))) end,
+     derivative = function(x) return work.grad_arccos(x) end},
+  }, folded(math.rad(-60))
+end
+
 return grade.run{lesson = "303_macri_error", dir = arg[1], hint = arg[2], parts = {
   {todo = 1, name = "d cos theta/dx, (28)", fn = "grad_cos", nv = 4,
    value = function(x) return cos_frozen(x, x) end,
-   value_frozen = function(x, xf) return cos_frozen(x, xf) end,
+   value_frozen = function(x, xf) return cos_frozen(x, xf) end, steps = steps,
    hints = {"cos theta = nA . nB / (|nA| |nB|): both unit normals move, and each can only turn.",
             "d nA^ = (I - nA^ nA^T) d nA / |nA|, so d(nA^ . nB^) = [(I - nA^ nA^T) nB^] . d nA / |nA| + the same with A and B exchanged.",
             "With vA = (uB - (uA.uB) uA) / |nA| and vB = (uA - (uA.uB) uB) / |nB|: g = grad_dot_nA(x, vA) + grad_dot_nB(x, vB), vertex by vertex."}},
-  {todo = 2, name = "d arccos(nA^.nB^)/dx", fn = "grad_arccos", kind = "check", check = check_arccos,
+  {todo = 2, name = "d arccos(nA^.nB^)/dx", fn = "grad_arccos", kind = "check", check = check_arccos, steps = steps,
    hints = {"d arccos(c) = -dc / sqrt(1 - c^2).",
             "sqrt(1 - c^2) = |sin theta|, never negative: Macri's -dc / sin theta has the wrong sign whenever theta < 0.",
             "g = grad_cos(x) times -1 / sqrt(1 - c^2), c = nA . nB / (|nA| |nB|)."}},

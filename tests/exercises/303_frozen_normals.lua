@@ -1,5 +1,6 @@
 -- A typical wrong answer to lesson 303: d cos theta with the normals' lengths held constant.
 -- Expected diagnosis: frozen-magnitude
+-- Expected step: cos theta
 --
 -- Macri's d cos (001 (46)-(47) under the constant-magnitude assumption (40)-(45)): d nA^ taken
 -- as d nA / |nA|, without the projector (I - nA^ nA^T).

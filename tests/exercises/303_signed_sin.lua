@@ -1,5 +1,6 @@
 -- A typical wrong answer to lesson 303: Macri's -d cos / sin theta with the signed sine.
 -- Expected diagnosis: sign
+-- Expected step: arccos(cos theta)
 --
 -- arccos gives |theta|; its derivative divides by sqrt(1 - cos^2) = |sin theta|. With the
 -- signed sin theta of (29) every fold with theta < 0 gets the opposite gradient.
