@@ -66,6 +66,12 @@ static const attempt attempts[] = {
      "cannot write"},
     {"clothcheck.plot name with '/'", "cc.plot{dir = OUT, name = '../planted', series = {{x = {0, 1}, y = {0, 1}}}}",
      "plot needs a name"},
+    {"a plot key carrying a gnuplot command",
+     "cc.plot{dir = OUT, name = 'k', key = 'top\\nsystem(\"touch ' .. SCRATCH .. '/planted\")', "
+     "series = {{x = {0, 1}, y = {0, 1}}}}", "plot field 'key' may hold only"},
+    {"a plot line style carrying a gnuplot command",
+     "cc.plot{dir = OUT, name = 'w', series = {{x = {0, 1}, y = {0, 1}, with = 'lines; system(\"touch ' .. SCRATCH .. '/planted\")'}}}",
+     "may hold only"},
     {"mesh:write_obj", "cc.grid(2, 2):write_obj(SCRATCH .. '/planted')", "cannot write"},
     {"sim:write_obj", "local m = cc.grid(2, 2); cc.sim(m):write_obj(SCRATCH .. '/planted')",
      "cannot write"},
@@ -165,6 +171,29 @@ static void test_escapes(void)
     CU_ASSERT(n >= 40);
 }
 
+/* titles and labels are text: quotes, new lines and gnuplot commands in them are drawn, never
+ * run (the .gp script quotes them), and nothing outside changes */
+static void test_plot_text(void)
+{
+    layout();
+    const char *evil = "'x\\\"\\n system(\\\"touch ' .. SCRATCH .. '/planted\\\") #\\'; system(\\'touch ' .. SCRATCH .. '/planted\\')'";
+    char body[1024];
+    snprintf(body, sizeof body,
+             "local t = %s\n"
+             "local ok = cc.plot{dir = OUT, name = 't', title = t, xlabel = t, ylabel = t,\n"
+             "                   series = {{title = t, x = {0, 1}, y = {0, 1}}}}\n"
+             "assert(ok ~= nil)\n", evil);
+    CU_ASSERT_EQUAL(run_script("", body), 0);
+    if (strlen(err)) fprintf(stderr, "%s", err);
+    char gp[128];
+    snprintf(gp, sizeof gp, "%s/out/t.gp", scratch);
+    char *text = cc_test_read_file(gp);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(text);
+    CU_ASSERT_PTR_NOT_NULL(strstr(text, "system("));   /* the text is there, as a quoted string */
+    free(text);
+    CU_ASSERT(untouched());
+}
+
 /* the same reads and writes inside the sandbox work, and --unsafe trusts the script */
 static void test_allowed(void)
 {
@@ -233,6 +262,7 @@ int main(void)
 {
     static const cc_test_case tests[] = {
         {"escape attempts are refused", test_escapes},
+        {"plot titles are text, never commands", test_plot_text},
         {"what the sandbox allows", test_allowed},
         {"CPU and memory limits", test_limits},
         {NULL, NULL}};
