@@ -203,7 +203,8 @@ static void audit_row_at(const cc_target *t, const cc_case *c, cc_eval *e, refs_
     case CC_Q_GRADIENT: fold(w, cc_compare_gradient(e->dC, (double (*)[CC_MAX_DOF])d->g, t->ncomp, n), c->id); break;
     case CC_Q_HESSIAN:
     case CC_Q_HESS_GRADIENT:
-        fold(w, cc_compare_hessian(e->d2C, (double (*)[CC_MAX_DOF][CC_MAX_DOF])d->H, t->ncomp, n), c->id);
+        fold(w, cc_compare_hessian_floor(e->d2C, (double (*)[CC_MAX_DOF][CC_MAX_DOF])d->H, t->ncomp, n,
+                                         cc_hessian_floor(e, c->x, t->nv)), c->id);
         break;
     default: {
         cc_structure_check k = (cc_structure_check)(w->q - CC_Q_SYMMETRY);

@@ -49,13 +49,13 @@ static int grad_basic(const cc_target *t, const double *x, const double *xf, con
         if (value_at(t, x, xf, r, i, h, -1, 0, cp) < 0) return -1;
         if (central && value_at(t, x, xf, r, i, -h, -1, 0, cm) < 0) return -1;
         for (int k = 0; k < t->ncomp; k++)
-            d->g[k][i] = central ? cc_target_diff(t, cp[k], cm[k]) / (2 * h)
-                                 : cc_target_diff(t, cp[k], c0[k]) / h;
+            d->g[k][i] = central ? cc_target_diff(t, r, cp[k], cm[k]) / (2 * h)
+                                 : cc_target_diff(t, r, cp[k], c0[k]) / h;
     }
     return 0;
 }
 
-#define D(a, b) cc_target_diff(t, a, b)   /* a - b, wrapped for periodic C */
+#define D(a, b) cc_target_diff(t, r, a, b)   /* a - b, wrapped for periodic C */
 
 /* H[k][i][j] = forward (C(++) - C(+0) - C(0+) + C) / h^2 or central
  * (C(++) - C(+-) - C(-+) + C(--)) / 4h^2, diagonal (C(x + h) - 2C + C(x - h)) / h^2 */

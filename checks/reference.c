@@ -89,8 +89,29 @@ cc_diff cc_compare_gradient(double a[CC_MAX_COMP][CC_MAX_DOF],
 cc_diff cc_compare_hessian(double a[CC_MAX_COMP][CC_MAX_DOF][CC_MAX_DOF],
                            double r[CC_MAX_COMP][CC_MAX_DOF][CC_MAX_DOF], int ncomp, int ndof)
 {
+    return cc_compare_hessian_floor(a, r, ncomp, ndof, 0.0);
+}
+
+double cc_hessian_floor(const cc_eval *e, const double *x, int nv)
+{
+    double gmax = 0, big = 0;
+    for (int k = 0; k < e->ncomp; k++)
+        for (int i = 0; i < 3 * nv; i++) gmax = fmax(gmax, fabs(e->dC[k][i]));
+    for (int m = 0; m < nv; m++)
+        for (int n = m + 1; n < nv; n++) {
+            double d2 = 0;
+            for (int s = 0; s < 3; s++) d2 += (x[3 * m + s] - x[3 * n + s]) * (x[3 * m + s] - x[3 * n + s]);
+            big = fmax(big, sqrt(d2));
+        }
+    return big > 0 && isfinite(gmax / big) ? gmax / big : 0.0;
+}
+
+cc_diff cc_compare_hessian_floor(double a[CC_MAX_COMP][CC_MAX_DOF][CC_MAX_DOF],
+                                 double r[CC_MAX_COMP][CC_MAX_DOF][CC_MAX_DOF], int ncomp, int ndof,
+                                 double floor)
+{
     cc_diff d = {0, -1, -1, -1, 0, 0};
-    double scale = 0, worst = 0;
+    double scale = floor, worst = 0;
     for (int k = 0; k < ncomp; k++)
         for (int i = 0; i < ndof; i++)
             for (int j = 0; j < ndof; j++)

@@ -42,5 +42,14 @@ cc_diff cc_compare_gradient(double a[CC_MAX_COMP][CC_MAX_DOF],
 cc_diff cc_compare_flat(const double *a, const double *r, int n);
 cc_diff cc_compare_hessian(double a[CC_MAX_COMP][CC_MAX_DOF][CC_MAX_DOF],
                            double r[CC_MAX_COMP][CC_MAX_DOF][CC_MAX_DOF], int ncomp, int ndof);
+/* the same with the denominator at least floor: a Hessian that is zero (C linear in x, as
+ * bend/quadratic) is measured against the curvature scale its gradient sets, so the round-off
+ * of a finite-difference estimate of zero is not read as a wrong Hessian */
+cc_diff cc_compare_hessian_floor(double a[CC_MAX_COMP][CC_MAX_DOF][CC_MAX_DOF],
+                                 double r[CC_MAX_COMP][CC_MAX_DOF][CC_MAX_DOF], int ncomp, int ndof,
+                                 double floor);
+/* that floor at x (nv vertices): max |dC| / (the largest distance between two vertices), with
+ * dC the analytic gradient e->dC; 0 where the vertices coincide */
+double cc_hessian_floor(const cc_eval *e, const double *x, int nv);
 
 #endif

@@ -18,11 +18,11 @@ const char *cc_verdict_name(cc_verdict v)
 static int diff_order(cc_fdq q) { return q == CC_FDQ_HESS_VALUE ? 2 : 1; }
 
 /* normwise relative error of the analytic quantity against an estimate */
-static double quantity_error(const cc_target *t, cc_fdq q, cc_eval *e, cc_deriv *d)
+static double quantity_error(const cc_target *t, cc_fdq q, const double *x, cc_eval *e, cc_deriv *d)
 {
     int n = 3 * t->nv;
     if (q == CC_FDQ_GRADIENT) return cc_compare_gradient(e->dC, d->g, t->ncomp, n).rel;
-    return cc_compare_hessian(e->d2C, d->H, t->ncomp, n).rel;
+    return cc_compare_hessian_floor(e->d2C, d->H, t->ncomp, n, cc_hessian_floor(e, x, t->nv)).rel;
 }
 
 /* s.err[k] = max over elements of rel |analytic - estimate(h_k)| */
@@ -47,7 +47,7 @@ void cc_sweep_run(const cc_target *t, const cc_case *cases, int n, cc_fdq q, cc_
             double err = NAN;
             if (got >= 0 && (got & need) &&
                 cc_fd_estimate(t, x, frozen ? x : NULL, &cases[c].r, q, scheme, s->h[k] * ell, &d) == 0)
-                err = quantity_error(t, q, &e, &d);
+                err = quantity_error(t, q, x, &e, &d);
             if (isnan(err) || isnan(s->err[k])) s->err[k] = NAN;
             else s->err[k] = fmax(s->err[k], err);
         }

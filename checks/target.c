@@ -39,7 +39,8 @@ cc_target cc_target_from_condition(const cc_condition *c)
         .ncomp = c->ncomp,
         .claim = c->claim,
         .frozen = 1,
-        .period = strcmp(c->condition, "bend") == 0 ? 2 * CC_PI : 0,
+        .period = strcmp(c->condition, "bend") == 0 && c->ncomp == 1 ? 2 * CC_PI : 0,
+        .period_weighted = c->rest_shape,
         .ctx = (void *)c,
         .eval = cond_eval,
         .value = cond_value,
@@ -57,9 +58,9 @@ int cc_target_value(const cc_target *t, const double *x, const double *xf, const
 }
 
 /* a - b, wrapped into (-p/2, p/2] for a periodic C of period p */
-double cc_target_diff(const cc_target *t, double a, double b)
+double cc_target_diff(const cc_target *t, const cc_rest *r, double a, double b)
 {
-    double d = a - b, p = t->period;
+    double d = a - b, p = t->period * (t->period_weighted ? r->rest_weight : 1.0);
     if (!(p > 0) || !isfinite(d)) return d;
     d -= p * floor(d / p + 0.5);
     return d <= -p / 2 ? d + p : d;

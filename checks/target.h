@@ -24,6 +24,8 @@ typedef struct cc_target {
     int frozen;             /* 1 if value/value_hd honour xf (frozen magnitudes), else 0 */
     double period;          /* C is an angle modulo period (2 pi for bend), 0 if not: differences
                                of values are wrapped into (-period/2, period/2] */
+    int period_weighted;    /* 1 if C is the angle times the rest weight (bend/discrete-shells):
+                               the period is period * r->rest_weight */
     void *ctx;              /* passed unchanged to every callback */
     /* analytic derivatives: as cc_condition.eval; the CC_WANT_* bits filled, or -1 */
     int (*eval)(void *ctx, const double *x, const cc_rest *r, int want, cc_eval *out);
@@ -34,15 +36,16 @@ typedef struct cc_target {
 } cc_target;
 
 /* the target auditing registered variant c through its own eval and value_hd (period 2 pi
- * for the bend condition, whose C is the signed angle of atan2, 001 (30)) */
+ * for the one-component bend variants, whose C is the signed angle of atan2, 001 (30), or a
+ * multiple of it) */
 cc_target cc_target_from_condition(const cc_condition *c);
 
 /* C = value at x, or -1 (also when xf is given to a target that cannot freeze magnitudes) */
 int cc_target_value(const cc_target *t, const double *x, const double *xf, const cc_rest *r,
                     double *C);
 
-/* a - b, wrapped into (-period/2, period/2] when the target's C is periodic */
-double cc_target_diff(const cc_target *t, double a, double b);
+/* a - b, wrapped into (-period/2, period/2] when the target's C is periodic (rest data r) */
+double cc_target_diff(const cc_target *t, const cc_rest *r, double a, double b);
 
 /* ell = smallest length of the element: min over vertex pairs of |x_m - x_n| and over its
  * triangles (a triangle; a hinge's wings x0x1x2, x1x2x3) of the height on the longest side.

@@ -61,7 +61,7 @@ static int along(const cc_target *t, const cc_case *c, const double *xf, const c
                 gp += e->dC[k][i] * p[i];
                 for (int l = 0; l < n; l++) pHp += p[i] * e->d2C[k][i][l] * p[l];
             }
-            double dp = cc_target_diff(t, Cp[k], C0[k]), dm = cc_target_diff(t, Cm[k], C0[k]);
+            double dp = cc_target_diff(t, &c->r, Cp[k], C0[k]), dm = cc_target_diff(t, &c->r, Cm[k], C0[k]);
             double r[3][2] = {{dp, dm}, {dp - h * gp, dm + h * gp},
                               {dp - h * gp - 0.5 * h * h * pHp, dm + h * gp - 0.5 * h * h * pHp}};
             for (int q = 0; q < 3; q++) {

@@ -5,7 +5,7 @@
  * gives the value C (ncomp components), the gradient dC and the Hessian d2C:
  *
  *   x             positions, 3*nv doubles: x[3*m+s] is axis s of vertex m
- *   C[k]          k < ncomp (2 for stretch: C_u, C_v; 1 otherwise)
+ *   C[k]          k < ncomp (2 for stretch: C_u, C_v; 3 for bend/quadratic; 1 otherwise)
  *   dC[k][3m+s]   dC_k / dx_{m,s}
  *   d2C[k][3m+s][3n+t]   d2C_k / dx_{m,s} dx_{n,t}
  *
@@ -23,7 +23,7 @@
 
 #define CC_MAX_NV   4              /* vertices per element, at most (a hinge) */
 #define CC_MAX_DOF  (3 * CC_MAX_NV) /* 12 */
-#define CC_MAX_COMP 2              /* components of C, at most (stretch) */
+#define CC_MAX_COMP 3              /* components of C, at most (bend/quadratic) */
 #define CC_ERRLEN   160            /* size of error message buffers */
 
 /* What the caller wants from cc_condition.eval; eval returns the bits it filled. */
@@ -56,8 +56,11 @@ typedef struct cc_rest {
     double bu, bv;       /* rest stretch in u and v, (13) */
     /* spring */
     double rest_length;  /* L in C = |x0 - x1| - L (004) */
-    /* hinge */
-    double rest_angle;   /* theta0: bend conditions give C = theta - theta0 */
+    /* hinge (cc_rest_hinge_shape): the rest positions and what bend variants read of them */
+    double rest_angle;   /* theta0 = theta(x_rest): bend conditions give C = theta - theta0 */
+    double rest_x[12];   /* x_rest, the rest positions x0..x3 */
+    double rest_weight;  /* |e_rest| sqrt(3 / A_rest), A_rest the two rest triangle areas summed */
+    double rest_K[4];    /* sqrt(3 / A_rest) K_m: the cotangent weights of bend/quadratic */
 } cc_rest;
 
 /* Result of one evaluation; only the parts named by the returned bits are meaningful. */
@@ -77,6 +80,7 @@ typedef struct cc_condition {
     int nv;                 /* vertices per element */
     int ncomp;              /* components of C */
     cc_claim claim;         /* what its derivatives are the derivatives of */
+    int rest_shape;         /* 1 if C reads the rest hinge's shape, not only its angle */
     /* Fill what `want` asks for; return the CC_WANT_* bits filled, or -1 where C or its
      * derivatives are undefined at x (a zero-length edge, a zero-area world triangle). */
     int (*eval)(const double *x, const cc_rest *r, int want, cc_eval *out);
@@ -117,6 +121,11 @@ int cc_eval_finite(const cc_eval *e, int want);
  * prefixes with the element's name. uv is (u0 v0 u1 v1 u2 v2). */
 int cc_rest_triangle(cc_rest *r, const double *uv, double area_power, double bu, double bv,
                      char *err);
+/* cc_rest_hinge_shape: the hinge at rest positions x_rest (12 doubles); -1 if an edge or a
+ * triangle of x_rest has zero size. cc_rest_hinge: the hinge of rest angle theta0 on the
+ * canonical rest shape, edge x1 = (1/2, 0, 0), x2 = (-1/2, 0, 0), wings of height 1 (so
+ * |e_rest| = 1, A_rest = 1) with x0 = (0, 1, 0) and x3 folded about the edge to theta0. */
+int cc_rest_hinge_shape(cc_rest *r, const double *x_rest, char *err);
 int cc_rest_hinge(cc_rest *r, double rest_angle, char *err);
 int cc_rest_spring(cc_rest *r, double rest_length, char *err);
 

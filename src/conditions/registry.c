@@ -13,6 +13,8 @@ static const cc_condition *const registry[] = {
     &cc_bend_pritchard_exact,
     &cc_bend_macri,
     &cc_bend_bridson,
+    &cc_bend_discrete_shells,
+    &cc_bend_quadratic,
     &cc_spring_linear,
 };
 

@@ -11,6 +11,8 @@ extern const cc_condition cc_bend_pritchard;        /* bend_pritchard.c */
 extern const cc_condition cc_bend_pritchard_exact;  /* bend_pritchard_exact.c */
 extern const cc_condition cc_bend_macri;            /* bend_macri.c */
 extern const cc_condition cc_bend_bridson;          /* bend_bridson.c */
+extern const cc_condition cc_bend_discrete_shells;  /* bend_discrete_shells.c */
+extern const cc_condition cc_bend_quadratic;        /* bend_quadratic.c */
 extern const cc_condition cc_spring_linear;     /* spring_linear.c */
 
 #endif
