@@ -62,9 +62,22 @@ void cc_sample_hinge_at_angle(double theta, double wa, double wb, double sa, dou
     for (int i = 0; i < 12; i++) x[i] = pts[i];
 }
 
-static int sample_hinge(cc_rng *g, double *x, cc_rest *r)
+/* r = the rest hinge o gives, or a random flat one drawn from its own stream (seed, index) */
+static int sample_hinge_rest(const cc_sample_opts *o, uint64_t seed, uint64_t index, cc_rest *r)
 {
     char err[CC_ERRLEN];
+    double xr[12];
+    if (o && o->hinge_rest) return cc_rest_hinge_shape(r, o->hinge_rest, err);
+    cc_rng g = cc_rng_make(seed ^ 0x4e57u, index);
+    cc_sample_hinge_at_angle(0.0, cc_rng_range(&g, 0.3, 1.5), cc_rng_range(&g, 0.3, 1.5),
+                             cc_rng_range(&g, -0.7, 0.7), cc_rng_range(&g, -0.7, 0.7), xr);
+    if (cc_rest_hinge_shape(r, xr, err) < 0) return -1;
+    r->rest_angle = 0.0;   /* flat: atan2 may give -0 */
+    return 0;
+}
+
+static void sample_hinge(cc_rng *g, double *x)
+{
     double theta = cc_rng_range(g, -3.0, 3.0);
     cc_sample_hinge_at_angle(theta, cc_rng_range(g, 0.3, 1.5), cc_rng_range(g, 0.3, 1.5),
                              cc_rng_range(g, -0.7, 0.7), cc_rng_range(g, -0.7, 0.7), x);
@@ -80,7 +93,6 @@ static int sample_hinge(cc_rng *g, double *x, cc_rest *r)
         q = cc_v3_add(q, shift);
         for (int s = 0; s < 3; s++) x[3 * m + s] = q.c[s] + cc_rng_range(g, -0.05, 0.05);
     }
-    return cc_rest_hinge(r, 0.0, err);
 }
 
 static int sample_spring(cc_rng *g, double *x, cc_rest *r)
@@ -102,7 +114,7 @@ int cc_sample_element(int nv, uint64_t seed, uint64_t index, const cc_sample_opt
     switch (nv) {
     case 2: return sample_spring(&g, x, r);
     case 3: return sample_triangle(&g, o, x, r);
-    case 4: return sample_hinge(&g, x, r);
+    case 4: sample_hinge(&g, x); return sample_hinge_rest(o, seed, index, r);
     default: return -1;
     }
 }

@@ -26,6 +26,8 @@ double cc_rng_range(cc_rng *g, double lo, double hi);
 typedef struct cc_sample_opts {
     double area_power;   /* p for triangle conditions (0: 1.0) */
     double bu, bv;       /* rest stretch (0: 1.0) */
+    const double *hinge_rest;   /* 12 rest positions of every hinge, or NULL: a random flat
+                                   rest hinge per element (rest angle 0) */
 } cc_sample_opts;
 
 /* x (3*nv) and rest data for case (seed, index) of an element with nv vertices; 0 or -1 */

@@ -1,4 +1,5 @@
-/* Suite: the bend variants (pritchard, pritchard-exact, macri, bridson).
+/* Suite: the bend variants (pritchard, pritchard-exact, macri, bridson, discrete-shells,
+ * quadratic).
  *
  * Each variant's gradient and Hessian are compared with
  *   (a) the exact hyper-dual derivatives of its own value code, magnitudes free (xf = NULL),
@@ -447,6 +448,151 @@ static void test_macri_flat(void)
     }
 }
 
+
+/* ---- bend/discrete-shells: claims exact derivatives (Tamstorf & Grinspun's Hessian) ---- */
+
+static void test_discrete_shells(void)
+{
+    const cc_condition *c = find("discrete-shells");
+    CU_ASSERT_EQUAL(c->claim, CC_CLAIM_EXACT);
+    agree a = agree_random(c), b = agree_special(c, 0);
+    CU_ASSERT(a.g_true < TOL_RT && a.h_true < TOL_RT);
+    CU_ASSERT(b.g_true < TOL_RT && b.h_true < TOL_RT);
+    CU_ASSERT(a.g_fd_tol < 1 && a.h_fd_tol < 1);
+    CU_ASSERT(b.g_fd_tol < 1 && b.h_fd_tol < 1);
+    CU_ASSERT(a.asym < TOL_RT && b.asym < TOL_RT);
+    CU_ASSERT(a.gsum < TOL_RT && b.gsum < TOL_RT);
+}
+
+/* d2theta by the three exact formulas -- 001's appendix (pritchard-exact), Bridson's
+ * directions (bridson) and Tamstorf & Grinspun's closed form (discrete-shells, divided by its
+ * weight) -- agree entry by entry to round-off, and so do the gradients */
+static double pair_error(const double *a, const double *b, int n)
+{
+    double d = 0, s = 0;
+    for (int i = 0; i < n; i++) d = fmax(d, fabs(a[i] - b[i])), s = fmax(s, fmax(fabs(a[i]), fabs(b[i])));
+    return s > 0 ? d / s : 0;
+}
+
+static void test_three_hessians(void)
+{
+    static cc_eval e[3];
+    static double H[3][144];
+    const cc_condition *c[3] = {find("pritchard-exact"), find("bridson"), find("discrete-shells")};
+    double worst_g = 0, worst_h = 0, x[12];
+    cc_rest r;
+    int fd;
+    for (int i = 0; i < SAMPLES + NSPECIAL; i++) {
+        if (i < SAMPLES) {
+            CU_ASSERT_EQUAL_FATAL(cc_sample_element(4, SEED, (uint64_t)i, NULL, x, &r), 0);
+        } else {
+            special_hinge(i - SAMPLES, x, &fd);
+        }
+        for (int k = 0; k < 3; k++) {
+            CU_ASSERT_EQUAL_FATAL(c[k]->eval(x, &r, CC_WANT_ALL, &e[k]), CC_WANT_ALL);
+            double w = k == 2 ? r.rest_weight : 1.0;
+            for (int j = 0; j < 12; j++) e[k].dC[0][j] /= w;
+            for (int j = 0; j < 144; j++) H[k][j] = e[k].d2C[0][j / 12][j % 12] / w;
+        }
+        for (int k = 0; k < 3; k++) {
+            int l = (k + 1) % 3;
+            worst_g = worse(worst_g, pair_error(e[k].dC[0], e[l].dC[0], 12));
+            worst_h = worse(worst_h, pair_error(H[k], H[l], 144));
+        }
+    }
+    printf("\n    appendix / Bridson / Tamstorf-Grinspun, pairwise max-norm relative: gradient %.2e, Hessian %.2e",
+           worst_g, worst_h);
+    CU_ASSERT(worst_g < TOL_RT);
+    CU_ASSERT(worst_h < TOL_RT);
+}
+
+/* the weight |e_rest| sqrt(3/A_rest), computed by hand for a rest hinge with edge 2 and wings of
+ * heights 0.5 and 1.5 (A_rest = 0.5 + 1.5 = 2), and k/2 C^2 = Discrete Shells' 3k|e|^2/(2A) (theta - theta0)^2 */
+static void test_discrete_shells_weight(void)
+{
+    const cc_condition *c = find("discrete-shells");
+    double xr[12] = {0.3, 0.5, 0, 1, 0, 0, -1, 0, 0, -0.2, -1.5 * cos(0.4), -1.5 * sin(0.4)}, x[12];
+    char err[CC_ERRLEN];
+    cc_rest r;
+    cc_eval e;
+    CU_ASSERT_EQUAL_FATAL(cc_rest_hinge_shape(&r, xr, err), 0);
+    CU_ASSERT_DOUBLE_EQUAL(r.rest_weight, 2 * sqrt(3.0 / 2.0), 1e-14);
+    CU_ASSERT_DOUBLE_EQUAL(r.rest_angle, 0.4, 1e-14);
+    CU_ASSERT_EQUAL_FATAL(c->eval(xr, &r, CC_WANT_VALUE, &e), CC_WANT_VALUE);
+    CU_ASSERT(fabs(e.C[0]) < 1e-14);                 /* the rest hinge has no energy */
+    memcpy(x, xr, sizeof x);
+    x[11] = 1.5 * sin(0.1), x[10] = -1.5 * cos(0.1);   /* folded to theta = 0.1 */
+    CU_ASSERT_EQUAL_FATAL(c->eval(x, &r, CC_WANT_VALUE, &e), CC_WANT_VALUE);
+    double k = 3.0, E = 0.5 * k * e.C[0] * e.C[0], E_paper = 3 * k * 4.0 / (2 * 2.0) * 0.5 * 0.5;
+    CU_ASSERT_DOUBLE_EQUAL(E, E_paper, 1e-13);
+}
+
+/* ---- bend/quadratic: cotangent weights, the label map, and agreement with Discrete Shells ---- */
+
+/* On a flat rest hinge sum K x_rest = 0 and sum K = 0 (the weights annihilate affine
+ * functions); folding it isometrically by phi gives |C| = w 2 sin(phi/2), w the Discrete
+ * Shells weight: |C_quadratic| = |C_discrete-shells| 2 sin(phi/2) / phi. A wrong label map
+ * (weights on the wrong vertices) breaks both. */
+static void test_quadratic_weights(void)
+{
+    const cc_condition *q = find("quadratic"), *d = find("discrete-shells");
+    double worst_flat = 0, worst_ratio = 0;
+    for (int i = 0; i < 100; i++) {
+        cc_rng g = cc_rng_make(SEED, (uint64_t)i);
+        double wa = cc_rng_range(&g, 0.2, 1.5), wb = cc_rng_range(&g, 0.2, 1.5);
+        double sa = cc_rng_range(&g, -0.8, 0.8), sb = cc_rng_range(&g, -0.8, 0.8), phi = cc_rng_range(&g, -2.5, 2.5);
+        double xr[12], x[12];
+        char err[CC_ERRLEN];
+        cc_rest r;
+        cc_eval eq, ed;
+        cc_sample_hinge_at_angle(0.0, wa, wb, sa, sb, xr);
+        move_rigidly(xr);
+        CU_ASSERT_EQUAL_FATAL(cc_rest_hinge_shape(&r, xr, err), 0);
+        double ksum = r.rest_K[0] + r.rest_K[1] + r.rest_K[2] + r.rest_K[3], kmax = 0;
+        for (int m = 0; m < 4; m++) kmax = fmax(kmax, fabs(r.rest_K[m]));
+        worst_flat = fmax(worst_flat, fabs(ksum) / kmax);
+        for (int s = 0; s < 3; s++) {
+            double v = 0;
+            for (int m = 0; m < 4; m++) v += r.rest_K[m] * xr[3 * m + s];
+            worst_flat = fmax(worst_flat, fabs(v) / kmax);
+        }
+        cc_sample_hinge_at_angle(phi, wa, wb, sa, sb, x);
+        move_rigidly(x);
+        CU_ASSERT_EQUAL_FATAL(q->eval(x, &r, CC_WANT_VALUE, &eq), CC_WANT_VALUE);
+        CU_ASSERT_EQUAL_FATAL(d->eval(x, &r, CC_WANT_VALUE, &ed), CC_WANT_VALUE);
+        double cq = sqrt(eq.C[0] * eq.C[0] + eq.C[1] * eq.C[1] + eq.C[2] * eq.C[2]);
+        worst_ratio = fmax(worst_ratio, fabs(cq - fabs(ed.C[0]) * 2 * sin(fabs(phi) / 2) / fabs(phi)) / cq);
+    }
+    printf("\n    quadratic: flat |sum K x_rest|, |sum K| %.2e; |C| = w 2 sin(phi/2): %.2e", worst_flat, worst_ratio);
+    CU_ASSERT(worst_flat < TOL_RT);
+    CU_ASSERT(worst_ratio < TOL_RT);
+}
+
+/* any rest shape is free of energy; the gradient is the same at every x; the Hessian is zero */
+static void test_quadratic_linear(void)
+{
+    const cc_condition *q = find("quadratic");
+    static cc_eval a, b;
+    double xr[12], x[12];
+    cc_rest r;
+    for (int i = 0; i < 50; i++) {
+        CU_ASSERT_EQUAL_FATAL(cc_sample_element(4, SEED, (uint64_t)i, NULL, xr, &r), 0);
+        char err[CC_ERRLEN];
+        CU_ASSERT_EQUAL_FATAL(cc_rest_hinge_shape(&r, xr, err), 0);   /* a bent rest hinge */
+        CU_ASSERT_EQUAL_FATAL(q->eval(xr, &r, CC_WANT_ALL, &a), CC_WANT_ALL);
+        CU_ASSERT_EQUAL_FATAL(cc_sample_element(4, SEED, (uint64_t)i + 1000, NULL, x, &r), 0);
+        CU_ASSERT_EQUAL_FATAL(cc_rest_hinge_shape(&r, xr, err), 0);
+        CU_ASSERT_EQUAL_FATAL(q->eval(x, &r, CC_WANT_ALL, &b), CC_WANT_ALL);
+        for (int c = 0; c < 3; c++) {
+            CU_ASSERT(fabs(a.C[c]) < 1e-14);
+            for (int j = 0; j < 12; j++) {
+                CU_ASSERT_EQUAL(a.dC[c][j], b.dC[c][j]);
+                for (int k = 0; k < 12; k++) CU_ASSERT_EQUAL(b.d2C[c][j][k], 0.0);
+            }
+        }
+    }
+}
+
 /* ---- the command line ---- */
 
 /* clothcheck eval bend: every registered variant answers; bad input exits 2 with one line */
@@ -454,10 +600,11 @@ static void test_cli_eval_bend(void)
 {
     static char out[1 << 16], err[4096];
     const char *good = "--x '0 1 0; 0.5 0 0; -0.5 0 0; 0 -1 0.3' --json";
-    const char *v[] = {"pritchard", "pritchard-exact", "macri", "bridson"};
-    for (int i = 0; i < 4; i++) {
-        char args[256];
-        snprintf(args, sizeof args, "eval bend --variant %s %s --rest 0.1", v[i], good);
+    const char *v[] = {"pritchard", "pritchard-exact", "macri", "bridson", "discrete-shells", "quadratic"};
+    for (int i = 0; i < 6; i++) {
+        char args[320];
+        snprintf(args, sizeof args, "eval bend --variant %s %s %s", v[i], good,
+                 i < 4 ? "--rest 0.1" : "--x-rest '0 1 0; 0.5 0 0; -0.5 0 0; 0 -1 0.1'");
         CU_ASSERT_EQUAL(cc_test_run_cli(args, out, sizeof out, err, sizeof err), 0);
         CU_ASSERT_PTR_NOT_NULL(strstr(out, "\"variant\": \""));
         CU_ASSERT_PTR_NOT_NULL(strstr(out, v[i]));
@@ -471,6 +618,11 @@ static void test_cli_eval_bend(void)
         "eval bend --variant nope --x '0 1 0; 0.5 0 0; -0.5 0 0; 0 -1 0'", /* unknown variant */
         "eval bend --x '0 1 0; 0.5 0 0; -0.5 0 0; 0 -1 0' --rest abc",     /* bad rest angle */
         "eval bend --variant bridson",                                      /* no --x */
+        "eval bend --variant discrete-shells --x '0 1 0; 0.5 0 0; -0.5 0 0; 0 -1 0.3'",  /* no --x-rest */
+        "eval bend --variant quadratic --x '0 1 0; 0.5 0 0; -0.5 0 0; 0 -1 0.3' --x-rest '0 1 0; 0.5 0 0'",
+        "eval bend --x '0 1 0; 0.5 0 0; -0.5 0 0; 0 -1 0.3' --x-rest '0 1 0; 0.5 0 0; 0.5 0 0; 0 -1 0'",
+        "eval bend --x '0 1 0; 0.5 0 0; -0.5 0 0; 0 -1 0.3' --rest 0.1 --x-rest '0 1 0; 0.5 0 0; -0.5 0 0; 0 -1 0'",
+        "eval spring --x '0 0 0; 1 0 0' --rest 1 --x-rest '0 1 0; 0.5 0 0; -0.5 0 0; 0 -1 0'",
     };
     for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
         int st = cc_test_run_cli(bad[i], out, sizeof out, err, sizeof err);
@@ -536,6 +688,11 @@ int main(void)
         {"macri: right only for |sin|>|cos|, theta>0, frozen", test_macri_regimes},
         {"macri: gradient jumps where the formulas switch", test_macri_switch_jump},
         {"macri: flat hinge, kink in |theta|", test_macri_flat},
+        {"discrete-shells: exact claim holds", test_discrete_shells},
+        {"three exact formulas for theta's derivatives agree to round-off", test_three_hessians},
+        {"discrete-shells: the weight and the paper's energy", test_discrete_shells_weight},
+        {"quadratic: cotangent weights, label map, |C| = w 2 sin(phi/2)", test_quadratic_weights},
+        {"quadratic: C linear, zero at any rest shape", test_quadratic_linear},
         {"cli: eval bend, bad input exits 2", test_cli_eval_bend},
         {NULL, NULL}};
     return cc_test_main("bend", tests);

@@ -147,7 +147,7 @@ double cc_cli_median(double *v, int n)
 /* area power 1, b_u = b_v = 1, no rest given */
 cc_element_opts cc_element_defaults(void)
 {
-    cc_element_opts e = {NULL, NULL, 1.0, 1.0, 1.0, 0.0, 0};
+    cc_element_opts e = {NULL, NULL, 1.0, 1.0, 1.0, 0.0, 0, NULL};
     return e;
 }
 
@@ -161,10 +161,33 @@ int cc_element_option(const char *cmd, const cc_opt *o, cc_element_opts *e)
     else if (!strcmp(o->name, "bu")) target = &e->bu;
     else if (!strcmp(o->name, "bv")) target = &e->bv;
     else if (!strcmp(o->name, "rest")) target = &e->rest, e->have_rest = 1;
+    else if (!strcmp(o->name, "x-rest")) e->x_rest = o->value;
     else return 0;
     if (target && cc_parse_double(o->value, target) < 0)
         return cc_cli_error(cmd, "--%s: '%s' is not a finite number", o->name, o->value), -1;
     return 1;
+}
+
+/* r = the rest hinge of e: --x-rest (theta0 = its angle), else the canonical hinge at --rest;
+ * 0, or the exit status after printing one line */
+static int hinge_rest(const char *cmd, const cc_condition *c, const cc_element_opts *e, cc_rest *r)
+{
+    char err[CC_ERRLEN];
+    double xr[3 * (CC_MAX_NV + 1)];
+    if (!e->x_rest) {
+        if (c->rest_shape)
+            return cc_cli_error(cmd, "%s/%s needs --x-rest \"x y z; ...\" (4 rest points): its weights come from the rest hinge",
+                                c->condition, c->variant);
+        if (cc_rest_hinge(r, e->rest, err) < 0) return cc_cli_error(cmd, "--rest: %s", err);
+        return 0;
+    }
+    if (e->have_rest) return cc_cli_error(cmd, "give --rest (an angle) or --x-rest (the rest hinge), not both");
+    int n = cc_parse_points(e->x_rest, 3, xr, CC_MAX_NV + 1, err);
+    if (n < 0) return cc_cli_error(cmd, "--x-rest: %s", err);
+    if (n != 4) return cc_cli_error(cmd, "--x-rest: the rest hinge needs 4 vertices, got %d", n);
+    if (cc_positions_in_range(xr, 4, err) < 0) return cc_cli_error(cmd, "--x-rest: %s", err);
+    if (cc_rest_hinge_shape(r, xr, err) < 0) return cc_cli_error(cmd, "--x-rest: %s", err);
+    return 0;
 }
 
 int cc_element_build(const char *cmd, const cc_condition *c, const cc_element_opts *e, double *x,
@@ -181,11 +204,15 @@ int cc_element_build(const char *cmd, const cc_condition *c, const cc_element_op
         if (nuv < 0) return cc_cli_error(cmd, "--uv: %s", err);
         if (nuv != c->nv) return cc_cli_error(cmd, "--uv: %s needs %d (u,v) points, got %d", c->condition, c->nv, nuv);
     }
+    if (e->x_rest && c->nv != 4)
+        return cc_cli_error(cmd, "--x-rest is the rest hinge of a bend condition; %s takes %s", c->condition,
+                            c->nv == 3 ? "--uv" : "--rest or --uv");
     if (c->nv == 3) {
         if (!e->uv) return cc_cli_error(cmd, "--uv is required for %s: 3 points \"u v\" separated by ';'", c->condition);
         ok = cc_rest_triangle(r, uv, e->area_power, e->bu, e->bv, err);
     } else if (c->nv == 4) {
-        ok = cc_rest_hinge(r, e->rest, err);
+        ok = hinge_rest(cmd, c, e, r);
+        if (ok > 0) return ok;
     } else {
         double L = e->rest;
         if (!e->have_rest && !e->uv) return cc_cli_error(cmd, "spring needs --rest L (or --uv to take L from the rest positions)");

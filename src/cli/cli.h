@@ -98,9 +98,10 @@ typedef struct cc_element_opts {
     double bu, bv;        /* --bu, --bv (default 1) */
     double rest;          /* --rest: bend rest angle or spring rest length */
     int have_rest;        /* 1 if --rest was given */
+    const char *x_rest;   /* --x-rest "x y z; ..." (bend: the rest hinge; NULL: not given) */
 } cc_element_opts;
 
-/* defaults: area power 1, b_u = b_v = 1, rest 0 not given */
+/* defaults: area power 1, b_u = b_v = 1, rest 0 not given, no rest hinge */
 cc_element_opts cc_element_defaults(void);
 
 /* 1 if option o is an element option, stored into e; -1 after printing an error (a value that

@@ -12,7 +12,8 @@
 static void audit_usage(FILE *f)
 {
     fputs("usage: clothcheck audit [CONDITION] [--variant V] [--reference R] [--samples N]\n"
-          "                        [--seed S] [--case ID] [--area-power P] [--json FILE] [--plots DIR]\n"
+          "                        [--seed S] [--case ID] [--area-power P] [--x-rest \"...\"]\n"
+          "                        [--json FILE] [--plots DIR]\n"
           "\n"
           "Audit the analytic gradients and Hessians of condition variants against references\n"
           "computed from each variant's own value code, over N seeded random elements plus edge\n"
@@ -31,6 +32,8 @@ static void audit_usage(FILE *f)
           "  --seed S         random stream (default 1); a case replays from (seed, case id)\n"
           "  --case ID        audit only case ID as printed in reports: 17, #17 or e3 (edge case 3)\n"
           "  --area-power P   alpha = a^P for random stretch/shear triangles (default 1)\n"
+          "  --x-rest \"...\"   the rest hinge of every random bend element, 4 points 'x y z'\n"
+          "                   separated by ';' (default: a random flat hinge per element)\n"
           "  --json FILE      write the rows as JSON (FILE '-' : to stdout, instead of the table)\n"
           "  --plots DIR      write V-curves and the bend-angle figure (.dat, .gp, .png) into DIR\n"
           "\n"
@@ -58,12 +61,13 @@ typedef struct audit_args {
     const char *json;         /* --json path or NULL */
     const char *plots;        /* --plots directory or NULL */
     const char *case_label;   /* --case or NULL */
+    double x_rest[12];        /* --x-rest, when opts.sample.hinge_rest points here */
     cc_audit_opts opts;       /* engine options */
 } audit_args;
 
 static const cc_optspec specs[] = {
     {"variant", 1}, {"reference", 1}, {"samples", 1}, {"seed", 1}, {"case", 1},
-    {"area-power", 1}, {"json", 1}, {"plots", 1}, {"help", 0}, {NULL, 0},
+    {"area-power", 1}, {"x-rest", 1}, {"json", 1}, {"plots", 1}, {"help", 0}, {NULL, 0},
 };
 
 /* a whole decimal integer in [lo, hi]; 0 or -1 */
@@ -109,6 +113,15 @@ static int take_option(audit_args *a, const cc_opt *o)
         if (cc_parse_double(o->value, &d) < 0 || !(d > 0 && d <= 4))
             return cc_cli_error("audit", "--area-power must be a number in (0, 4] (got '%s')", o->value);
         a->opts.sample.area_power = d;
+    } else if (!strcmp(o->name, "x-rest")) {
+        char err[CC_ERRLEN];
+        cc_rest r;
+        int n = cc_parse_points(o->value, 3, a->x_rest, 4, err);
+        if (n < 0) return cc_cli_error("audit", "--x-rest: %s", err);
+        if (n != 4) return cc_cli_error("audit", "--x-rest: the rest hinge needs 4 vertices, got %d", n);
+        if (cc_positions_in_range(a->x_rest, 4, err) < 0 || cc_rest_hinge_shape(&r, a->x_rest, err) < 0)
+            return cc_cli_error("audit", "--x-rest: %s", err);
+        a->opts.sample.hinge_rest = a->x_rest;
     } else if (!strcmp(o->name, "json")) {
         a->json = o->value;
     } else {

@@ -14,7 +14,8 @@
 static void derive_usage(FILE *f)
 {
     fputs("usage: clothcheck derive CONDITION [--variant V] [--x \"x0 y0 z0; ...\"] [--uv \"u0 v0; ...\"]\n"
-          "                         [--rest R] [--area-power P] [--bu B] [--bv B] [--step] [--json]\n"
+          "                         [--rest R | --x-rest \"...\"] [--area-power P] [--bu B] [--bv B]\n"
+          "                         [--step] [--json]\n"
           "\n"
           "Step through the variant's published derivation on one element. Each step is one\n"
           "intermediate quantity (n^A, cos theta, w_u, ...) with the seed equations it implements;\n"
@@ -28,9 +29,10 @@ static void derive_usage(FILE *f)
           "being the derivative of what it claims. It is explained at the end.\n"
           "\n"
           "  --variant V    formulation (default: the condition's first; see clothcheck eval --help)\n"
-          "  --x, --uv, --rest, --area-power, --bu, --bv\n"
+          "  --x, --uv, --rest, --x-rest, --area-power, --bu, --bv\n"
           "                 the element, as for clothcheck eval; without --x a sample element\n"
-          "                 (printed) is used\n"
+          "                 (printed) is used, with a flat sample rest hinge for the variants\n"
+          "                 that read one (discrete-shells, quadratic)\n"
           "  --step         one step at a time: Enter for the next, q to quit (when standard input\n"
           "                 is a terminal; otherwise everything is printed)\n"
           "  --json         print {\"condition\", \"variant\", \"x\", \"steps\": [{\"name\", \"equations\",\n"
@@ -119,6 +121,12 @@ static void print_text(const cc_derive *d, const cc_rest *r, int sample, int ste
            sample ? "the sample element (give --x for your own)" : "the element given");
     for (int m = 0; m < d->nv; m++) printf("  x%d = (%g, %g, %g)\n", m, d->x[3 * m], d->x[3 * m + 1], d->x[3 * m + 2]);
     if (d->nv == 4) printf("  rest angle theta0 = %g\n", r->rest_angle);
+    if (d->nv == 4 && r->rest_weight > 0)
+        printf("  rest hinge x_rest = %g %g %g; %g %g %g; %g %g %g; %g %g %g\n"
+               "  weight |e_rest| sqrt(3/A_rest) = %g, cotangent weights sqrt(3/A_rest) K = (%g, %g, %g, %g)\n",
+               r->rest_x[0], r->rest_x[1], r->rest_x[2], r->rest_x[3], r->rest_x[4], r->rest_x[5], r->rest_x[6],
+               r->rest_x[7], r->rest_x[8], r->rest_x[9], r->rest_x[10], r->rest_x[11], r->rest_weight,
+               r->rest_K[0], r->rest_K[1], r->rest_K[2], r->rest_K[3]);
     if (d->nv == 2) printf("  rest length L = %g\n", r->rest_length);
     printf("Entries are named q<component> x<vertex>.<axis> [x<vertex>.<axis>] (Pritchard's labels).\n\n");
     for (int i = 0; i < d->nsteps; i++) {
@@ -183,8 +191,8 @@ static void print_json(const cc_derive *d, int sample)
 int cc_cmd_derive(int argc, char **argv)
 {
     static const cc_optspec specs[] = {
-        {"variant", 1}, {"area-power", 1}, {"bu", 1}, {"bv", 1}, {"rest", 1}, {"x", 1}, {"uv", 1},
-        {"json", 0}, {"step", 0}, {"help", 0}, {NULL, 0}};
+        {"variant", 1}, {"area-power", 1}, {"bu", 1}, {"bv", 1}, {"rest", 1}, {"x-rest", 1}, {"x", 1},
+        {"uv", 1}, {"json", 0}, {"step", 0}, {"help", 0}, {NULL, 0}};
     cc_optparser p = {argc, argv, 1, specs, "derive"};
     const char *cname = NULL, *variant = NULL;
     cc_element_opts el = cc_element_defaults();
@@ -216,6 +224,7 @@ int cc_cmd_derive(int argc, char **argv)
         el.x = dv->sample;
         if (!el.uv) el.uv = dv->sample_uv;
         if (c->nv == 2 && !el.have_rest) el.rest = 1.0, el.have_rest = 1;
+        if (c->rest_shape && !el.x_rest && !el.have_rest) el.x_rest = CC_SAMPLE_HINGE_REST;
     }
     double x[CC_MAX_DOF];
     cc_rest rest;

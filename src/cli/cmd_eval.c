@@ -10,7 +10,8 @@
 static void eval_usage(FILE *f)
 {
     fputs("usage: clothcheck eval CONDITION [--variant V] [--area-power P] [--bu B] [--bv B]\n"
-          "                       [--rest R] --x \"x0 y0 z0; x1 y1 z1; ...\" [--uv \"u0 v0; ...\"] [--json]\n"
+          "                       [--rest R | --x-rest \"...\"] --x \"x0 y0 z0; x1 y1 z1; ...\" [--uv \"u0 v0; ...\"]\n"
+          "                       [--json]\n"
           "\n"
           "Evaluate one condition on one element: its value C, gradient dC/dx and Hessian.\n"
           "Vertices follow Pritchard's labels: a triangle is x0 x1 x2, a hinge x0..x3 with the\n"
@@ -24,6 +25,9 @@ static void eval_usage(FILE *f)
           "  --area-power P   alpha = a^P for stretch/shear (1 Baraff & Witkin, 0.75 001, 0.5 003)\n"
           "  --bu B, --bv B   rest stretch in u and v (default 1)\n"
           "  --rest R         bend rest angle theta0 (default 0) or spring rest length L\n"
+          "  --x-rest \"...\"   bend: the rest hinge, 4 points as --x; theta0 is its angle, and\n"
+          "                   discrete-shells and quadratic (which require it) take their weights\n"
+          "                   from it\n"
           "  --json           print {\"condition\", \"variant\", \"value\", \"gradient\", \"hessian\"}\n"
           "                   with gradient ncomp x 3nv and hessian ncomp x 3nv x 3nv\n"
           "\n"
@@ -84,7 +88,7 @@ static void print_text(const cc_condition *c, const cc_eval *e)
 int cc_cmd_eval(int argc, char **argv)
 {
     static const cc_optspec specs[] = {
-        {"variant", 1}, {"area-power", 1}, {"bu", 1}, {"bv", 1}, {"rest", 1},
+        {"variant", 1}, {"area-power", 1}, {"bu", 1}, {"bv", 1}, {"rest", 1}, {"x-rest", 1},
         {"x", 1}, {"uv", 1}, {"json", 0}, {"help", 0}, {NULL, 0}};
     cc_optparser p = {argc, argv, 1, specs, "eval"};
     const char *cname = NULL, *variant = NULL;

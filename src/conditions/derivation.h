@@ -51,6 +51,7 @@ struct cc_step {
 #define CC_SAMPLE_TRIANGLE    "0 0 0; 1.2 0.1 0.05; 0.2 0.9 0.3"
 #define CC_SAMPLE_TRIANGLE_UV "0 0; 1 0; 0 1"
 #define CC_SAMPLE_HINGE       "0.3 -0.9 0.1; 0 0 0; 1 0 0; 0.6 0.7 0.5"
+#define CC_SAMPLE_HINGE_REST  "0.3 -0.9 0; 0 0 0; 1 0 0; 0.5 0.8 0"   /* flat, for rest-shape variants */
 #define CC_SAMPLE_SPRING      "0 0 0; 1.3 0.4 -0.2"
 
 /* The formulas of 001 (46)-(57) as printed, shared by the variants built on them. */

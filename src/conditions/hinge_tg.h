@@ -49,11 +49,13 @@ typedef struct cc_hinge_tg {
     double ie2;                 /* 1/|e|^2 */
 } cc_hinge_tg;
 
-/* the unit normal of edge p-q in the plane of (p, q, w), pointing away from w */
-static inline cc_v3 cc_hinge_tg_m(cc_v3 p, cc_v3 q, cc_v3 w)
+/* the unit normal of edge p-q in the plane with unit normal n, pointing away from w: the cross
+ * product u x n (u = (q - p)/|q - p|), turned to the side away from w (no cancellation, unlike
+ * projecting w - p off the edge) */
+static inline cc_v3 cc_hinge_tg_m(cc_v3 p, cc_v3 q, cc_v3 w, cc_v3 n)
 {
-    cc_v3 u = cc_v3_unit(cc_v3_sub(q, p)), d = cc_v3_sub(w, p);
-    return cc_v3_unit(cc_v3_scale(cc_v3_axpy(d, -cc_v3_dot(d, u), u), -1.0));
+    cc_v3 m = cc_v3_unit(cc_v3_cross(cc_v3_sub(q, p), n));
+    return cc_v3_dot(m, cc_v3_sub(w, p)) > 0 ? cc_v3_scale(m, -1.0) : m;
 }
 
 /* cos of the angle at p between p->q and p->w */
@@ -80,12 +82,12 @@ static inline void cc_hinge_tg_make(const cc_hinge *h, cc_hinge_tg *g)
     g->cA[2] = cc_hinge_tg_cos(x[1], x[2], x[0]);
     g->cB[1] = cc_hinge_tg_cos(x[2], x[1], x[3]);
     g->cB[2] = cc_hinge_tg_cos(x[1], x[2], x[3]);
-    g->mA[0] = cc_hinge_tg_m(x[1], x[2], x[0]);
-    g->mA[1] = cc_hinge_tg_m(x[0], x[2], x[1]);
-    g->mA[2] = cc_hinge_tg_m(x[0], x[1], x[2]);
-    g->mB[0] = cc_hinge_tg_m(x[1], x[2], x[3]);
-    g->mB[1] = cc_hinge_tg_m(x[3], x[2], x[1]);
-    g->mB[2] = cc_hinge_tg_m(x[3], x[1], x[2]);
+    g->mA[0] = cc_hinge_tg_m(x[1], x[2], x[0], g->a);
+    g->mA[1] = cc_hinge_tg_m(x[0], x[2], x[1], g->a);
+    g->mA[2] = cc_hinge_tg_m(x[0], x[1], x[2], g->a);
+    g->mB[0] = cc_hinge_tg_m(x[1], x[2], x[3], g->b);
+    g->mB[1] = cc_hinge_tg_m(x[3], x[2], x[1], g->b);
+    g->mB[2] = cc_hinge_tg_m(x[3], x[1], x[2], g->b);
 }
 
 /* d theta/dx_m, m = 0..3 (banner) */
