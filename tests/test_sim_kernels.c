@@ -199,7 +199,7 @@ static void test_modes(void)
     }
 }
 
-/* a bend variant without a kernel (bridson, and Bridson's force model) next to the triangle
+/* a bend variant without a kernel (macri, and Bridson's force model) next to the triangle
  * kernel: the element-by-element path writes both triangles of A, the kernel the lower one,
  * and the mirror must leave the same matrix */
 static void test_mixed(void)
@@ -209,10 +209,32 @@ static void test_mixed(void)
         cc_sim_params p = table1();
         char err[CC_ERRLEN];
         CU_ASSERT_EQUAL_FATAL(cc_sim_param_set(&p, "bend_condition", cond[k], err), 0);
-        CU_ASSERT_EQUAL_FATAL(cc_sim_param_set(&p, "bend_variant", "bridson", err), 0);
+        CU_ASSERT_EQUAL_FATAL(cc_sim_param_set(&p, "bend_variant", k ? "bridson" : "macri", err), 0);
         double d = compare(&p);
         printf("\n    %s: %.2e ", cond[k], d);
         CU_ASSERT(d < 1e-12);
+    }
+}
+
+/* the hinge kernels (kernel_hinge.c): pritchard-exact, bridson and discrete-shells through
+ * Tamstorf & Grinspun's closed form, quadratic through its constant weights, each against its
+ * own formulas on the condition-contract path, every term on, in the full, clamp and
+ * Gauss-Newton modes */
+static void test_hinge_kernels(void)
+{
+    const char *v[4] = {"pritchard-exact", "bridson", "discrete-shells", "quadratic"};
+    int modes[3] = {CC_HESSIAN_FULL, CC_HESSIAN_CLAMP, CC_HESSIAN_GAUSS_NEWTON};
+    for (int k = 0; k < 4; k++) {
+        printf("\n    %-16s", v[k]);
+        for (int j = 0; j < 3; j++) {
+            cc_sim_params p = table1();
+            char err[CC_ERRLEN];
+            CU_ASSERT_EQUAL_FATAL(cc_sim_param_set(&p, "bend_variant", v[k], err), 0);
+            p.bend_hessian = modes[j];
+            double d = compare(&p);
+            printf(" mode %d: %.2e", modes[j], d);
+            CU_ASSERT(d < 1e-12);
+        }
     }
 }
 
@@ -256,15 +278,17 @@ static int names_vertex(const char *msg, int a, int b)
 }
 
 /* a vertex moved onto its neighbour (zero-length edge) and a NaN position: with bend alone
- * both paths stop with the same message (the hinges in the same order); with every term the
+ * (pritchard's lane kernel, and discrete-shells' hinge kernel) both paths stop with the same message (the hinges in the same order); with every term the
  * sweep takes triangles and hinges interleaved, so it may meet another of the degenerate
  * elements first, and the check is that it names one that holds the bad vertex */
 static void test_faults(void)
 {
-    for (int only_bend = 0; only_bend < 2; only_bend++)
+    for (int only_bend = 0; only_bend < 3; only_bend++)
         for (int nan = 0; nan < 2; nan++) {
             cc_sim_params p = table1();
+            char e[CC_ERRLEN];
             if (only_bend) p.k_stretch = p.d_stretch = p.k_shear = p.d_shear = 0;
+            if (only_bend == 2) CU_ASSERT_EQUAL_FATAL(cc_sim_param_set(&p, "bend_variant", "discrete-shells", e), 0);
             cc_mesh *m;
             cc_sim *s = make(&p, &m);
             int a = N + 1, b = N + 2;   /* two neighbours inside the grid */
@@ -332,6 +356,7 @@ static const cc_test_case tests[] = {
     {"kernels equal the reference path, full Hessian", test_full},
     {"kernels equal the reference path, clamp and gauss-newton", test_modes},
     {"kernels equal the reference path, rest stretch", test_rest},
+    {"hinge kernels equal each variant's own formulas", test_hinge_kernels},
     {"triangle kernel next to a bend term without one", test_mixed},
     {"kernels stop at a faulty element and name it", test_faults},
     {"a run with kernels follows the reference run", test_steps},

@@ -82,10 +82,9 @@ static int unit_derive(const cc_step *s, const double *x, const cc_rest *r, doub
     for (int c = 0; c < 3; c++) q[c] = n.c[c];
     for (int m = 0; m < 4; m++) {
         int k = s->arg ? slotB[m] : slotA[m];
-        cc_v3 mv = k < 0 ? cc_v3_zero() : s->arg ? g.mB[k] : g.mA[k];
-        double ih = k < 0 ? 0.0 : 1.0 / (s->arg ? g.hB[k] : g.hA[k]);
+        cc_v3 mv = k < 0 ? cc_v3_zero() : s->arg ? g.MB[k] : g.MA[k];   /* m/h */
         for (int c = 0; c < 3; c++)
-            for (int t = 0; t < 3; t++) d[c * CC_HINGE_DOF + 3 * m + t] = ih * mv.c[c] * n.c[t];
+            for (int t = 0; t < 3; t++) d[c * CC_HINGE_DOF + 3 * m + t] = mv.c[c] * n.c[t];
     }
     return 0;
 }

@@ -33,70 +33,64 @@
  *       + cB2/(hB2 hB1) mB1 b + cB1/(hB1 hB2) b mB2 + BB
  *   H30 = 0, and H_nm = H_mn^T.
  * BA + BB is symmetric though neither term is (a, mA0, b, mB0 all lie in the plane normal to e).
+ *
+ * Computed without square roots beyond |nA|, |nB|, |e|: with M = m/h (the edge normal over the
+ * height of the vertex opposite the edge, = +-(edge vector x n^)/|n|, since n^ is normal to the
+ * edge) and gamma = c/h (= the edge's dot product with the side, over |e| |n|), every block is
+ * a sum of products p q^T of a, b and the M's with such coefficients; e.g.
+ * H10 = gammaA1 MA0 a - (1/h0) a MA1, H21 = gammaA2 MA1 a + gammaA1 a MA2 + BA + (B likewise),
+ * BA = (|nA|/|e|^3) a MA0.
  */
 #ifndef CC_HINGE_TG_H
 #define CC_HINGE_TG_H
 
 #include "conditions/hinge.h"
 
-/* What the closed forms read of a hinge (notation above). */
+/* What the closed forms read of a hinge (notation above), in the square-root-free form. */
 typedef struct cc_hinge_tg {
     cc_v3 a, b;                 /* nA^, nB^ */
-    cc_v3 mA[3], mB[3];         /* mA0 mA1 mA2, mB0 mB1 mB2 */
-    double h0, h3;              /* heights of the wings over the edge */
-    double hA[3], hB[3];        /* [1], [2]: hA1 hA2, hB1 hB2 ([0] = h0, h3) */
-    double cA[3], cB[3];        /* [1], [2]: cA1 cA2, cB1 cB2 ([0] unused, 0) */
-    double ie2;                 /* 1/|e|^2 */
+    cc_v3 MA[3], MB[3];         /* mA0/h0, mA1/hA1, mA2/hA2; mB0/h3, mB1/hB1, mB2/hB2 */
+    double gA[3], gB[3];        /* [1], [2]: cA1/hA1, cA2/hA2, cB1/hB1, cB2/hB2 ([0] unused, 0) */
+    double ih0, ih3;            /* 1/h0 = |e|/|nA|, 1/h3 = |e|/|nB| */
+    double bA, bB;              /* |nA|/|e|^3, |nB|/|e|^3: BA = bA a MA0^T, BB = bB b MB0^T */
 } cc_hinge_tg;
 
-/* the unit normal of edge p-q in the plane with unit normal n, pointing away from w: the cross
- * product u x n (u = (q - p)/|q - p|), turned to the side away from w (no cancellation, unlike
- * projecting w - p off the edge) */
-static inline cc_v3 cc_hinge_tg_m(cc_v3 p, cc_v3 q, cc_v3 w, cc_v3 n)
+/* m/h for the edge p -> q of a triangle with unit normal n and |n| = l (twice its area), away
+ * from the third vertex w: (q - p) x n / l, turned to the side away from w */
+static inline cc_v3 cc_hinge_tg_M(cc_v3 p, cc_v3 q, cc_v3 w, cc_v3 n, double l)
 {
-    cc_v3 m = cc_v3_unit(cc_v3_cross(cc_v3_sub(q, p), n));
+    cc_v3 m = cc_v3_scale(cc_v3_cross(cc_v3_sub(q, p), n), 1.0 / l);
     return cc_v3_dot(m, cc_v3_sub(w, p)) > 0 ? cc_v3_scale(m, -1.0) : m;
-}
-
-/* cos of the angle at p between p->q and p->w */
-static inline double cc_hinge_tg_cos(cc_v3 p, cc_v3 q, cc_v3 w)
-{
-    cc_v3 u = cc_v3_sub(q, p), v = cc_v3_sub(w, p);
-    return cc_v3_dot(u, v) / (cc_v3_norm(u) * cc_v3_norm(v));
 }
 
 /* g = the closed-form quantities of hinge h (cc_hinge_make must have succeeded) */
 static inline void cc_hinge_tg_make(const cc_hinge *h, cc_hinge_tg *g)
 {
     const cc_v3 *x = h->x;
+    double iA = 1.0 / (h->le * h->lA), iB = 1.0 / (h->le * h->lB), ie3 = 1.0 / (h->le * h->le * h->le);
     g->a = h->nAh, g->b = h->nBh;
-    g->ie2 = 1.0 / (h->le * h->le);
-    g->h0 = h->lA / h->le, g->h3 = h->lB / h->le;
-    g->hA[0] = g->h0, g->hB[0] = g->h3;
-    g->hA[1] = h->lA / cc_v3_norm(cc_v3_sub(x[0], x[2]));
-    g->hA[2] = h->lA / cc_v3_norm(cc_v3_sub(x[0], x[1]));
-    g->hB[1] = h->lB / cc_v3_norm(cc_v3_sub(x[3], x[2]));
-    g->hB[2] = h->lB / cc_v3_norm(cc_v3_sub(x[3], x[1]));
-    g->cA[0] = g->cB[0] = 0.0;
-    g->cA[1] = cc_hinge_tg_cos(x[2], x[1], x[0]);
-    g->cA[2] = cc_hinge_tg_cos(x[1], x[2], x[0]);
-    g->cB[1] = cc_hinge_tg_cos(x[2], x[1], x[3]);
-    g->cB[2] = cc_hinge_tg_cos(x[1], x[2], x[3]);
-    g->mA[0] = cc_hinge_tg_m(x[1], x[2], x[0], g->a);
-    g->mA[1] = cc_hinge_tg_m(x[0], x[2], x[1], g->a);
-    g->mA[2] = cc_hinge_tg_m(x[0], x[1], x[2], g->a);
-    g->mB[0] = cc_hinge_tg_m(x[1], x[2], x[3], g->b);
-    g->mB[1] = cc_hinge_tg_m(x[3], x[2], x[1], g->b);
-    g->mB[2] = cc_hinge_tg_m(x[3], x[1], x[2], g->b);
+    g->ih0 = h->le / h->lA, g->ih3 = h->le / h->lB;
+    g->bA = h->lA * ie3, g->bB = h->lB * ie3;
+    /* cos at x2 between e = x1 - x2 and x0 - x2, over hA1 = |nA|/|x0 - x2|; at x1 with -e */
+    g->gA[0] = g->gB[0] = 0.0;
+    g->gA[1] = cc_v3_dot(h->e, cc_v3_sub(x[0], x[2])) * iA;
+    g->gA[2] = -cc_v3_dot(h->e, cc_v3_sub(x[0], x[1])) * iA;
+    g->gB[1] = cc_v3_dot(h->e, cc_v3_sub(x[3], x[2])) * iB;
+    g->gB[2] = -cc_v3_dot(h->e, cc_v3_sub(x[3], x[1])) * iB;
+    g->MA[0] = cc_hinge_tg_M(x[1], x[2], x[0], g->a, h->lA);
+    g->MA[1] = cc_hinge_tg_M(x[0], x[2], x[1], g->a, h->lA);
+    g->MA[2] = cc_hinge_tg_M(x[0], x[1], x[2], g->a, h->lA);
+    g->MB[0] = cc_hinge_tg_M(x[1], x[2], x[3], g->b, h->lB);
+    g->MB[1] = cc_hinge_tg_M(x[3], x[2], x[1], g->b, h->lB);
+    g->MB[2] = cc_hinge_tg_M(x[3], x[1], x[2], g->b, h->lB);
 }
 
 /* d theta/dx_m, m = 0..3 (banner) */
 static inline void cc_hinge_tg_grad(const cc_hinge_tg *g, cc_v3 d[4])
 {
-    d[0] = cc_v3_scale(g->a, -1.0 / g->h0);
-    d[3] = cc_v3_scale(g->b, -1.0 / g->h3);
-    for (int m = 1; m <= 2; m++)
-        d[m] = cc_v3_add(cc_v3_scale(g->a, g->cA[m] / g->hA[m]), cc_v3_scale(g->b, g->cB[m] / g->hB[m]));
+    d[0] = cc_v3_scale(g->a, -g->ih0);
+    d[3] = cc_v3_scale(g->b, -g->ih3);
+    for (int m = 1; m <= 2; m++) d[m] = cc_v3_add(cc_v3_scale(g->a, g->gA[m]), cc_v3_scale(g->b, g->gB[m]));
 }
 
 /* s (P Q^T), accumulated into M */
@@ -106,39 +100,37 @@ static inline void cc_hinge_tg_acc(cc_m3 *M, double s, cc_v3 p, cc_v3 q)
         for (int j = 0; j < 3; j++) M->a[i][j] += s * p.c[i] * q.c[j];
 }
 
+/* s (P Q^T + Q P^T), accumulated into M */
+static inline void cc_hinge_tg_sym(cc_m3 *M, double s, cc_v3 p, cc_v3 q)
+{
+    cc_hinge_tg_acc(M, s, p, q);
+    cc_hinge_tg_acc(M, s, q, p);
+}
+
 /* the Hessian blocks H[m][n] = d2theta/dx_m dx_n^T, m, n = 0..3 (banner) */
 static inline void cc_hinge_tg_hess(const cc_hinge_tg *g, cc_m3 H[4][4])
 {
     const cc_v3 a = g->a, b = g->b;
     for (int m = 0; m < 4; m++)
         for (int n = 0; n < 4; n++) H[m][n] = cc_m3_zero();
-    /* wing-wing */
-    cc_hinge_tg_acc(&H[0][0], -1.0 / (g->h0 * g->h0), a, g->mA[0]);
-    cc_hinge_tg_acc(&H[0][0], -1.0 / (g->h0 * g->h0), g->mA[0], a);
-    cc_hinge_tg_acc(&H[3][3], -1.0 / (g->h3 * g->h3), b, g->mB[0]);
-    cc_hinge_tg_acc(&H[3][3], -1.0 / (g->h3 * g->h3), g->mB[0], b);
-    /* edge vertex m = 1, 2 with a wing */
-    for (int m = 1; m <= 2; m++) {
-        cc_hinge_tg_acc(&H[m][0], g->cA[m] / (g->hA[m] * g->h0), g->mA[0], a);
-        cc_hinge_tg_acc(&H[m][0], -1.0 / (g->h0 * g->hA[m]), a, g->mA[m]);
-        cc_hinge_tg_acc(&H[m][3], g->cB[m] / (g->hB[m] * g->h3), g->mB[0], b);
-        cc_hinge_tg_acc(&H[m][3], -1.0 / (g->h3 * g->hB[m]), b, g->mB[m]);
-        /* diagonal */
-        double sA = g->cA[m] / (g->hA[m] * g->hA[m]), sB = g->cB[m] / (g->hB[m] * g->hB[m]);
-        cc_hinge_tg_acc(&H[m][m], sA, g->mA[m], a);
-        cc_hinge_tg_acc(&H[m][m], sA, a, g->mA[m]);
-        cc_hinge_tg_acc(&H[m][m], sB, g->mB[m], b);
-        cc_hinge_tg_acc(&H[m][m], sB, b, g->mB[m]);
-        cc_hinge_tg_acc(&H[m][m], -g->ie2, a, g->mA[0]);
-        cc_hinge_tg_acc(&H[m][m], -g->ie2, b, g->mB[0]);
+    cc_hinge_tg_sym(&H[0][0], -g->ih0, a, g->MA[0]);   /* wing-wing */
+    cc_hinge_tg_sym(&H[3][3], -g->ih3, b, g->MB[0]);
+    for (int m = 1; m <= 2; m++) {                     /* edge vertex m with a wing, and with itself */
+        cc_hinge_tg_acc(&H[m][0], g->gA[m], g->MA[0], a);
+        cc_hinge_tg_acc(&H[m][0], -g->ih0, a, g->MA[m]);
+        cc_hinge_tg_acc(&H[m][3], g->gB[m], g->MB[0], b);
+        cc_hinge_tg_acc(&H[m][3], -g->ih3, b, g->MB[m]);
+        cc_hinge_tg_sym(&H[m][m], g->gA[m], g->MA[m], a);
+        cc_hinge_tg_sym(&H[m][m], g->gB[m], g->MB[m], b);
+        cc_hinge_tg_acc(&H[m][m], -g->bA, a, g->MA[0]);
+        cc_hinge_tg_acc(&H[m][m], -g->bB, b, g->MB[0]);
     }
-    /* edge-edge */
-    cc_hinge_tg_acc(&H[2][1], g->cA[2] / (g->hA[2] * g->hA[1]), g->mA[1], a);
-    cc_hinge_tg_acc(&H[2][1], g->cA[1] / (g->hA[1] * g->hA[2]), a, g->mA[2]);
-    cc_hinge_tg_acc(&H[2][1], g->ie2, a, g->mA[0]);
-    cc_hinge_tg_acc(&H[2][1], g->cB[2] / (g->hB[2] * g->hB[1]), g->mB[1], b);
-    cc_hinge_tg_acc(&H[2][1], g->cB[1] / (g->hB[1] * g->hB[2]), b, g->mB[2]);
-    cc_hinge_tg_acc(&H[2][1], g->ie2, b, g->mB[0]);
+    cc_hinge_tg_acc(&H[2][1], g->gA[2], g->MA[1], a);  /* edge-edge */
+    cc_hinge_tg_acc(&H[2][1], g->gA[1], a, g->MA[2]);
+    cc_hinge_tg_acc(&H[2][1], g->bA, a, g->MA[0]);
+    cc_hinge_tg_acc(&H[2][1], g->gB[2], g->MB[1], b);
+    cc_hinge_tg_acc(&H[2][1], g->gB[1], b, g->MB[2]);
+    cc_hinge_tg_acc(&H[2][1], g->bB, b, g->MB[0]);
     /* the rest by symmetry */
     H[0][1] = cc_m3_transpose(H[1][0]), H[0][2] = cc_m3_transpose(H[2][0]);
     H[1][2] = cc_m3_transpose(H[2][1]);

@@ -8,14 +8,24 @@
 #include "sim/algebra/multigrid.h"
 #include "sim/assembly/sim_internal.h"
 
-enum { KERNEL_NONE, KERNEL_TRIANGLE, KERNEL_BEND };
+enum { KERNEL_NONE, KERNEL_TRIANGLE, KERNEL_BEND, KERNEL_HINGE };
 
 /* the structured kernel (kernel_*.c) written for term t's variant, or KERNEL_NONE */
 static int kernel_of(const cc_term *t)
 {
     if ((t->kind == TERM_STRETCH && t->cond == &cc_stretch_bw98) || (t->kind == TERM_SHEAR && t->cond == &cc_shear_bw98))
         return KERNEL_TRIANGLE;
-    return t->kind == TERM_BEND && t->cond == &cc_bend_pritchard ? KERNEL_BEND : KERNEL_NONE;
+    if (t->kind != TERM_BEND) return KERNEL_NONE;
+    if (t->cond == &cc_bend_pritchard) return KERNEL_BEND;
+    return cc_kernel_hinge_has(t->cond) ? KERNEL_HINGE : KERNEL_NONE;
+}
+
+/* the bend kernel of term t over its batches b0 .. b1 - 1 */
+static int bend_kernel(cc_sim *s, cc_term *t, int hess, int b0, int b1, const double *x, const double *v, double cx,
+                       double cv, const double *dx, double *f, double *jdx, int *bad, const char **why)
+{
+    if (kernel_of(t) == KERNEL_BEND) return cc_kernel_bend_pritchard(s, t, hess, b0, b1, x, v, cx, cv, dx, f, jdx, bad, why);
+    return cc_kernel_hinge(s, t, hess, b0, b1, x, v, cx, cv, dx, f, jdx, bad, why);
 }
 
 /* t->nbatch, bmax and smin (sim_internal.h) for the sweep of assemble_sweep; 0 or -1 */
@@ -204,7 +214,8 @@ static double fused_element(const cc_eval *ev, const int *vid, const int *slot, 
                             double *jdx, double *val, double *energy)
 {
     if (ev->ncomp == 1) return fused_nc(ev, vid, slot, nv, 1, ve, k, kd, cx, cv, dx, f, jdx, val, energy);
-    return fused_nc(ev, vid, slot, nv, 2, ve, k, kd, cx, cv, dx, f, jdx, val, energy);
+    if (ev->ncomp == 2) return fused_nc(ev, vid, slot, nv, 2, ve, k, kd, cx, cv, dx, f, jdx, val, energy);
+    return fused_nc(ev, vid, slot, nv, 3, ve, k, kd, cx, cv, dx, f, jdx, val, energy);
 }
 
 /* one term's elements: forces into f, blocks into A, df/dx dx into jdx */
@@ -326,7 +337,7 @@ static int assemble_sweep(cc_sim *s, cc_term *st, cc_term *sh, cc_term *hg, cons
                 return element_fault(s, bad_term, bad, why);
             bt = b1;
         } else {
-            if (cc_kernel_bend_pritchard(s, hg, hg_hess, b0, b1, x, v, cx, cv, dx, f, jdx, &bad, &why) < 0)
+            if (bend_kernel(s, hg, hg_hess, b0, b1, x, v, cx, cv, dx, f, jdx, &bad, &why) < 0)
                 return element_fault(s, hg, bad, why);
             bh = b1;
         }
@@ -354,7 +365,7 @@ static int assemble_terms(cc_sim *s, const double *x, const double *v, int mat, 
         int kernel = term_kernel(s, tm, mat, dx);
         if (kernel == KERNEL_TRIANGLE && tm->kind == TERM_STRETCH) st = tm;
         else if (kernel == KERNEL_TRIANGLE) sh = tm;
-        else if (kernel == KERNEL_BEND) hg = tm;
+        else if (kernel == KERNEL_BEND || kernel == KERNEL_HINGE) hg = tm;
         all = all && kernel != KERNEL_NONE;
     }
     if (mat && all) return assemble_sweep(s, st, sh, hg, x, v, cm, cx, cv, dx, f, jdx);
@@ -366,8 +377,8 @@ static int assemble_terms(cc_sim *s, const double *x, const double *v, int mat, 
         cc_term *tm = &s->term[t];
         int kernel = term_kernel(s, tm, mat, dx);
         if (kernel == KERNEL_TRIANGLE) continue;
-        if (kernel == KERNEL_BEND) {
-            if (cc_kernel_bend_pritchard(s, tm, cc_term_hessian(s, tm), 0, tm->nbatch, x, v, cx, cv, dx, f, jdx, &bad, &why) < 0)
+        if (kernel == KERNEL_BEND || kernel == KERNEL_HINGE) {
+            if (bend_kernel(s, tm, cc_term_hessian(s, tm), 0, tm->nbatch, x, v, cx, cv, dx, f, jdx, &bad, &why) < 0)
                 return element_fault(s, tm, bad, why);
             continue;
         }

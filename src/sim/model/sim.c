@@ -95,7 +95,8 @@ static int add_triangle_term(cc_sim *s, const cc_mesh *mesh, const char *cond, c
     return 0;
 }
 
-/* the bend term on every hinge, rest angle 0 (the (u,v) rest shape is flat): a registry
+/* the bend term on every hinge, its rest hinge the four vertices at (u, v, 0) (flat: rest angle
+ * 0; discrete-shells and quadratic take their weights from it): a registry
  * condition, or Bridson's force model when bend_condition is CC_SIM_BEND_FORCE (bend_force.c;
  * its variant reads "bridson", and bend/bridson gives its C = theta - theta0 for messages) */
 static int add_hinge_term(cc_sim *s, double k, double kd, char *err)
@@ -121,8 +122,11 @@ static int add_hinge_term(cc_sim *s, double k, double kd, char *err)
     memcpy(t->elem, s->hinge, (size_t)s->nh * 4 * sizeof *t->elem);
     for (int e = 0; e < s->nh; e++) {
         char why[CC_ERRLEN];
-        if (cc_rest_hinge(&t->rest[e], 0.0, why) < 0)
-            return snprintf(err, CC_ERRLEN, "hinge %d: %.120s", e, why), -1;
+        double xr[12] = {0};
+        for (int m = 0; m < 4; m++) xr[3 * m] = s->uv[2 * t->elem[4 * e + m]], xr[3 * m + 1] = s->uv[2 * t->elem[4 * e + m] + 1];
+        if (cc_rest_hinge_shape(&t->rest[e], xr, why) < 0)
+            return snprintf(err, CC_ERRLEN, "hinge %d: rest (u,v): %.100s", e, why), -1;
+        t->rest[e].rest_angle = 0.0;   /* flat in (u,v) */
     }
     return 0;
 }
