@@ -1,24 +1,29 @@
--- bend_compare.lua — one tablecloth drape per bend formulation, side by side.
--- Shows: what the choice of bend derivative does to a simulation: Pritchard's
--- constant-magnitude approximation (24)-(57), the exact appendix form (A.8)-(A.13),
--- Macri's switched formulas (001 5.1, wrong on purpose), Bridson's dihedral angle as a
--- condition, and Bridson's bending force model (bend_condition = "bridson-force",
--- src/sim/assembly/bend_force.c; its bend energy is a work potential, not an energy). For each:
--- energies over time, MPCG iterations and ms per step, the final shape; one figure with
--- everything side by side (compare.png) and a surface per variant (shape_<label>.png).
--- The configurations are data: add a formulation as one line in `variants` below.
--- Every variant runs with the same fixed step h, so a blow-up is the variant's own result.
--- Level: intermediate. This is `make demo`'s main job: the default (33x33, 1.2 s) takes
--- well under two minutes on two cores; --full runs 003's 66x66 for 2.4 s with h = 1 ms
--- (at 66x66 the steps 2.5 ms and 5 ms blow up for most formulations: docs/scenarios.md).
+-- bend_compare.lua — every bend formulation on the same bending-dominated scene, side by side.
+-- Shows: what the choice of bend model and of its derivatives does to a simulation. The
+-- formulations: Pritchard's constant-magnitude derivatives of theta (001 (24)-(57)), the exact
+-- appendix form (A.8)-(A.13), Macri's switched formulas (001 5.1, wrong on purpose), Bridson's
+-- dihedral angle as a condition, Bridson's bending force model (bend_condition =
+-- "bridson-force"; its bend energy is a work potential), Discrete Shells (Grinspun et al. 2003,
+-- theta weighted by |e|^2/A of the rest mesh) and the quadratic model (Bergou et al. 2006).
+-- The default scene is a cantilever: a strip 0.5 m x 0.1 m (Table 1 cloth, k_bend 0.02)
+-- clamped along its short edge x = 0 (two columns of vertices pinned) sags under gravity. The
+-- unweighted-theta formulations sag about twice as far as Discrete Shells and the quadratic
+-- model, Bridson's force model further still, Macri's formulas differently again
+-- (docs/scenarios.md). --tablecloth runs Table 3.1's tablecloth over the round table instead.
+-- Outputs: compare.png (energies, iterations, ms per step, the final side profiles),
+-- compare.gif (the side profiles of every run over time), anim_<label>.gif and
+-- shape_<label>.png per formulation. Every formulation runs with the same fixed step h, so a
+-- blow-up is the formulation's own result. The configurations are data: add a formulation as
+-- one line in `variants` below. Level: intermediate. This is `make demo`'s main job.
 --
---   clothcheck run lua/scenarios/bend_compare.lua [--quick | --full] [--n 33] [--T 1.2]
---                  [--h 0.0025] [--k_bend 1e-5] [--psd_project] [--frames 40]
+--   clothcheck run lua/scenarios/bend_compare.lua [--quick | --full | --tablecloth] [--n 30]
+--                  [--T 1.5] [--h 0.01] [--k_bend 0.02] [--gif 40] [--psd_project]
 --                  [--stretch_hessian MODE] [--shear_hessian MODE] [--picture [N]] [--out DIR]
--- --psd_project projects every element stiffness to PSD before assembly (all variants).
--- --stretch_hessian, --shear_hessian: full (default), clamp, gauss-newton or project, how that
--- term's C d2C enters the system matrix (sim.h, cc_hessian_mode); with stretch clamp and shear
--- gauss-newton the system matrix stays positive definite (docs/scenarios.md, docs/performance.md).
+-- --n: patches along the strip (n/5 across it), or per side of the tablecloth.
+-- --gif N: frames of the animations (0: none). --psd_project projects every element stiffness
+-- to PSD before assembly (all formulations). --stretch_hessian, --shear_hessian: full
+-- (default), clamp, gauss-newton or project, how that term's C d2C enters the system matrix
+-- (sim.h, cc_hessian_mode).
 local cc = require "clothcheck"
 local scene = require "scene"
 
@@ -28,11 +33,15 @@ local variants = {
   {label = "macri",           params = {bend_variant = "macri"}},
   {label = "bridson",         params = {bend_variant = "bridson"}},
   {label = "bridson-force",   params = {bend_condition = "bridson-force"}},
+  {label = "discrete-shells", params = {bend_variant = "discrete-shells"}},
+  {label = "quadratic",       params = {bend_variant = "quadratic"}},
 }
 
-local o = scene.options("bend_compare", arg, {n = 33, T = 1.2, h = 0.0025, k_bend = 1e-5, psd_project = false, frames = 40,
-  stretch_hessian = "full", shear_hessian = "full"},
-  {quick = {n = 8, T = 0.1, frames = 10}, full = {n = 66, T = 2.4, h = 0.001}})
+local o = scene.options("bend_compare", arg, {scene = "strip", n = 30, T = 1.5, h = 0.01, k_bend = 0.02,
+  gif = 40, psd_project = false, stretch_hessian = "full", shear_hessian = "full"},
+  {full = {n = 60, T = 3},
+   tablecloth = {scene = "tablecloth", n = 33, T = 1.2, h = 0.0025, k_bend = 1e-5}})
+if o.quick then o.n, o.T, o.gif = math.min(o.n, 10), math.min(o.T, 0.2), math.min(o.gif, 5) end
 
 for _, key in ipairs({"stretch_hessian", "shear_hessian"}) do
   local ok = {full = true, clamp = true, ["gauss-newton"] = true, project = true}
@@ -40,31 +49,70 @@ for _, key in ipairs({"stretch_hessian", "shear_hessian"}) do
     error(string.format("bend_compare: --%s must be full, clamp, gauss-newton or project (got '%s')", key, tostring(o[key])), 0)
   end
 end
+if o.scene ~= "strip" and o.scene ~= "tablecloth" then
+  error("bend_compare: --scene must be strip or tablecloth (got '" .. tostring(o.scene) .. "')", 0)
+end
+if o.gif < 0 or o.gif ~= math.floor(o.gif) then error("bend_compare: --gif must be a whole number >= 0", 0) end
+
+local STRIP = {length = 0.5, width = 0.1}
+
+-- the cantilever: (n+1) x (n/5+1) vertices over 0.5 m x 0.1 m, flat at z = 0, the first two
+-- columns pinned (a clamp, not a hinge). Returns sim, mesh, nu, the row through the middle.
+local function strip(params)
+  local nx, ny = o.n, math.max(1, o.n // 5)
+  local mesh = cc.grid(nx + 1, ny + 1, STRIP.length, STRIP.width)
+  local sim = cc.sim(mesh, params)
+  for j = 0, ny do
+    for i = 0, 1 do sim:pin(scene.vertex(nx + 1, i, j)) end
+  end
+  return sim, mesh, nx + 1, ny // 2
+end
+
+local function make(params)
+  if o.scene == "strip" then return strip(params) end
+  local sim, mesh, nu = scene.tablecloth(o.n, params)
+  return sim, mesh, nu, (nu - 1) // 2
+end
+
+-- the side profile of row j: x and z of its vertices
+local function profile(positions, nu, j)
+  local x, z = {}, {}
+  for i = 0, nu - 1 do
+    local k = scene.vertex(nu, i, j)
+    x[#x + 1], z[#z + 1] = positions[3 * k - 2], positions[3 * k]
+  end
+  return x, z
+end
 
 local runs, done, lines = {}, {}, {}
 local t_start = cc.wall_time()
 for _, v in ipairs(variants) do
-  local params = {preset = "thesis-table3.1", h = o.h, k_bend = o.k_bend, psd_project = o.psd_project,
+  local params = {preset = o.scene == "strip" and "pritchard-table1" or "thesis-table3.1", h = o.h, k_bend = o.k_bend,
+    d_bend = o.scene == "strip" and 0.2 * o.k_bend or nil, psd_project = o.psd_project,
     stretch_hessian = o.stretch_hessian, shear_hessian = o.shear_hessian}
   for k, x in pairs(v.params) do params[k] = x end
-  local made, sim, mesh, nu = pcall(scene.tablecloth, o.n, params)
+  local made, sim, mesh, nu, row = pcall(make, params)
   if not made then
-    -- the simulator does not accept this configuration (yet): a result, reported as such
+    -- the simulator does not accept this configuration: a result, reported as such
     local why = tostring(sim):gsub("^[^:]*:%d+: ", "")
     runs[#runs + 1] = {label = v.label, rejected = why, ok = false}
     lines[#lines + 1] = string.format("%-22s REJECTED by cc.sim: %s", v.label, why)
   else
-    local r = scene.run(sim, mesh, nu, {dir = o.dir, label = v.label, T = o.T, frames = o.frames,
-      picture = o.picture, progress = "bend " .. v.label})
-    r.lowest = scene.lowest(r.positions)
-    -- the middle row of the cloth (y = 0) as a profile z(x)
-    local j = (nu - 1) // 2
-    r.profile_x, r.profile_z = {}, {}
-    for i = 0, nu - 1 do
-      local k = scene.vertex(nu, i, j)
-      r.profile_x[#r.profile_x + 1] = r.positions[3 * k - 2]
-      r.profile_z[#r.profile_z + 1] = r.positions[3 * k]
+    local nsteps = math.max(1, math.floor(o.T / o.h + 0.5))
+    local every = o.gif > 0 and math.max(1, nsteps // o.gif) or 0
+    local shots = {}   -- the side profile every `every` steps, for the animations
+    local function shoot(s)
+      local x, z = profile(sim:positions(), nu, row)
+      shots[#shots + 1] = {t = sim.time, x = x, z = z, step = s}
     end
+    if every > 0 then shoot(0) end
+    local r = scene.run(sim, mesh, nu, {dir = o.dir, label = v.label, T = o.T, frames = o.frames,
+      picture = o.picture, progress = "bend " .. v.label,
+      on_step = every > 0 and function(_, s) if s % every == 0 then shoot(s) end end or nil})
+    r.lowest = scene.lowest(r.positions)
+    r.profile_x, r.profile_z = profile(r.positions, nu, row)
+    r.tip = r.profile_z[#r.profile_z]
+    r.shots = shots
     scene.surface(o.dir, "shape_" .. v.label, sim, nu,
       string.format("%s at t = %.2f s%s", v.label, sim.time, r.ok and "" or " (blew up)"))
     runs[#runs + 1] = r
@@ -96,31 +144,87 @@ local function relative_bend(ref)
     logy = true, key = "bottom right", series = series}
 end
 
-if #done > 0 then
-  local profile, low = {}, 0
-  for _, r in ipairs(done) do
-    profile[#profile + 1] = {title = r.label .. (r.ok and "" or " (blew up)"), x = r.profile_x, y = r.profile_z}
-    for _, z in ipairs(r.profile_z) do if z == z and z < low and z > -10 then low = z end end
+-- the plotting window of the side profiles: every finite point of every run, with a margin
+local function window(runs_with_shots)
+  local x0, x1, z0, z1 = math.huge, -math.huge, math.huge, -math.huge
+  for _, r in ipairs(runs_with_shots) do
+    for _, s in ipairs(r.shots) do
+      for i = 1, #s.x do
+        if scene.finite(s.x[i]) and scene.finite(s.z[i]) and math.abs(s.z[i]) < 10 then
+          x0, x1, z0, z1 = math.min(x0, s.x[i]), math.max(x1, s.x[i]), math.min(z0, s.z[i]), math.max(z1, s.z[i])
+        end
+      end
+    end
   end
+  if x0 > x1 then return {-1, 1}, {-1, 1} end
+  local m = 0.05 * math.max(x1 - x0, z1 - z0, 1e-3)
+  return {x0 - m, x1 + m}, {z0 - m, z1 + m}
+end
+
+-- animated GIFs of the side profiles: one per run and one with every run
+local function animations()
+  local with = {}
+  for _, r in ipairs(done) do if #r.shots > 1 then with[#with + 1] = r end end
+  if #with == 0 then return end
+  local xr, zr = window(with)
+  local what = o.scene == "strip" and "the strip's middle row" or "the cloth's middle row"
+  for _, r in ipairs(with) do
+    local frames = {}
+    for _, s in ipairs(r.shots) do
+      frames[#frames + 1] = {title = string.format("%s: %s at t = %.2f s", r.label, what, s.t), xlabel = "x (m)",
+        ylabel = "z (m)", xrange = xr, yrange = zr, key = "bottom left",
+        series = {{title = r.label, x = s.x, y = s.z, with = "linespoints pt 7 ps 0.5"}}}
+    end
+    local ok, msg = cc.plot_animation{dir = o.dir, name = "anim_" .. r.label, frames = frames}
+    if ok == nil then error(msg, 0) end
+  end
+  local frames = {}
+  for f = 1, #with[1].shots do
+    local series = {}
+    for _, r in ipairs(with) do
+      local s = r.shots[math.min(f, #r.shots)]   -- a run that blew up stays at its last frame
+      series[#series + 1] = {title = r.label .. (r.shots[f] and "" or " (stopped)"), x = s.x, y = s.z}
+    end
+    frames[#frames + 1] = {title = string.format("bend formulations: %s at t = %.2f s", what, with[1].shots[f].t),
+      xlabel = "x (m)", ylabel = "z (m)", xrange = xr, yrange = zr, key = "bottom left", series = series}
+  end
+  local ok, msg = cc.plot_animation{dir = o.dir, name = "compare", frames = frames, width = 800, height = 560}
+  if ok == nil then error(msg, 0) end
+end
+
+if #done > 0 then
+  local prof = {}
+  for _, r in ipairs(done) do
+    prof[#prof + 1] = {title = r.label .. (r.ok and "" or " (blew up)"), x = r.profile_x, y = r.profile_z}
+  end
+  local shots = {}
+  for _, r in ipairs(done) do shots[#shots + 1] = {shots = {{x = r.profile_x, z = r.profile_z}}} end
+  local _, zr = window(shots)
   local extra = {}
   local exact
   for _, r in ipairs(done) do if r.label == "pritchard-exact" and r.ok then exact = r end end
   extra[#extra + 1] = exact and relative_bend(exact) or nil
-  extra[#extra + 1] = {title = "final shape, middle row (y = 0)", xlabel = "x (m)", ylabel = "z (m)",
-    key = "bottom center", yrange = {low - 0.05, 0.05}, series = profile}
+  extra[#extra + 1] = {title = "final shape, middle row", xlabel = "x (m)", ylabel = "z (m)",
+    key = "bottom left", yrange = zr, series = prof}
+  local where = o.scene == "strip" and string.format("cantilever strip %dx%d", o.n, math.max(1, o.n // 5))
+    or string.format("tablecloth %dx%d", o.n, o.n)
   scene.plot_runs(o.dir, "compare",
-    string.format("bend formulations, tablecloth %dx%d, h = %s, k-bend = %s%s (others Table 3.1)", o.n, o.n,
-      scene.fmt(o.h), scene.fmt(o.k_bend), (o.psd_project and ", element stiffness projected to PSD" or "") ..
+    string.format("bend formulations, %s, h = %s, k-bend = %s%s", where, scene.fmt(o.h), scene.fmt(o.k_bend),
+      (o.psd_project and ", element stiffness projected to PSD" or "") ..
       ((o.stretch_hessian ~= "full" or o.shear_hessian ~= "full") and
         string.format(", stretch %s, shear %s", o.stretch_hessian, o.shear_hessian) or "")),
     done, {"bend", "stretch", "kinetic", "cg", "ms"}, extra)
+  animations()
+end
+for _, r in ipairs(done) do
+  if r.ok then lines[#lines + 1] = string.format("%-22s end of the middle row at z = %s m", r.label, scene.fmt(r.tip)) end
 end
 lines[#lines + 1] = string.format("%d configurations in %.1f s wall; outputs in %s", #variants,
   cc.wall_time() - t_start, o.dir)
-scene.summary(string.format("bend_compare: %dx%d patches, h = %s, T = %s s%s", o.n, o.n, scene.fmt(o.h), o.T,
+scene.summary(string.format("bend_compare: %s, %d patches, h = %s, T = %s s%s", o.scene, o.n, scene.fmt(o.h), o.T,
   (o.stretch_hessian ~= "full" or o.shear_hessian ~= "full") and
     string.format(", stretch_hessian %s, shear_hessian %s", o.stretch_hessian, o.shear_hessian) or ""), lines)
 
 local byname = {}
 for _, r in ipairs(runs) do byname[r.label] = r end
-return {runs = runs, by = byname, wall = cc.wall_time() - t_start}
+return {runs = runs, by = byname, wall = cc.wall_time() - t_start, scene = o.scene}

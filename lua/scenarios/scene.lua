@@ -86,7 +86,7 @@ end
 function scene.options(name, argv, defaults, modes)
   modes = modes or {}
   local o = {name = name, quick = false, out = cc.outdir(), frames = 0, picture = 0}
-  if modes and modes.full then o.full = false end
+  for mode in pairs(modes) do if o[mode] == nil then o[mode] = false end end
   for k, v in pairs(defaults) do o[k] = v end
   local given, i = {}, 1
   argv = argv or {}

@@ -106,6 +106,24 @@ int cc_gp_script_open(cc_outfile *o, const char *dir, const char *name, int w, i
     return 0;
 }
 
+int cc_gp_anim_open(cc_outfile *o, const char *dir, const char *name, int w, int h, int delay,
+                    char *err, size_t errlen)
+{
+    char path[CC_PATH_MAX];
+    if (!cc_gp_name_ok(name) || cc_path_join(path, dir, name, ".gp") < 0)
+        return snprintf(err, errlen, "bad plot name '%s'", name), -1;
+    if (cc_outfile_open(o, path, err, errlen) < 0) return -1;
+    fprintf(o->f,
+            "# %s.gp: plots %s.dat into the animation %s.gif, one plot a frame. Re-make by hand:\n"
+            "# cd <this directory> && gnuplot %s.gp\n"
+            "reset\n"
+            "set terminal gif animate delay %d loop 0 optimize size %d,%d font \",9\"\n"
+            "if (!exists(\"cc_output\")) cc_output = \"%s.gif\"\n"
+            "set output cc_output\n",
+            name, name, name, name, delay, w, h, name);
+    return 0;
+}
+
 /* close the output in the script and commit it */
 int cc_gp_script_close(cc_outfile *o, char *err, size_t errlen)
 {
@@ -113,10 +131,10 @@ int cc_gp_script_close(cc_outfile *o, char *err, size_t errlen)
     return cc_outfile_commit(o, err, errlen);
 }
 
-/* the temporary PNG of script i */
-static void part_name(char *buf, size_t n, const char *name, long pid)
+/* the temporary image of script i */
+static void part_name(char *buf, size_t n, const char *name, const char *ext, long pid)
 {
-    snprintf(buf, n, "%s.png.part%ld", name, pid);
+    snprintf(buf, n, "%s%s.part%ld", name, ext, pid);
 }
 
 /* gnuplot in dir over names[i].gp; names[i].png renamed into place on success */
@@ -130,7 +148,9 @@ static void note_no_gnuplot(const char *dir, const char *name)
             dir && *dir ? dir : ".", name);
 }
 
-int cc_gp_run(const char *dir, const char *const *names, int n)
+int cc_gp_run(const char *dir, const char *const *names, int n) { return cc_gp_run_as(dir, names, n, ".png"); }
+
+int cc_gp_run_as(const char *dir, const char *const *names, int n, const char *ext)
 {
     if (n <= 0) return 0;
     if (!cc_gp_terminal()) {
@@ -149,7 +169,7 @@ int cc_gp_run(const char *dir, const char *const *names, int n)
     argv[0] = "gnuplot";
     for (int i = 0; i < n; i++) {
         char part[232], *e = buf + i * 512, *g = e + 256;
-        part_name(part, sizeof part, names[i], me);
+        part_name(part, sizeof part, names[i], ext, me);
         snprintf(e, 256, "cc_output='%s'", part);
         snprintf(g, 256, "%s.gp", names[i]);
         argv[1 + 3 * i] = "-e", argv[2 + 3 * i] = e, argv[3 + 3 * i] = g;
@@ -158,6 +178,7 @@ int cc_gp_run(const char *dir, const char *const *names, int n)
     if (pid == 0) {
         int null = open("/dev/null", O_WRONLY);
         if (null >= 0) dup2(null, 1);
+        if (null >= 0 && !strcmp(ext, ".gif")) dup2(null, 2);   /* "N frames in animation sequence" */
         if (dir && *dir && chdir(dir) != 0) _exit(127);
         execvp("gnuplot", argv);
         _exit(127);
@@ -169,8 +190,8 @@ int cc_gp_run(const char *dir, const char *const *names, int n)
     for (int i = 0; i < n; i++) {
         char part[232], pp[CC_PATH_MAX], png[CC_PATH_MAX];
         struct stat sb;
-        part_name(part, sizeof part, names[i], me);
-        if (cc_path_join(pp, dir, part, NULL) < 0 || cc_path_join(png, dir, names[i], ".png") < 0) continue;
+        part_name(part, sizeof part, names[i], ext, me);
+        if (cc_path_join(pp, dir, part, NULL) < 0 || cc_path_join(png, dir, names[i], ext) < 0) continue;
         if (pid > 0 && WIFEXITED(st) && WEXITSTATUS(st) == 0 && stat(pp, &sb) == 0 && sb.st_size > 0 &&
             rename(pp, png) == 0)
             made++;

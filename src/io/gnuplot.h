@@ -36,11 +36,18 @@ int cc_gp_data_open(cc_outfile *o, const char *dir, const char *name, char *err,
  * plot commands to o->f, then cc_gp_script_close. 0, or -1 with err (errlen bytes). */
 int cc_gp_script_open(cc_outfile *o, const char *dir, const char *name, int w, int h,
                       char *err, size_t errlen);
+/* Start dir/name.gp for an animated GIF (gnuplot's `gif animate` terminal), w x h pixels,
+ * delay hundredths of a second between frames, output to name.gif: every plot command the
+ * caller writes is one frame. 0, or -1 with err. */
+int cc_gp_anim_open(cc_outfile *o, const char *dir, const char *name, int w, int h, int delay,
+                    char *err, size_t errlen);
 /* end the script (close its output) and commit it; 0, or -1 with err */
 int cc_gp_script_close(cc_outfile *o, char *err, size_t errlen);
 
 /* Run gnuplot once in dir over the scripts names[i].gp, each drawing names[i].png through a
  * temporary file. Returns the number of PNGs made, or -1 if gnuplot is not available. */
 int cc_gp_run(const char *dir, const char *const *names, int n);
+/* the same for scripts whose output is names[i] + ext (".png", ".gif") */
+int cc_gp_run_as(const char *dir, const char *const *names, int n, const char *ext);
 
 #endif

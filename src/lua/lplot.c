@@ -10,6 +10,8 @@
  *                                                          a grid cloth as a pm3d surface
  *   clothcheck.plot_image{dir=, name=, nu=, nv=, r={...}, g={...}, b={...}, title=}
  *                                                          per-vertex colours in [0,1] as an image
+ *   clothcheck.plot_animation{dir=, name=, delay=, frames = {{title=, series={...}}, ...}}
+ *                                                          an animated GIF (NAME.gif), a frame per panel
  * Each returns true when the PNG was made, or false, message when gnuplot is missing (the data
  * and script are still written); nil, message when a file cannot be written.
  */
@@ -80,6 +82,7 @@ static void gp_quote(FILE *f, const char *s)
 /* Open NAME.dat and NAME.gp in dir (the directory is created); dir and name from the spec. */
 typedef struct plotfiles {
     const char *dir, *name;   /* from the spec table */
+    int delay;                /* > 0: an animated GIF with this delay (1/100 s), else a PNG */
     cc_outfile dat, gp;       /* the data file and the script */
     char err[512];            /* why a file could not be written */
 } plotfiles;
@@ -100,7 +103,8 @@ static int plot_open(lua_State *L, plotfiles *p, int w, int h)
     if (cc_mkdir_p(p->dir, p->err, sizeof p->err) < 0) return -1;
     if (cc_path_join(path, p->dir, p->name, ".dat") < 0) return snprintf(p->err, sizeof p->err, "path too long"), -1;
     if (cc_outfile_open(&p->dat, path, p->err, sizeof p->err) < 0) return -1;
-    if (cc_gp_script_open(&p->gp, p->dir, p->name, w, h, p->err, sizeof p->err) < 0) {
+    if ((p->delay > 0 ? cc_gp_anim_open(&p->gp, p->dir, p->name, w, h, p->delay, p->err, sizeof p->err)
+                      : cc_gp_script_open(&p->gp, p->dir, p->name, w, h, p->err, sizeof p->err)) < 0) {
         cc_outfile_abort(&p->dat);
         return -1;
     }
@@ -120,7 +124,7 @@ static int plot_finish(lua_State *L, plotfiles *p)
         return 2;
     }
     const char *names[1] = {p->name};
-    int made = cc_gp_run(p->dir, names, 1);
+    int made = cc_gp_run_as(p->dir, names, 1, p->delay > 0 ? ".gif" : ".png");
     if (made == 1) {
         lua_pushboolean(L, 1);
         return 1;
@@ -231,7 +235,7 @@ static void write_panel(lua_State *L, plotfiles *p, int pt, int *block)
 static int l_plot(lua_State *L)
 {
     luaL_checktype(L, 1, LUA_TTABLE);
-    plotfiles p;
+    plotfiles p = {0};
     int w = (int)ifield(L, 1, "width", 900), h = (int)ifield(L, 1, "height", 600), block = 0;
     luaL_argcheck(L, w >= 100 && w <= 8000 && h >= 100 && h <= 8000, 1, "width and height must be 100..8000");
     int np = 0;
@@ -304,7 +308,7 @@ static int l_plot_surface(lua_State *L)
         c = nfield(L, 1, "color", &nc);
         if (nc != nu * nv) free(x), free(c), luaL_error(L, "plot_surface: color needs nu*nv = %d numbers", nu * nv);
     }
-    plotfiles p;
+    plotfiles p = {0};
     if (plot_open(L, &p, w, h) < 0) {
         free(x), free(c);
         luaL_pushfail(L), lua_pushstring(L, p.err);
@@ -340,7 +344,7 @@ static int l_plot_image(lua_State *L)
     }
     const char *title = sfield(L, 1, "title", NULL);
     int w = (int)ifield(L, 1, "width", 700), h = (int)ifield(L, 1, "height", 700);
-    plotfiles p;
+    plotfiles p = {0};
     if (plot_open(L, &p, w, h) < 0) {
         free(r), free(gg), free(b);
         luaL_pushfail(L), lua_pushstring(L, p.err);
@@ -362,7 +366,41 @@ static int l_plot_image(lua_State *L)
     return plot_finish(L, &p);
 }
 
+/* clothcheck.plot_animation{dir=, name=, delay=, width=, height=, frames = {panel, ...}}: an
+ * animated GIF, one frame per panel table (title, xlabel, ylabel, key, xrange, yrange, series
+ * as for plot); every frame is checked before a file is opened */
+static int l_plot_animation(lua_State *L)
+{
+    luaL_checktype(L, 1, LUA_TTABLE);
+    plotfiles p = {0};
+    int w = (int)ifield(L, 1, "width", 640), h = (int)ifield(L, 1, "height", 480), block = 0;
+    lua_Integer delay = ifield(L, 1, "delay", 8);
+    luaL_argcheck(L, w >= 100 && w <= 4000 && h >= 100 && h <= 4000, 1, "width and height must be 100..4000");
+    luaL_argcheck(L, delay >= 1 && delay <= 1000, 1, "delay must be 1..1000 hundredths of a second");
+    if (lua_getfield(L, 1, "frames") != LUA_TTABLE) return luaL_error(L, "plot_animation needs frames = {panel, ...}");
+    int ft = lua_gettop(L), nf = (int)luaL_len(L, ft);
+    if (nf < 1 || nf > 10000) return luaL_error(L, "plot_animation needs 1..10000 frames (got %d)", nf);
+    for (int i = 0; i < nf; i++) {
+        if (lua_geti(L, ft, i + 1) != LUA_TTABLE) luaL_error(L, "frame %d must be a table", i + 1);
+        check_panel(L, lua_gettop(L));
+        lua_pop(L, 1);
+    }
+    p.delay = (int)delay;
+    if (plot_open(L, &p, w, h) < 0) {
+        luaL_pushfail(L), lua_pushstring(L, p.err);
+        return 2;
+    }
+    for (int i = 0; i < nf; i++) {
+        lua_geti(L, ft, i + 1);
+        write_panel(L, &p, lua_gettop(L), &block);
+        lua_pop(L, 1);
+    }
+    lua_pop(L, 1);
+    return plot_finish(L, &p);
+}
+
 static const luaL_Reg plot_funcs[] = {
-    {"plot", l_plot}, {"plot_surface", l_plot_surface}, {"plot_image", l_plot_image}, {NULL, NULL}};
+    {"plot", l_plot}, {"plot_surface", l_plot_surface}, {"plot_image", l_plot_image},
+    {"plot_animation", l_plot_animation}, {NULL, NULL}};
 
 void cc_lua_open_plot(lua_State *L) { luaL_setfuncs(L, plot_funcs, 0); }
