@@ -109,6 +109,27 @@ end
 local bad_ok, bad_msg = pcall(run, "bend_compare", "--stretch_hessian", "exact")
 assert(not bad_ok and tostring(bad_msg):find("stretch_hessian must be"), tostring(bad_msg))
 
+-- bend_refinement: refined along the length, the unweighted angle's sag grows with n (more
+-- than doubles from 10 to 20 patches); Discrete Shells' grows far less; uniformly, Discrete
+-- Shells and the quadratic model agree
+r, dir = run("bend_refinement")
+local len, uni = r.results.length, r.results.uniform
+assert(#len.n == 2 and #uni.n == 2 and len.n[1] == 10 and len.n[2] == 20)
+for _, res in ipairs{len, uni} do
+  for _, f in ipairs(r.formulations) do
+    for i = 1, 2 do assert(finite(res.tip[f.label][i]) and res.tip[f.label][i] < 0, f.label .. " sags") end
+  end
+end
+local grow_angle = len.tip["pritchard-exact"][2] / len.tip["pritchard-exact"][1]
+local grow_ds = len.tip["discrete-shells"][2] / len.tip["discrete-shells"][1]
+assert(grow_angle > 2 and grow_ds < 1.6, "along the length: angle x" .. grow_angle .. ", Discrete Shells x" .. grow_ds)
+for i = 1, 2 do
+  local a, b = uni.tip["discrete-shells"][i], uni.tip.quadratic[i]
+  assert(math.abs(a - b) <= 0.01 * math.abs(a), "Discrete Shells and quadratic agree on a uniform mesh")
+end
+plot_made(dir, "bend_refinement")
+assert(exists(dir .. "/bend_refinement_length.csv") and exists(dir .. "/bend_refinement_uniform.csv"))
+
 -- scale_invariance: on the coarsest grid every power is the same simulation
 r, dir = run("scale_invariance")
 assert(#r.results == 3)
