@@ -199,37 +199,34 @@ static void test_modes(void)
     }
 }
 
-/* a bend variant without a kernel (macri, and Bridson's force model) next to the triangle
- * kernel: the element-by-element path writes both triangles of A, the kernel the lower one,
- * and the mirror must leave the same matrix */
+/* a bend variant without a kernel (macri) next to the triangle kernel: the element-by-element
+ * path writes both triangles of A, the kernel the lower one, and the mirror must leave the
+ * same matrix */
 static void test_mixed(void)
 {
-    const char *cond[2] = {"bend", "bridson-force"};
-    for (int k = 0; k < 2; k++) {
-        cc_sim_params p = table1();
-        char err[CC_ERRLEN];
-        CU_ASSERT_EQUAL_FATAL(cc_sim_param_set(&p, "bend_condition", cond[k], err), 0);
-        CU_ASSERT_EQUAL_FATAL(cc_sim_param_set(&p, "bend_variant", k ? "bridson" : "macri", err), 0);
-        double d = compare(&p);
-        printf("\n    %s: %.2e ", cond[k], d);
-        CU_ASSERT(d < 1e-12);
-    }
+    cc_sim_params p = table1();
+    char err[CC_ERRLEN];
+    CU_ASSERT_EQUAL_FATAL(cc_sim_param_set(&p, "bend_variant", "macri", err), 0);
+    double d = compare(&p);
+    printf("\n    macri: %.2e ", d);
+    CU_ASSERT(d < 1e-12);
 }
 
-/* the hinge kernels (kernel_hinge.c): pritchard-exact, bridson and discrete-shells through
- * Tamstorf & Grinspun's closed form, quadratic through its constant weights, each against its
- * own formulas on the condition-contract path, every term on, in the full, clamp and
- * Gauss-Newton modes */
+/* the hinge kernels (kernel_hinge.c): pritchard-exact, bridson, discrete-shells and Bridson's
+ * force model through Tamstorf & Grinspun's closed form, quadratic through its constant
+ * weights, each against its own formulas on the element-by-element path (for the force
+ * model, bend_force.c with Bridson's du), every term on, in the full, clamp and Gauss-Newton
+ * modes (the force model: full only) */
 static void test_hinge_kernels(void)
 {
-    const char *v[4] = {"pritchard-exact", "bridson", "discrete-shells", "quadratic"};
+    const char *v[5] = {"pritchard-exact", "bridson", "discrete-shells", "quadratic", "bridson-force"};
     int modes[3] = {CC_HESSIAN_FULL, CC_HESSIAN_CLAMP, CC_HESSIAN_GAUSS_NEWTON};
-    for (int k = 0; k < 4; k++) {
+    for (int k = 0; k < 5; k++) {
         printf("\n    %-16s", v[k]);
-        for (int j = 0; j < 3; j++) {
+        for (int j = 0; j < (k == 4 ? 1 : 3); j++) {   /* the force model takes full or project only */
             cc_sim_params p = table1();
             char err[CC_ERRLEN];
-            CU_ASSERT_EQUAL_FATAL(cc_sim_param_set(&p, "bend_variant", v[k], err), 0);
+            CU_ASSERT_EQUAL_FATAL(cc_sim_param_set(&p, k == 4 ? "bend_condition" : "bend_variant", v[k], err), 0);
             p.bend_hessian = modes[j];
             double d = compare(&p);
             printf(" mode %d: %.2e", modes[j], d);

@@ -15,9 +15,8 @@ static int kernel_of(const cc_term *t)
 {
     if ((t->kind == TERM_STRETCH && t->cond == &cc_stretch_bw98) || (t->kind == TERM_SHEAR && t->cond == &cc_shear_bw98))
         return KERNEL_TRIANGLE;
-    if (t->kind != TERM_BEND) return KERNEL_NONE;
-    if (t->cond == &cc_bend_pritchard) return KERNEL_BEND;
-    return cc_kernel_hinge_has(t->cond) ? KERNEL_HINGE : KERNEL_NONE;
+    if (t->kind == TERM_BEND && t->cond == &cc_bend_pritchard) return KERNEL_BEND;
+    return cc_kernel_hinge_has(t) ? KERNEL_HINGE : KERNEL_NONE;
 }
 
 /* the bend kernel of term t over its batches b0 .. b1 - 1 */

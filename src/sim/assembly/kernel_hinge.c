@@ -12,6 +12,10 @@
  * own numbers at the cost of the cheapest formula; `--no-kernels` runs each variant's own
  * formulas (the condition contract), and test_sim_kernels compares the two.
  *
+ * Bridson's bending force model (bend_condition "bridson-force", bend_force.c): the same
+ * closed form of theta's gradient and Hessian gives its force, its symmetric Jacobian J_s and
+ * its damping (force_hinge below).
+ *
  * bend/quadratic: C = sum_m K_m (x_m - x_rest_m) (3 components), dC_c/dx_m = K_m e_c and
  * d2C = 0, so with w = -k C - kd Cdot (a 3-vector), the fused contribution is
  *   f_m += K_m w,  A_mn += (-cx k - cv kd) K_m K_n I,  (Jx dx)_m += -k K_m sum_n K_n dx_n,
@@ -30,18 +34,16 @@
 #include "sim/assembly/sim_internal.h"
 
 /* add the 3x3 block E of the vertex pair (a, b) of hinge e to the lower triangle of A:
- * into slot (a, b) if vertex a > vertex b (or a = b), else E^T into slot (b, a) */
-static void add_lower(double *A, const cc_term *t, int e, int a, int b, const double E[9])
+ * into slot (a, b) if vertex a > vertex b (or a = b), else E^T into slot (b, a); without a
+ * branch on the vertex order (which side is up is a coin toss, and mispredicted often) */
+static inline void add_lower(double *A, const cc_term *t, int e, int a, int b, const double E[9])
 {
     const int *vid = t->elem + 4 * e, *slot = t->slot + 16 * e;
-    if (a == b || vid[a] > vid[b]) {
-        double *blk = A + 9 * slot[4 * a + b];
-        for (int q = 0; q < 9; q++) blk[q] += E[q];
-    } else {
-        double *blk = A + 9 * slot[4 * b + a];
-        for (int i = 0; i < 3; i++)
-            for (int j = 0; j < 3; j++) blk[3 * j + i] += E[3 * i + j];
-    }
+    double ET[9] = {E[0], E[3], E[6], E[1], E[4], E[7], E[2], E[5], E[8]};
+    int up = vid[a] < vid[b];
+    const double *src = up ? ET : E;
+    double *blk = A + 9 * slot[up ? 4 * b + a : 4 * a + b];
+    for (int q = 0; q < 9; q++) blk[q] += src[q];
 }
 
 /* w' of the bend_hessian mode (assemble.c, hessian.c) */
@@ -134,6 +136,74 @@ static double angle_hinge(const cc_term *t, int hess, int e, const double *x, co
     return chk;
 }
 
+/* one hinge of Bridson's force model (bend_force.c has the model, its damping, the symmetric
+ * J_s and the work potential): with g = dtheta/dx (= -u), H = d2theta/dx2 (hinge_tg.h),
+ * w = |e|^2/(|nA| + |nB|), sigma = sin(theta/2) - sin(theta0/2), c2 = cos(theta/2)/2,
+ *   F_m = -k w sigma g_m - kd w (g.v) g_m,
+ *   J_s,mn = -k sigma/2 (g_m dw_n^T + dw_m g_n^T) - k w c2 g_m g_n^T - k w sigma H_mn,
+ *   Jv_mn = -kd w g_m g_n^T,
+ *   dw/dx_m = (2 |e| qe_m e^ - w (qA_m x nA^ + qB_m x nB^)) / (|nA| + |nB|)
+ * (d|n|/dx_m = qA_m x n^ from dn/dx_{m,s} = e_s x qA_m, 001 (31)); adds f, J_s dx and
+ * cx J_s + cv Jv. A sum of everything added, or -INFINITY where the hinge is degenerate. */
+static double force_hinge(const cc_term *t, int e, const double *x, const double *v, double cx, double cv,
+                          const double *dx, double *f, double *jdx, double *A)
+{
+    const int *vid = t->elem + 4 * e;
+    const cc_rest *r = &t->rest[e];
+    double xe[12];
+    cc_hinge h;
+    cc_hinge_tg g;
+    cc_v3 gr[4], D[4], dw[4], y[4], Dr[4];
+    cc_m3 H[4][4];
+    for (int m = 0; m < 4; m++) memcpy(xe + 3 * m, x + 3 * vid[m], 3 * sizeof *xe);
+    if (cc_hinge_make(xe, &h) < 0) return -INFINITY;
+    cc_hinge_tg_make(&h, &g);
+    cc_hinge_tg_grad(&g, gr);
+    angle_blocks(&g, H);
+    double den = h.lA + h.lB, w = h.le * h.le / den;
+    double sig = sin(0.5 * h.theta) - sin(0.5 * r->rest_angle), c2 = 0.5 * cos(0.5 * h.theta);
+    double thdot = 0, gD = 0, wD = 0, chk = 0, k = t->k, kd = t->kd;
+    for (int m = 0; m < 4; m++) {
+        cc_v3 dl = cc_v3_add(cc_v3_cross(h.qA[m], h.nAh), cc_v3_cross(h.qB[m], h.nBh));
+        dw[m] = cc_v3_scale(cc_v3_axpy(cc_v3_scale(h.eh, 2.0 * h.le * cc_hinge_qe(m)), -w, dl), 1.0 / den);
+        D[m] = cc_v3_load(dx + 3 * vid[m]);
+        thdot += cc_v3_dot(gr[m], cc_v3_load(v + 3 * vid[m]));
+        gD += cc_v3_dot(gr[m], D[m]);
+        wD += cc_v3_dot(dw[m], D[m]);
+    }
+    for (int n = 0; n < 4; n++) Dr[n] = cc_v3_sub(D[n], D[2]);
+    for (int m = 0; m < 4; m++) {
+        if (m == 2) continue;
+        y[m] = cc_v3_zero();
+        for (int n = 0; n < 4; n++)
+            if (n != 2) y[m] = cc_v3_add(y[m], cc_m3_mul_v3(H[m][n], Dr[n]));
+    }
+    y[2] = cc_v3_scale(cc_v3_add(cc_v3_add(y[0], y[1]), y[3]), -1.0);
+    double fg = -k * w * sig - kd * w * thdot, sh = -0.5 * k * sig, gg = -k * w * c2, hh = -k * w * sig;
+    for (int m = 0; m < 4; m++) {
+        cc_v3 jm = cc_v3_add(cc_v3_scale(gr[m], sh * wD + gg * gD), cc_v3_scale(dw[m], sh * gD));
+        jm = cc_v3_axpy(jm, hh, y[m]);
+        for (int s = 0; s < 3; s++) {
+            f[3 * vid[m] + s] += fg * gr[m].c[s];
+            jdx[3 * vid[m] + s] += jm.c[s];
+            chk += fg * gr[m].c[s] + jm.c[s];
+        }
+        for (int n = 0; n <= m; n++) {
+            double E[9];
+            for (int i = 0; i < 3; i++)
+                for (int j = 0; j < 3; j++)
+                    E[3 * i + j] = cx * (sh * (gr[m].c[i] * dw[n].c[j] + dw[m].c[i] * gr[n].c[j]) + hh * H[m][n].a[i][j])
+                                 + (cx * gg - cv * kd * w) * gr[m].c[i] * gr[n].c[j];
+            add_lower(A, t, e, m, n, E);
+            for (int q = 0; q < 9; q++) chk += E[q];
+        }
+    }
+    t->C[e] = h.theta - r->rest_angle;
+    t->energy[e] = k * w * (2.0 * cos(0.5 * r->rest_angle) - 2.0 * cos(0.5 * h.theta) -
+                            sin(0.5 * r->rest_angle) * (h.theta - r->rest_angle));
+    return chk;
+}
+
 /* one bend/quadratic hinge (banner); a sum of everything added */
 static double quadratic_hinge(const cc_term *t, int e, const double *x, const double *v, double cx, double cv,
                               const double *dx, double *f, double *jdx, double *A)
@@ -170,24 +240,28 @@ static double quadratic_hinge(const cc_term *t, int e, const double *x, const do
     return chk;
 }
 
-int cc_kernel_hinge_has(const cc_condition *c)
+int cc_kernel_hinge_has(const cc_term *t)
 {
-    return c == &cc_bend_pritchard_exact || c == &cc_bend_bridson || c == &cc_bend_discrete_shells ||
-           c == &cc_bend_quadratic;
+    if (t->kind == TERM_BEND_FORCE) return 1;
+    const cc_condition *c = t->cond;
+    return t->kind == TERM_BEND && (c == &cc_bend_pritchard_exact || c == &cc_bend_bridson ||
+                                    c == &cc_bend_discrete_shells || c == &cc_bend_quadratic);
 }
 
 int cc_kernel_hinge(cc_sim *s, cc_term *t, int hess, int b0, int b1, const double *x, const double *v,
                     double cx, double cv, const double *dx, double *f, double *jdx, int *bad, const char **why)
 {
     double *A = s->A->val;
-    int quad = t->cond == &cc_bend_quadratic;
+    int quad = t->kind == TERM_BEND && t->cond == &cc_bend_quadratic, force = t->kind == TERM_BEND_FORCE;
     for (int e = CC_LANES * b0; e < t->nel && e < CC_LANES * b1; e++) {
-        double chk = quad ? quadratic_hinge(t, e, x, v, cx, cv, dx, f, jdx, A)
-                          : angle_hinge(t, hess, e, x, v, cx, cv, dx, f, jdx, A);
+        double chk = quad    ? quadratic_hinge(t, e, x, v, cx, cv, dx, f, jdx, A)
+                   : force ? force_hinge(t, e, x, v, cx, cv, dx, f, jdx, A)
+                           : angle_hinge(t, hess, e, x, v, cx, cv, dx, f, jdx, A);
         if (!isfinite(chk)) {
             *bad = e;
-            *why = chk == -INFINITY ? "the condition is undefined here (degenerate element)"
-                                    : "non-finite force or Jacobian";
+            *why = chk != -INFINITY ? "non-finite force or Jacobian"
+                   : force ? "the bending force is undefined here (degenerate hinge)"
+                           : "the condition is undefined here (degenerate element)";
             return -1;
         }
     }
