@@ -231,6 +231,10 @@ static void test_hinge_kernels(void)
             double d = compare(&p);
             printf(" mode %d: %.2e", modes[j], d);
             CU_ASSERT(d < 1e-12);
+            p.k_stretch = p.d_stretch = p.k_shear = p.d_shear = 0;   /* and the bend term alone */
+            d = compare(&p);
+            printf(" (alone %.2e)", d);
+            CU_ASSERT(d < 1e-12);
         }
     }
 }

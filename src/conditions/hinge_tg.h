@@ -35,8 +35,8 @@
  * BA + BB is symmetric though neither term is (a, mA0, b, mB0 all lie in the plane normal to e).
  *
  * Computed without square roots beyond |nA|, |nB|, |e|: with M = m/h (the edge normal over the
- * height of the vertex opposite the edge, = +-(edge vector x n^)/|n|, since n^ is normal to the
- * edge) and gamma = c/h (= the edge's dot product with the side, over |e| |n|), every block is
+ * height of the vertex opposite the edge, = (edge vector x n^)/|n| with the edge traversed in
+ * the triangle's own orientation, since n^ is normal to the edge) and gamma = c/h (= the edge's dot product with the side, over |e| |n|), every block is
  * a sum of products p q^T of a, b and the M's with such coefficients; e.g.
  * H10 = gammaA1 MA0 a - (1/h0) a MA1, H21 = gammaA2 MA1 a + gammaA1 a MA2 + BA + (B likewise),
  * BA = (|nA|/|e|^3) a MA0.
@@ -55,14 +55,6 @@ typedef struct cc_hinge_tg {
     double bA, bB;              /* |nA|/|e|^3, |nB|/|e|^3: BA = bA a MA0^T, BB = bB b MB0^T */
 } cc_hinge_tg;
 
-/* m/h for the edge p -> q of a triangle with unit normal n and |n| = l (twice its area), away
- * from the third vertex w: (q - p) x n / l, turned to the side away from w */
-static inline cc_v3 cc_hinge_tg_M(cc_v3 p, cc_v3 q, cc_v3 w, cc_v3 n, double l)
-{
-    cc_v3 m = cc_v3_scale(cc_v3_cross(cc_v3_sub(q, p), n), 1.0 / l);
-    return cc_v3_dot(m, cc_v3_sub(w, p)) > 0 ? cc_v3_scale(m, -1.0) : m;
-}
-
 /* g = the closed-form quantities of hinge h (cc_hinge_make must have succeeded) */
 static inline void cc_hinge_tg_make(const cc_hinge *h, cc_hinge_tg *g)
 {
@@ -77,12 +69,17 @@ static inline void cc_hinge_tg_make(const cc_hinge *h, cc_hinge_tg *g)
     g->gA[2] = -cc_v3_dot(h->e, cc_v3_sub(x[0], x[1])) * iA;
     g->gB[1] = cc_v3_dot(h->e, cc_v3_sub(x[3], x[2])) * iB;
     g->gB[2] = -cc_v3_dot(h->e, cc_v3_sub(x[3], x[1])) * iB;
-    g->MA[0] = cc_hinge_tg_M(x[1], x[2], x[0], g->a, h->lA);
-    g->MA[1] = cc_hinge_tg_M(x[0], x[2], x[1], g->a, h->lA);
-    g->MA[2] = cc_hinge_tg_M(x[0], x[1], x[2], g->a, h->lA);
-    g->MB[0] = cc_hinge_tg_M(x[1], x[2], x[3], g->b, h->lB);
-    g->MB[1] = cc_hinge_tg_M(x[3], x[2], x[1], g->b, h->lB);
-    g->MB[2] = cc_hinge_tg_M(x[3], x[1], x[2], g->b, h->lB);
+    /* m/h = (edge vector x n^)/|n|, the edge traversed so that the result points away from the
+     * third vertex: for nA = (x2 - x0) x (x1 - x0) that is x2 -> x1 (= e), x0 -> x2, x1 -> x0;
+     * for nB = (x1 - x3) x (x2 - x3) it is x1 -> x2, x2 -> x3, x3 -> x1 (the triangles' own
+     * orientation, so it holds for every nondegenerate hinge) */
+    double iA2 = 1.0 / h->lA, iB2 = 1.0 / h->lB;
+    g->MA[0] = cc_v3_scale(cc_v3_cross(h->e, g->a), iA2);
+    g->MA[1] = cc_v3_scale(cc_v3_cross(cc_v3_sub(x[2], x[0]), g->a), iA2);
+    g->MA[2] = cc_v3_scale(cc_v3_cross(cc_v3_sub(x[0], x[1]), g->a), iA2);
+    g->MB[0] = cc_v3_scale(cc_v3_cross(cc_v3_sub(x[2], x[1]), g->b), iB2);
+    g->MB[1] = cc_v3_scale(cc_v3_cross(cc_v3_sub(x[3], x[2]), g->b), iB2);
+    g->MB[2] = cc_v3_scale(cc_v3_cross(cc_v3_sub(x[1], x[3]), g->b), iB2);
 }
 
 /* d theta/dx_m, m = 0..3 (banner) */

@@ -73,6 +73,7 @@ int cc_sim_pattern(cc_sim *s)
         int nv = tm->nv, kernel = kernel_of(tm), pack = 0;
         if (kernel == KERNEL_TRIANGLE) pack = cc_kernel_pack_triangles(tm);
         else if (kernel == KERNEL_BEND) pack = cc_kernel_pack_bend(tm);
+        else if (kernel == KERNEL_HINGE) pack = cc_kernel_pack_hinge(tm);
         if (pack == 0) pack = batch_bounds(tm, s->nv);
         free(tm->slot);
         tm->slot = malloc(((size_t)tm->nel * nv * nv + 1) * sizeof *tm->slot);

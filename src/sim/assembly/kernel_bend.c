@@ -26,8 +26,8 @@
  * Terms that vanish identically (QA_3 = QB_0 = 0, eps_0 = eps_3 = 0) are skipped per vertex
  * and per block (the pairs are spelled out, so m, n are constants), and only the six blocks
  * among vertices 0, 1, 3 (the cheapest six: they have the fewest terms) are formed: translation
- * invariance gives the four with vertex 2 (derive_vertex2). A batch is gathered by whole lane
- * vectors (lane_vertex) and checked for NaN/inf on f, Jx dx and E_22 alone (E_22 sums every
+ * invariance gives the four with vertex 2 (cc_hinge_derive_vertex2). A batch is gathered by whole lane
+ * vectors (cc_hinge_lane_vertex) and checked for NaN/inf on f, Jx dx and E_22 alone (E_22 sums every
  * entry of the other nine blocks); then
  * the ten blocks go to the lower triangle of A lane-major, block by block: per block two
  * 4 x 4 lane transposes (E^T first where the lane's vertex order asks for it), then per live
@@ -43,6 +43,7 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include "sim/assembly/hinge_lanes.h"
 #include "sim/assembly/lanes.h"
 #include "sim/assembly/sim_internal.h"
 
@@ -203,82 +204,12 @@ static inline __attribute__((always_inline)) void pair_block(const hinge_ln *h, 
     cc_lm3_outer(E, cc_lv3_scale(h->g[m], gg), h->g[n]);
 }
 
-/* T = M^T */
-static inline void transpose(const cc_ln M[9], cc_ln T[9])
-{
-    for (int i = 0; i < 3; i++)
-        for (int j = 0; j < 3; j++) T[3 * j + i] = M[3 * i + j];
-}
-
-/* The blocks with vertex 2 from the others. theta (frozen magnitudes too) is invariant under
- * translations, so sum_n H_mn = 0 and sum_m g_m = 0 for every m; hence sum_n E_mn = 0, and
- *   E_02 = -(E_00 + E_01 + E_03),   E_12 = -(E_01^T + E_11 + E_13),
- *   E_23 = -(E_03 + E_13 + E_33)  (row 3, transposed; E_33 is symmetric),
- *   E_22 = -(E_02^T + E_12^T + E_23),
- *   (H D)_m = sum_{n != 2} H_mn (D_n - D_2) (m != 2),   (H D)_2 = -((H D)_0 + (H D)_1 + (H D)_3),
- * which saves four of the ten blocks. Vertex 2 rather than 3: the blocks among 0, 1, 3 are the
- * cheapest six to form (QA_3 = QB_0 = 0 and eps_0 = eps_3 = 0 drop most terms of H_00, H_33,
- * H_03, H_13, where H_12 has them all). E is indexed by pair as above. */
-static void derive_vertex2(cc_ln E[10][9], cc_lv3 y[4])
-{
-    cc_ln T0[9], T1[9];
-    transpose(E[1], T0);   /* E_10 */
-    for (int r = 0; r < 9; r++) {
-        E[2][r] = -(E[0][r] + E[1][r] + E[3][r]);
-        E[5][r] = -(T0[r] + E[4][r] + E[6][r]);
-        E[8][r] = -(E[3][r] + E[6][r] + E[9][r]);
-    }
-    transpose(E[2], T0);
-    transpose(E[5], T1);
-    for (int r = 0; r < 9; r++) E[7][r] = -(T0[r] + T1[r] + E[8][r]);
-    y[2] = cc_lv3_scale(cc_lv3_add(cc_lv3_add(y[0], y[1]), y[3]), cc_ln_set(-1.0));
-}
-
-/* the blocks E of the live lanes of the hinges vid (4 vertices each) into A (E indexed by
- * pair, as above) */
-static inline __attribute__((always_inline)) void scatter_blocks(double *A, const int *slot, const int *vid, int live,
-                                                                 const cc_ln E[10][9])
-{
-    cc_lm V[4];   /* V[m][l] = vertex m of lane l */
-    cc_ln_lane_vertices(vid, 4, live, V);
-    cc_ln_scatter_block(A, slot, 4, E[0], V, 0, 0, live);
-    cc_ln_scatter_block(A, slot, 4, E[1], V, 0, 1, live);
-    cc_ln_scatter_block(A, slot, 4, E[2], V, 0, 2, live);
-    cc_ln_scatter_block(A, slot, 4, E[3], V, 0, 3, live);
-    cc_ln_scatter_block(A, slot, 4, E[4], V, 1, 1, live);
-    cc_ln_scatter_block(A, slot, 4, E[5], V, 1, 2, live);
-    cc_ln_scatter_block(A, slot, 4, E[6], V, 1, 3, live);
-    cc_ln_scatter_block(A, slot, 4, E[7], V, 2, 2, live);
-    cc_ln_scatter_block(A, slot, 4, E[8], V, 2, 3, live);
-    cc_ln_scatter_block(A, slot, 4, E[9], V, 3, 3, live);
-}
-
-/* scatter_blocks of a full batch (live constant: the lane loops unrolled) */
-static void scatter_full(double *A, const int *slot, const int *vid, const cc_ln E[10][9])
-{
-    scatter_blocks(A, slot, vid, CC_LANES, E);
-}
-
-/* scatter_blocks of the last, partial batch */
-static void scatter_part(double *A, const int *slot, const int *vid, int live, const cc_ln E[10][9])
-{
-    scatter_blocks(A, slot, vid, live, E);
-}
-
 int cc_kernel_pack_bend(cc_term *t)
 {
     free(t->kdata);
     if (!(t->kdata = malloc(((size_t)t->nel + 1) * sizeof *t->kdata))) return -1;
     for (int e = 0; e < t->nel; e++) t->kdata[e] = t->rest[e].rest_angle;
     return 0;
-}
-
-/* the 3-vectors in a (3 doubles a vertex) of vertex m of the four lanes' hinges vid[l], as
- * whole lane vectors (not lane by lane through memory: store-forwarding stalls) */
-static inline cc_lv3 lane_vertex(const double *a, const int *const vid[4], int m)
-{
-    const double *p0 = a + 3 * vid[0][m], *p1 = a + 3 * vid[1][m], *p2 = a + 3 * vid[2][m], *p3 = a + 3 * vid[3][m];
-    return (cc_lv3){{p0[0], p1[0], p2[0], p3[0]}, {p0[1], p1[1], p2[1], p3[1]}, {p0[2], p1[2], p2[2], p3[2]}};
 }
 
 /* the hinges e0 .. e0 + live - 1 of t: fo_m = f_m, y_m = (Jx dx)_m and the blocks E of A of
@@ -298,9 +229,9 @@ static cc_ln bend_batch(const cc_term *t, int hess, int e0, int live, const doub
         vid[l] = t->elem + 4 * e[l];
     }
     for (int m = 0; m < 4; m++) {
-        p[m] = lane_vertex(x, vid, m);
-        V[m] = lane_vertex(v, vid, m);
-        D[m] = lane_vertex(dx, vid, m);
+        p[m] = cc_hinge_lane_vertex(x, vid, m);
+        V[m] = cc_hinge_lane_vertex(v, vid, m);
+        D[m] = cc_hinge_lane_vertex(dx, vid, m);
     }
     cc_ln theta0 = {t->kdata[e[0]], t->kdata[e[1]], t->kdata[e[2]], t->kdata[e[3]]};
     hinge_ln h;
@@ -324,7 +255,7 @@ static cc_ln bend_batch(const cc_term *t, int hess, int e0, int live, const doub
     pair_block(&h, 1, 1, cw, gg, Dr, y, E[4]);
     pair_block(&h, 1, 3, cw, gg, Dr, y, E[6]);
     pair_block(&h, 3, 3, cw, gg, Dr, y, E[9]);
-    derive_vertex2(E, y);
+    cc_hinge_derive_vertex2(E, y);
     /* E_22 holds a sum with every entry of the other nine blocks (derive_vertex2), so it is
      * finite only if they all are */
     cc_ln chk = ((E[7][0] + E[7][1]) + (E[7][2] + E[7][3])) + ((E[7][4] + E[7][5]) + (E[7][6] + E[7][7])) + E[7][8];
@@ -352,8 +283,8 @@ int cc_kernel_bend_pritchard(cc_sim *s, cc_term *t, int hess, int b0, int b1, co
                 *why = ok[l] ? "non-finite force or Jacobian" : "the condition is undefined here (degenerate element)";
                 return -1;
             }
-        if (live == CC_LANES) scatter_full(A, t->slot + 16 * e0, t->elem + 4 * e0, (const cc_ln(*)[9])E);
-        else scatter_part(A, t->slot + 16 * e0, t->elem + 4 * e0, live, (const cc_ln(*)[9])E);
+        if (live == CC_LANES) cc_hinge_scatter_full(A, t->slot + 16 * e0, t->elem + 4 * e0, (const cc_ln(*)[9])E);
+        else cc_hinge_scatter_part(A, t->slot + 16 * e0, t->elem + 4 * e0, live, (const cc_ln(*)[9])E);
         cc_lv3_add_lanes(f, t->elem + 4 * e0, 4, fo, live);
         cc_lv3_add_lanes(jdx, t->elem + 4 * e0, 4, y, live);
         for (int l = 0; l < live; l++) {

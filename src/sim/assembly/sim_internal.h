@@ -129,6 +129,7 @@ int cc_kernel_bend_pritchard(cc_sim *s, cc_term *t, int hess, int b0, int b1, co
 /* kernel_hinge.c: the other bend formulations (pritchard-exact, bridson, discrete-shells,
  * quadratic and Bridson's force model), one hinge at a time; cc_kernel_hinge_has says which */
 int cc_kernel_hinge_has(const cc_term *t);
+int cc_kernel_pack_hinge(cc_term *t);
 int cc_kernel_hinge(cc_sim *s, cc_term *t, int hess, int b0, int b1, const double *x, const double *v,
                     double cx, double cv, const double *dx, double *f, double *jdx, int *bad, const char **why);
 /* build the BSR pattern and the slots of every term if not built; 0 or -1 */
