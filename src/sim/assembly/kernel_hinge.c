@@ -35,6 +35,9 @@
  * (1 + cos theta)/2 where cos theta >= 0, of (1 - cos theta)/2 otherwise, the other by
  * sin theta / (2 x)).
  *
+ * bend/macri has a lane kernel of its own (macri_batch): Macri's quotients need cos theta's and
+ * sin theta's second derivatives, not theta's.
+ *
  * bend/quadratic, one hinge at a time: C = sum_m K_m (x_m - x_rest_m) (3 components),
  * dC_c/dx_m = K_m e_c and d2C = 0, so with w = -k C - kd Cdot (a 3-vector),
  *   f_m += K_m w,  A_mn += (-cx k - cv kd) K_m K_n I,  (Jx dx)_m += -k K_m sum_n K_n dx_n,
@@ -250,6 +253,153 @@ static cc_ln tg_batch(const cc_term *t, int hess, int force, int e0, int live, c
     return chk;
 }
 
+/* Macri's formulas (bend_macri.c), lane-wise: the frozen-magnitude dcos, dsin and the blocks of
+ * their second derivatives (001 (47), (49), (50), (51), in hinge.h's block form above
+ * cc_hinge_trig_frozen), then per lane whichever of the two quotients is in force:
+ *   |sin| > |cos|:  g = -dc/s,  H = dc ds^T/s^2 - d2c/s;   else  g = ds/c,  H = -ds dc^T/c^2 + d2s/c,
+ * symmetrised as the contract path does (assemble.c, fused_nc): (dc ds^T + ds dc^T)/2 in place
+ * of the outer product (d2c and d2s are symmetric). So H = mu2 sym(dc ds^T)/2 + nu2 d2c + xi2 d2s
+ * with per-lane coefficients. cos, sin and the frozen derivatives are translation invariant,
+ * so the four blocks with x2 follow from the other six as in the other kernels. */
+typedef struct macri_ln {
+    cc_lv3 a, b, eh, be, ea, ab;   /* nA^, nB^, e^, b x e^, e^ x a, a x b */
+    cc_lv3 QA[4], QB[4];           /* qA_m/|nA|, qB_m/|nB| (001 (34), (35)) */
+    cc_lv3 dc[4], ds[4];           /* (47), (49) per vertex */
+    cc_ln ilA, ilB, ile, c, s;
+    cc_lm ok;
+} macri_ln;
+
+/* Eps(w) (hinge.h: Eps(w)_st = (e_s x e_t) . w) times k, added to M */
+static inline void eps_add(cc_ln M[9], cc_ln k, cc_lv3 w)
+{
+    M[1] += k * w.z, M[2] -= k * w.y, M[3] -= k * w.z, M[5] += k * w.x, M[6] += k * w.y, M[7] -= k * w.x;
+}
+
+/* Eps(w)^T times k, added to M */
+static inline void eps_t_add(cc_ln M[9], cc_ln k, cc_lv3 w) { eps_add(M, -k, w); }
+
+/* M += k I */
+static inline void diag_add(cc_ln M[9], cc_ln k) { M[0] += k, M[4] += k, M[8] += k; }
+
+/* the blocks (m, n) of d2c and d2s (hinge.h, cc_hinge_trig_block, lane-wise) */
+static inline __attribute__((always_inline)) void macri_trig_block(const macri_ln *h, int m, int n, cc_ln c2[9],
+                                                                   cc_ln s2[9])
+{
+    static const double kA[4][4] = {{0, -1, 1, 0}, {1, 0, -1, 0}, {-1, 1, 0, 0}, {0, 0, 0, 0}};   /* (34) */
+    static const double kB[4][4] = {{0, 0, 0, 0}, {0, 0, 1, -1}, {0, -1, 0, 1}, {0, 1, -1, 0}};   /* (35) */
+    static const double qe[4] = {0, 1, -1, 0};                                                     /* (36) */
+    for (int r = 0; r < 9; r++) c2[r] = s2[r] = cc_ln_set(0.0);
+    if (kA[m][n] != 0) eps_add(c2, kA[m][n] * h->ilA, h->b), eps_add(s2, kA[m][n] * h->ilA, h->be);
+    if (kB[m][n] != 0) eps_add(c2, kB[m][n] * h->ilB, h->a), eps_add(s2, kB[m][n] * h->ilB, h->ea);
+    diag_add(c2, cc_lv3_dot(h->QB[n], h->QA[m]) + cc_lv3_dot(h->QA[n], h->QB[m]));
+    cc_lm3_outer(c2, cc_lv3_scale(h->QB[n], cc_ln_set(-1.0)), h->QA[m]);
+    cc_lm3_outer(c2, cc_lv3_scale(h->QA[n], cc_ln_set(-1.0)), h->QB[m]);
+    eps_add(s2, cc_lv3_dot(h->QA[m], h->eh), h->QB[n]);
+    cc_lm3_outer(s2, cc_lv3_scale(h->eh, cc_ln_set(-1.0)), cc_lv3_cross(h->QB[n], h->QA[m]));
+    eps_t_add(s2, cc_lv3_dot(h->QA[n], h->eh), h->QB[m]);
+    cc_lm3_outer(s2, cc_lv3_scale(cc_lv3_cross(h->QB[m], h->QA[n]), cc_ln_set(-1.0)), h->eh);
+    for (int side = 0; side < 2; side++) {   /* (qe_n/|e|) X_m + (qe_m/|e|) X_n^T */
+        int p = side ? n : m;
+        double q = side ? qe[m] : qe[n];
+        if (q == 0) continue;
+        cc_ln k = q * h->ile, X[9];   /* X_p = b QA_p^T - a QB_p^T + (a.QB_p - QA_p.b) I */
+        for (int r = 0; r < 9; r++) X[r] = cc_ln_set(0.0);
+        cc_lm3_outer(X, h->b, h->QA[p]);
+        cc_lm3_outer(X, cc_lv3_scale(h->a, cc_ln_set(-1.0)), h->QB[p]);
+        diag_add(X, cc_lv3_dot(h->a, h->QB[p]) - cc_lv3_dot(h->QA[p], h->b));
+        for (int i = 0; i < 3; i++)
+            for (int j = 0; j < 3; j++) s2[3 * i + j] += k * (side ? X[3 * j + i] : X[3 * i + j]);
+    }
+}
+
+/* the batch of hinges e0 .. e0 + live - 1 of a bend/macri term: as tg_batch */
+static cc_ln macri_batch(const cc_term *t, int hess, int e0, int live, const double *x, const double *v,
+                         const double *dx, double cx, double cv, cc_lv3 fo[4], cc_lv3 y[4], cc_ln E[10][9],
+                         cc_ln *C, cc_ln *energy, cc_lm *ok)
+{
+    static const double qe[4] = {0, 1, -1, 0};
+    cc_lv3 p[4], V[4], D[4], Dr[4], g[4];
+    const int *vid[CC_LANES];
+    cc_ln th0;
+    for (int l = 0; l < CC_LANES; l++) {
+        int e = e0 + (l < live ? l : live - 1);
+        vid[l] = t->elem + 4 * e;
+        th0[l] = t->kdata[3 * e];
+    }
+    for (int m = 0; m < 4; m++) {
+        p[m] = cc_hinge_lane_vertex(x, vid, m);
+        V[m] = cc_hinge_lane_vertex(v, vid, m);
+        D[m] = cc_hinge_lane_vertex(dx, vid, m);
+    }
+    macri_ln h;
+    cc_lv3 nA = cc_lv3_cross(cc_lv3_sub(p[2], p[0]), cc_lv3_sub(p[1], p[0]));
+    cc_lv3 nB = cc_lv3_cross(cc_lv3_sub(p[1], p[3]), cc_lv3_sub(p[2], p[3]));
+    cc_lv3 e = cc_lv3_sub(p[1], p[2]);
+    cc_ln lA = cc_ln_sqrt(cc_lv3_dot(nA, nA)), lB = cc_ln_sqrt(cc_lv3_dot(nB, nB)), le = cc_ln_sqrt(cc_lv3_dot(e, e));
+    h.ok = (lA > 0.0) & (lB > 0.0) & (le > 0.0) & (lA + lB + le <= DBL_MAX);
+    *ok = h.ok;
+    cc_ln one = cc_ln_set(1.0);
+    h.ilA = one / lA, h.ilB = one / lB, h.ile = one / le;
+    h.a = cc_lv3_scale(nA, h.ilA), h.b = cc_lv3_scale(nB, h.ilB), h.eh = cc_lv3_scale(e, h.ile);
+    h.be = cc_lv3_cross(h.b, h.eh), h.ea = cc_lv3_cross(h.eh, h.a), h.ab = cc_lv3_cross(h.a, h.b);
+    h.c = cc_lv3_dot(h.a, h.b);
+    h.s = cc_lv3_dot(h.ab, h.eh);
+    cc_lv3 qA[4] = {cc_lv3_sub(p[2], p[1]), cc_lv3_sub(p[0], p[2]), cc_lv3_sub(p[1], p[0]), cc_lv3_zero()};
+    cc_lv3 qB[4] = {cc_lv3_zero(), cc_lv3_sub(p[2], p[3]), cc_lv3_sub(p[3], p[1]), cc_lv3_sub(p[1], p[2])};
+    /* the quotient in force, per lane (bend_macri.c, macri_derivs) */
+    const cc_lm sign = (cc_lm){0} + (long long)(1ull << 63);
+    cc_lm by_cos = (cc_ln)((cc_lm)h.s & ~sign) > (cc_ln)((cc_lm)h.c & ~sign);   /* |sin| > |cos| */
+    cc_ln zero = cc_ln_set(0.0);
+    cc_ln mu = cc_ln_select(by_cos, -one / h.s, zero), nu = cc_ln_select(by_cos, zero, one / h.c);
+    cc_ln mu2 = cc_ln_select(by_cos, one / (h.s * h.s), -one / (h.c * h.c));   /* times sym(dc ds^T)/2 */
+    cc_ln nu2 = cc_ln_select(by_cos, -one / h.s, zero), xi2 = cc_ln_select(by_cos, zero, one / h.c);
+    cc_ln thdot = cc_ln_set(0.0), gD = cc_ln_set(0.0);
+    for (int m = 0; m < 4; m++) {
+        h.QA[m] = cc_lv3_scale(qA[m], h.ilA), h.QB[m] = cc_lv3_scale(qB[m], h.ilB);
+        h.dc[m] = cc_lv3_add(cc_lv3_cross(h.QA[m], h.b), cc_lv3_cross(h.QB[m], h.a));
+        h.ds[m] = cc_lv3_axpy(cc_lv3_add(cc_lv3_cross(h.QA[m], h.be), cc_lv3_cross(h.QB[m], h.ea)), qe[m] * h.ile, h.ab);
+        g[m] = cc_lv3_add(cc_lv3_scale(h.dc[m], mu), cc_lv3_scale(h.ds[m], nu));
+        thdot += cc_lv3_dot(g[m], V[m]);
+        gD += cc_lv3_dot(g[m], D[m]);
+        Dr[m] = cc_lv3_sub(D[m], D[2]);
+    }
+    for (int l = 0; l < CC_LANES; l++) {   /* C = arccos(cos theta) - theta0, the contract's value */
+        double cl = h.c[l] > 1.0 ? 1.0 : h.c[l] < -1.0 ? -1.0 : h.c[l];
+        (*C)[l] = acos(cl) - th0[l];
+    }
+    cc_ln k = cc_ln_set(t->k), kd = cc_ln_set(t->kd);
+    cc_ln wt = -k * *C - kd * thdot, wh = wt;
+    if (hess == CC_HESSIAN_GAUSS_NEWTON) wh = zero;
+    else if (hess == CC_HESSIAN_CLAMP) wh = cc_ln_and(~(wt > 0.0), wt);
+    cc_ln cw = cx * wh, gg = cc_ln_set(-cx * t->k - cv * t->kd);
+    static const int pairs[6][3] = {{0, 0, 0}, {1, 0, 1}, {3, 0, 3}, {4, 1, 1}, {6, 1, 3}, {9, 3, 3}};
+    for (int m = 0; m < 4; m++) y[m] = cc_lv3_zero();
+    for (int q6 = 0; q6 < 6; q6++) {
+        int q = pairs[q6][0], m = pairs[q6][1], n = pairs[q6][2];
+        cc_ln c2[9], s2[9], H[9];
+        macri_trig_block(&h, m, n, c2, s2);
+        for (int r = 0; r < 9; r++) H[r] = nu2 * c2[r] + xi2 * s2[r];
+        cc_ln half = 0.5 * mu2;
+        cc_lm3_outer(H, cc_lv3_scale(h.dc[m], half), h.ds[n]);
+        cc_lm3_outer(H, cc_lv3_scale(h.ds[m], half), h.dc[n]);
+        if (m == n)   /* exactly symmetric, as the contract path's (H + H^T)/2 */
+            H[1] = H[3] = 0.5 * (H[1] + H[3]), H[2] = H[6] = 0.5 * (H[2] + H[6]), H[5] = H[7] = 0.5 * (H[5] + H[7]);
+        y[m] = cc_lm3_mul_add(y[m], H, Dr[n], 0);
+        if (m != n) y[n] = cc_lm3_mul_add(y[n], H, Dr[m], 1);
+        for (int r = 0; r < 9; r++) E[q][r] = cw * H[r];
+        cc_lm3_outer(E[q], cc_lv3_scale(g[m], gg), g[n]);
+    }
+    cc_hinge_derive_vertex2(E, y);
+    cc_ln chk = ((E[7][0] + E[7][1]) + (E[7][2] + E[7][3])) + ((E[7][4] + E[7][5]) + (E[7][6] + E[7][7])) + E[7][8];
+    for (int m = 0; m < 4; m++) {
+        fo[m] = cc_lv3_scale(g[m], wt);
+        y[m] = cc_lv3_sub(cc_lv3_scale(y[m], wh), cc_lv3_scale(g[m], k * gD));
+        chk += (fo[m].x + fo[m].y) + (fo[m].z + y[m].x) + (y[m].y + y[m].z);
+    }
+    *energy = 0.5 * k * *C * *C;
+    return chk;
+}
+
 /* one bend/quadratic hinge (banner); a sum of everything added */
 static double quadratic_hinge(const cc_term *t, int e, const double *x, const double *v, double cx, double cv,
                               const double *dx, double *f, double *jdx, double *A)
@@ -290,7 +440,7 @@ int cc_kernel_hinge_has(const cc_term *t)
 {
     if (t->kind == TERM_BEND_FORCE) return 1;
     const cc_condition *c = t->cond;
-    return t->kind == TERM_BEND && (c == &cc_bend_pritchard_exact || c == &cc_bend_bridson ||
+    return t->kind == TERM_BEND && (c == &cc_bend_pritchard_exact || c == &cc_bend_bridson || c == &cc_bend_macri ||
                                     c == &cc_bend_discrete_shells || c == &cc_bend_quadratic);
 }
 
@@ -312,7 +462,7 @@ int cc_kernel_hinge(cc_sim *s, cc_term *t, int hess, int b0, int b1, const doubl
                     double cx, double cv, const double *dx, double *f, double *jdx, int *bad, const char **why)
 {
     double *A = s->A->val;
-    int force = t->kind == TERM_BEND_FORCE;
+    int force = t->kind == TERM_BEND_FORCE, macri = t->kind == TERM_BEND && t->cond == &cc_bend_macri;
     if (t->kind == TERM_BEND && t->cond == &cc_bend_quadratic) {
         for (int e = CC_LANES * b0; e < t->nel && e < CC_LANES * b1; e++)
             if (!isfinite(quadratic_hinge(t, e, x, v, cx, cv, dx, f, jdx, A))) {
@@ -327,7 +477,8 @@ int cc_kernel_hinge(cc_sim *s, cc_term *t, int hess, int b0, int b1, const doubl
         cc_lv3 fo[4], y[4];
         cc_ln E[10][9], C, energy;
         cc_lm ok;
-        cc_ln chk = tg_batch(t, hess, force, e0, live, x, v, dx, cx, cv, fo, y, E, &C, &energy, &ok);
+        cc_ln chk = macri ? macri_batch(t, hess, e0, live, x, v, dx, cx, cv, fo, y, E, &C, &energy, &ok)
+                          : tg_batch(t, hess, force, e0, live, x, v, dx, cx, cv, fo, y, E, &C, &energy, &ok);
         for (int l = 0; l < live; l++)
             if (!ok[l] || !isfinite(chk[l])) {
                 *bad = e0 + l;
