@@ -98,7 +98,23 @@ void cc_lua_checkrest(lua_State *L, int arg, const cc_lcondition *lc, cc_rest *r
         ok = cc_rest_triangle(r, uv, optfield(L, arg, "area_power", 1.0), optfield(L, arg, "bu", 1.0),
                               optfield(L, arg, "bv", 1.0), err);
     } else if (nv == 4) {
-        ok = cc_rest_hinge(r, optfield(L, arg, "rest", 0.0), err);
+        int has_table = !lua_isnoneornil(L, arg);
+        int shape = has_table && lua_getfield(L, arg, "x_rest") != LUA_TNIL;
+        int angle = has_table && lua_getfield(L, arg, "rest") != LUA_TNIL;
+        if (has_table) lua_pop(L, 1);   /* rest; x_rest stays on top */
+        luaL_argcheck(L, !(shape && angle), arg, "give opts.rest (an angle) or opts.x_rest (the rest hinge), not both");
+        if (shape) {   /* the rest hinge: 4 points, flat list or nested */
+            double xr[12];
+            cc_lua_checkpoints(L, lua_gettop(L), 3, 4, xr);
+            ok = cc_positions_in_range(xr, 4, err);
+            if (ok == 0) ok = cc_rest_hinge_shape(r, xr, err);
+        } else {
+            luaL_argcheck(L, !(lc->c && lc->c->rest_shape), arg,
+                          lua_pushfstring(L, "%s/%s needs opts.x_rest (the rest hinge, 4 points)", lc->c ? lc->c->condition : "",
+                                          lc->c ? lc->c->variant : ""));
+            ok = cc_rest_hinge(r, optfield(L, arg, "rest", 0.0), err);
+        }
+        if (has_table) lua_pop(L, 1);   /* x_rest */
     } else {
         ok = cc_rest_spring(r, optfield(L, arg, "rest", 1.0), err);
     }
@@ -121,6 +137,14 @@ void cc_lua_pushrest(lua_State *L, const cc_rest *r)
     lua_setfield(L, -2, "dwu");
     cc_lua_pushnumbers(L, r->dwv, 3);
     lua_setfield(L, -2, "dwv");
+    if (r->nv == 4) {   /* the rest hinge (cc_rest_hinge_shape) */
+        lua_pushnumber(L, r->rest_weight);
+        lua_setfield(L, -2, "rest_weight");
+        cc_lua_pushnumbers(L, r->rest_K, 4);
+        lua_setfield(L, -2, "rest_K");
+        cc_lua_pushnumbers(L, r->rest_x, 12);
+        lua_setfield(L, -2, "x_rest");
+    }
 }
 
 int cc_lua_callback(cc_lcondition *lc, int nargs)
