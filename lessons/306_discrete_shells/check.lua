@@ -1,0 +1,96 @@
+-- The grader of lesson 306's exercise (clothcheck lesson 306 --check [DIR] [--hint K]): the
+-- weight against the toolkit's Discrete Shells (its C over the angle's), the gradient of theta
+-- against finite differences of theta (001 (30)) with the audit's diagnosis, the quadratic
+-- weights against the toolkit's quadratic model (its constant gradient), each on hinges both
+-- flat and bent at rest, with the typical mistakes named.
+local here = arg[0]:match("^(.*)/[^/]*$") or "."
+package.path = here .. "/../?.lua;" .. package.path
+local grade = require "grade"
+local cc = require "clothcheck"
+
+local vec, sub, dot, cross = grade.vec, grade.sub, grade.dot, grade.cross
+local function norm(a) return math.sqrt(dot(a, a)) end
+local function cot(p, q, w)
+  local a, b = sub(q, p), sub(w, p)
+  return dot(a, b) / norm(cross(a, b))
+end
+
+local exact = cc.condition("bend", "pritchard-exact")
+local shells = cc.condition("bend", "discrete-shells")
+local quadratic = cc.condition("bend", "quadratic")
+
+-- rest hinges: a flat one with unequal wings, two bent ones, one with a long edge
+local RESTS = {
+  {0.2, 0.9, 0,  0.6, 0, 0,  -0.5, 0, 0,  -0.1, -0.5, 0},
+  {0.1, 1.1, 0.2,  0.5, 0, 0,  -0.5, 0, 0,  0.3, -0.8, -0.4},
+  {-0.3, 0.4, -0.1,  1, 0.1, 0,  -1, 0, 0.1,  0.2, -0.6, 0.5},
+  {0, 0.3, 0,  2, 0, 0,  -1.5, 0, 0,  0.5, -0.2, 0},
+}
+-- a hinge folded away from its rest (the angle differs, so C / (theta - theta0) is the weight)
+local function moved(xr)
+  local x = {table.unpack(xr)}
+  x[12] = x[12] + 0.3
+  x[3] = x[3] - 0.1
+  return x
+end
+
+-- part (1): the weights the toolkit's Discrete Shells uses, and the typical mistakes
+local function check_weight(f, _, part)
+  local got, want, one, energy, twice = {}, {}, {}, {}, {}
+  for i, xr in ipairs(RESTS) do
+    local g = f({table.unpack(xr)})
+    if g == nil then return false, {grade.todo_message(part)} end
+    got[i] = g
+    local x = moved(xr)
+    want[i] = shells:eval(x, {x_rest = xr}).value[1] / exact:eval(x, {x_rest = xr}).value[1]
+    local x0, x1, x2, x3 = vec(xr, 0), vec(xr, 1), vec(xr, 2), vec(xr, 3)
+    local lA, lB, le = norm(cross(sub(x2, x0), sub(x1, x0))), norm(cross(sub(x1, x3), sub(x2, x3))), norm(sub(x1, x2))
+    one[i] = le * math.sqrt(3 / (0.5 * lA))
+    energy[i] = 3 * le * le / (0.5 * (lA + lB))
+    twice[i] = le * math.sqrt(3 / (lA + lB))
+  end
+  return grade.classify(got, want, "the weights of 4 rest hinges", part, 1e-12, {
+    {one, "one-triangle: A_rest is the two rest triangles' areas summed, not triangle A's alone"},
+    {energy, "energy-coefficient: 3 |e|^2 / A is the energy's coefficient; C's weight is its square root"},
+    {twice, "area: |nA| + |nB| is twice the two triangles' area"}})
+end
+
+-- part (3): the toolkit's quadratic weights (dC_x/dx_{m,x} = sqrt(3/A) K_m), and the typical mistakes
+local function check_K(f, _, part)
+  local got, want, order, literal = {}, {}, {}, {}
+  for _, xr in ipairs(RESTS) do
+    local g = f({table.unpack(xr)})
+    if g == nil then return false, {grade.todo_message(part)} end
+    local grad = quadratic:eval(xr, {x_rest = xr}).gradient[1]
+    local K = {grad[1], grad[4], grad[7], grad[10]}
+    local x0, x1, x2, x3 = vec(xr, 0), vec(xr, 1), vec(xr, 2), vec(xr, 3)
+    local w = math.sqrt(3 / (0.5 * (norm(cross(sub(x2, x0), sub(x1, x0))) + norm(cross(sub(x1, x3), sub(x2, x3))))))
+    -- Bergou et al.'s formula with their labels read as ours (their edge x0 x1 taken as our x0 x1)
+    local c01, c02, c03, c04 = cot(x0, x1, x2), cot(x0, x1, x3), cot(x1, x0, x2), cot(x1, x0, x3)
+    local lit = {w * (c03 + c04), w * (c01 + c02), -w * (c01 + c03), -w * (c02 + c04)}
+    for m = 1, 4 do
+      got[#got + 1], want[#want + 1] = g[m], K[m]
+      literal[#literal + 1] = lit[m]
+    end
+    for _, m in ipairs{3, 2, 1, 4} do order[#order + 1] = K[m] end
+  end
+  return grade.classify(got, want, "sqrt(3/A) K of 4 rest hinges", part, 1e-12, {
+    {order, "order: the right weights in Bergou et al.'s vertex order (x2, x1, x0, x3): map them to ours"},
+    {literal, "labels: Bergou et al.'s formula with their labels read as ours; their edge x0 x1 is our x2 x1, their wings x2, x3 our x0, x3"}})
+end
+
+return grade.run{lesson = "306_discrete_shells", dir = arg[1], hint = arg[2], parts = {
+  {todo = 1, name = "Discrete Shells' weight |e| sqrt(3/A)", fn = "weight", kind = "check", check = check_weight,
+   hints = {"Both lengths come from the rest hinge x_rest, not the moving one.",
+            "A triangle's area is half the length of its normal: A_rest = (|nA| + |nB|) / 2.",
+            "w = |x1 - x2| * sqrt(3 / ((|nA| + |nB|) / 2)) at x_rest."}},
+  {todo = 2, name = "dtheta/dx by heights and cosines", fn = "grad_theta", nv = 4,
+   value = function(x) return exact:eval(x, {}).value[1] end,
+   hints = {"A wing vertex moves theta along its own triangle's normal; the edge vertices share the opposite reaction.",
+            "h0 = |nA|/|e| (x0's height over the edge), and dtheta/dx0 = -nA^/h0: moving x0 along +nA^ closes the hinge.",
+            "cA1/hA1 = cos(angle of A at x2) |x0 - x2| / |nA| = (e . (x0 - x2)) / (|e| |nA|); cA2/hA2 = -(e . (x0 - x1)) / (|e| |nA|)."}},
+  {todo = 3, name = "the quadratic model's weights in our labels", fn = "quadratic_K", kind = "check", check = check_K,
+   hints = {"Their x0, x1, x2, x3 are our x2, x1, x0, x3: check it on the edge (theirs x0-x1, ours x1-x2).",
+            "c01 and c03 are the angles of triangle A (ours: x0, x1, x2) at their x0 and x1, i.e. at our x2 and x1.",
+            "K_0 = -cot A@x1 - cot A@x2, K_1 = cot A@x2 + cot B@x2, K_2 = cot A@x1 + cot B@x1, K_3 = -cot B@x1 - cot B@x2, times sqrt(3/A)."}},
+}}
