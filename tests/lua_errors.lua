@@ -61,6 +61,17 @@ assert(gp:find("'it''s `touch", 1, true), "titles are single-quoted with '' for 
 assert(cc.plot{dir = dir, name = "range", yrange = {-1, 2}, xrange = {0, 1}, key = "top left", series = {xy}} ~= nil)
 assert(assert(io.open(dir .. "/range.gp")):read("a"):find("set yrange [-1:2]", 1, true))
 
+-- animations: frames are checked like panels before any file is written
+fails("plot_animation needs 1..10000 frames", cc.plot_animation, {dir = dir, name = "a0", frames = {}})
+fails("plot_animation needs frames", cc.plot_animation, {dir = dir, name = "a1"})
+fails("delay must be 1..1000", cc.plot_animation, {dir = dir, name = "a2", delay = 0, frames = {{series = {xy}}}})
+fails("plot field 'key' may hold only", cc.plot_animation,
+      {dir = dir, name = "a3", frames = {{series = {xy}}, {key = "top\nset output", series = {xy}}}})
+assert(io.open(dir .. "/a3.gp") == nil, "a refused animation wrote its script")
+assert(cc.plot_animation{dir = dir, name = "a4", frames = {{title = quoted, series = {xy}}, {series = {xy}}}} ~= nil)
+assert(io.open(marker) == nil, "an animation title ran a command")
+assert(assert(io.open(dir .. "/a4.gp")):read("a"):find("gif animate", 1, true))
+
 -- a closed mesh refuses use, and closing twice is harmless
 do
   local g <close> = cc.grid(2, 2)

@@ -84,14 +84,20 @@ int cc_gp_data_open(cc_outfile *o, const char *dir, const char *name, char *err,
     return cc_outfile_open(o, path, err, errlen);
 }
 
-/* open dir/name.gp atomically and write the terminal and output preamble */
-int cc_gp_script_open(cc_outfile *o, const char *dir, const char *name, int w, int h,
-                      char *err, size_t errlen)
+/* open dir/name.gp atomically; 0, or -1 with err */
+static int script_file(cc_outfile *o, const char *dir, const char *name, char *err, size_t errlen)
 {
     char path[CC_PATH_MAX];
     if (!cc_gp_name_ok(name) || cc_path_join(path, dir, name, ".gp") < 0)
         return snprintf(err, errlen, "bad plot name '%s'", name), -1;
-    if (cc_outfile_open(o, path, err, errlen) < 0) return -1;
+    return cc_outfile_open(o, path, err, errlen);
+}
+
+/* open dir/name.gp atomically and write the terminal and output preamble */
+int cc_gp_script_open(cc_outfile *o, const char *dir, const char *name, int w, int h,
+                      char *err, size_t errlen)
+{
+    if (script_file(o, dir, name, err, errlen) < 0) return -1;
     fprintf(o->f,
             "# %s.gp: plots %s.dat into %s.png. Re-make by hand: cd <this directory> && gnuplot %s.gp\n"
             "reset\n"
@@ -109,10 +115,7 @@ int cc_gp_script_open(cc_outfile *o, const char *dir, const char *name, int w, i
 int cc_gp_anim_open(cc_outfile *o, const char *dir, const char *name, int w, int h, int delay,
                     char *err, size_t errlen)
 {
-    char path[CC_PATH_MAX];
-    if (!cc_gp_name_ok(name) || cc_path_join(path, dir, name, ".gp") < 0)
-        return snprintf(err, errlen, "bad plot name '%s'", name), -1;
-    if (cc_outfile_open(o, path, err, errlen) < 0) return -1;
+    if (script_file(o, dir, name, err, errlen) < 0) return -1;
     fprintf(o->f,
             "# %s.gp: plots %s.dat into the animation %s.gif, one plot a frame. Re-make by hand:\n"
             "# cd <this directory> && gnuplot %s.gp\n"
