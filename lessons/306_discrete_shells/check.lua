@@ -19,6 +19,14 @@ local exact = cc.condition("bend", "pritchard-exact")
 local shells = cc.condition("bend", "discrete-shells")
 local quadratic = cc.condition("bend", "quadratic")
 
+-- theta = atan2((nA^ x nB^).e^, nA^.nB^), 001 (24)-(30)
+local function theta(x)
+  local x0, x1, x2, x3 = vec(x, 0), vec(x, 1), vec(x, 2), vec(x, 3)
+  local nA, nB, e = cross(sub(x2, x0), sub(x1, x0)), cross(sub(x1, x3), sub(x2, x3)), sub(x1, x2)
+  local la, lb = norm(nA), norm(nB)
+  return math.atan(dot(cross(nA, nB), e) / (la * lb * norm(e)), dot(nA, nB) / (la * lb))
+end
+
 -- rest hinges: a flat one with unequal wings, two bent ones, one with a long edge
 local RESTS = {
   {0.2, 0.9, 0,  0.6, 0, 0,  -0.5, 0, 0,  -0.1, -0.5, 0},
@@ -84,8 +92,7 @@ return grade.run{lesson = "306_discrete_shells", dir = arg[1], hint = arg[2], pa
    hints = {"Both lengths come from the rest hinge x_rest, not the moving one.",
             "A triangle's area is half the length of its normal: A_rest = (|nA| + |nB|) / 2.",
             "w = |x1 - x2| * sqrt(3 / ((|nA| + |nB|) / 2)) at x_rest."}},
-  {todo = 2, name = "dtheta/dx by heights and cosines", fn = "grad_theta", nv = 4,
-   value = function(x) return exact:eval(x, {}).value[1] end,
+  {todo = 2, name = "dtheta/dx by heights and cosines", fn = "grad_theta", nv = 4, value = theta,
    hints = {"A wing vertex moves theta along its own triangle's normal; the edge vertices share the opposite reaction.",
             "h0 = |nA|/|e| (x0's height over the edge), and dtheta/dx0 = -nA^/h0: moving x0 along +nA^ closes the hinge.",
             "cA1/hA1 = cos(angle of A at x2) |x0 - x2| / |nA| = (e . (x0 - x2)) / (|e| |nA|); cA2/hA2 = -(e . (x0 - x1)) / (|e| |nA|)."}},

@@ -124,7 +124,7 @@ void cc_lua_checkrest(lua_State *L, int arg, const cc_lcondition *lc, cc_rest *r
 /* push the rest data as a table for Lua-defined conditions */
 void cc_lua_pushrest(lua_State *L, const cc_rest *r)
 {
-    lua_createtable(L, 0, 16);
+    lua_createtable(L, 0, r->nv == 4 ? 17 : 14);
     const struct { const char *k; double v; } f[] = {
         {"du1", r->du1}, {"dv1", r->dv1}, {"du2", r->du2}, {"dv2", r->dv2}, {"det", r->det},
         {"area", r->area}, {"area_power", r->area_power}, {"alpha", r->alpha}, {"bu", r->bu},
