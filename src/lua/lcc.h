@@ -69,6 +69,10 @@ void cc_lua_sandbox(lua_State *L, cc_sandbox *sb, const char *package_path);
 void cc_lua_limits(lua_State *L, cc_sandbox *sb);
 /* the limit (or the SIGINT) that ended the script, as one line in buf, or NULL if none did */
 const char *cc_lua_limit_hit(const cc_sandbox *sb, char *buf, size_t n);
+/* 1 once SIGINT or the CPU limit has asked the running script to stop: a C function that loops
+ * for long (sim:step(n)) checks it between iterations and returns to Lua, where the hook ends
+ * the script; 0 otherwise (and always in a state without limits) */
+int cc_lua_stop_asked(void);
 /* Raise a Lua error naming path unless L's sandbox (if any) lets it be read or written:
  * every toolkit function that opens a path calls this first. */
 void cc_lua_checkpath(lua_State *L, const char *path, int write);

@@ -439,6 +439,8 @@ void cc_lua_limits(lua_State *L, cc_sandbox *sb)
     }
 }
 
+int cc_lua_stop_asked(void) { return limit_sandbox && (limit_sandbox->interrupted || limit_sandbox->cpu_hit); }
+
 const char *cc_lua_limit_hit(const cc_sandbox *sb, char *buf, size_t n)
 {
     if (sb->interrupted) return snprintf(buf, n, "interrupted (SIGINT)"), buf;

@@ -345,8 +345,8 @@ static int l_step(lua_State *L)
     luaL_argcheck(L, n >= 1, 2, "number of steps must be positive");
     bind_state(L, ls);
     int rc = 0;
-    for (lua_Integer i = 0; i < n && rc == 0; i++) rc = cc_sim_step(ls->s);
-    return step_result(L, ls, rc);
+    for (lua_Integer i = 0; i < n && rc == 0 && !cc_lua_stop_asked(); i++) rc = cc_sim_step(ls->s);
+    return step_result(L, ls, rc);   /* after a stop, the limits' hook ends the script on return */
 }
 
 static int l_advance(lua_State *L)

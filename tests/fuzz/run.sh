@@ -28,6 +28,9 @@ for target in points obj lua; do
         -rss_limit_mb=4096 -max_len=4096 -error_exitcode=77 -artifact_prefix="$build/findings/$target-" \
         > "$build/findings/$target.log" 2>&1
     rc=$?
+    # fork mode exits with the timeout status (70) when the time runs out while a job is still on
+    # a slow input: slow inputs are kept, not failures (above)
+    if [ $rc -eq 70 ]; then rc=0; fi
     last=$(grep -E '^#[0-9]+: cov' "$build/findings/$target.log" | tail -1)
     runs=$(echo "$last" | sed -n 's/^#\([0-9]*\):.*/\1/p')
     counts=$(echo "$last" | sed -n 's/.*oom\/timeout\/crash: \([0-9\/]*\).*/\1/p')
