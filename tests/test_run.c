@@ -102,19 +102,27 @@ static int file_lines(const char *path, int *ends_in_newline)
     return n;
 }
 
-/* SIGINT inside one long C call: sim:step(n) stops between steps and the script ends with
- * status 130 (without the check the call would run its hundred million steps first; the
- * shell gives up after 60 s and the status is then timeout's 124) */
+/* SIGINT inside one long C call: sim:step(n) and sim:advance(T) stop between steps and the
+ * script ends with status 130 (without the check the call would run its hundred million steps
+ * first; the shell kills it after 60 s and the status is then 137) */
 static void test_sigint_in_step(void)
 {
     char p[64], args[512];
     script(p, "local cc = require 'clothcheck'\nlocal s = cc.sim(cc.grid(4, 40, 0.3, 0.3), {h = 0.01})\n"
               "s:pin(13)\nio.write('started\\n') io.flush()\nprint(s:step(100000000))\n");
+    char p2[64];
+    script(p2, "local cc = require 'clothcheck'\nlocal s = cc.sim(cc.grid(4, 40, 0.3, 0.3), {h = 0.01})\n"
+               "s:pin(13)\nio.write('started\\n') io.flush()\nprint(s:advance(1000000))\n");
     snprintf(args, sizeof args,
              "run --out /tmp/cc_run_step_out %s >/tmp/cc_run_step.out 2>/dev/null & pid=$!; n=0; "
              "until grep -q started /tmp/cc_run_step.out || [ $n -gt 300 ]; do sleep 0.1; n=$((n+1)); done; "
              "sleep 0.3; kill -INT $pid; (sleep 60; kill -KILL $pid) >/dev/null 2>&1 & w=$!; wait $pid; rc=$?; "
              "kill $w 2>/dev/null; exit $rc", p);
+    CU_ASSERT_EQUAL(cc_test_run_cli(args, out, sizeof out, err, sizeof err), 130);
+    remove("/tmp/cc_run_step.out");
+    char *sp = strstr(args, p);   /* the same with sim:advance(T) */
+    CU_ASSERT_PTR_NOT_NULL_FATAL(sp);
+    memcpy(sp, p2, strlen(p2));
     CU_ASSERT_EQUAL(cc_test_run_cli(args, out, sizeof out, err, sizeof err), 130);
     remove("/tmp/cc_run_step.out");
 }
@@ -201,7 +209,7 @@ int main(void)
         {"sandbox unless --unsafe", test_sandbox},
         {"os.exit sets the status", test_exit_status},
         {"SIGINT ends a script, outputs whole", test_sigint},
-        {"SIGINT ends a long sim:step(n) between steps", test_sigint_in_step},
+        {"SIGINT ends a long sim:step(n) or sim:advance(T) between steps", test_sigint_in_step},
         {"without gnuplot: data, scripts, one line", test_no_gnuplot},
         {NULL, NULL}};
     return cc_test_main("run", tests);

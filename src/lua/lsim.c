@@ -355,6 +355,7 @@ static int l_advance(lua_State *L)
     double T = luaL_checknumber(L, 2);
     luaL_argcheck(L, T > 0, 2, "time must be positive");
     bind_state(L, ls);
+    cc_sim_set_stop(ls->s, cc_lua_stop_asked);   /* between steps: SIGINT, the CPU limit */
     return step_result(L, ls, cc_sim_advance(ls->s, T));
 }
 

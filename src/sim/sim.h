@@ -200,6 +200,10 @@ int cc_sim_step(cc_sim *s);
  * step blows up, and h doubles again after p.grow_after accepted steps. 0, or -1 when a
  * step below p.h_min would be needed (the state is that at the last accepted step). */
 int cc_sim_advance(cc_sim *s, double T);
+/* A function cc_sim_advance asks before every step; when it returns nonzero the advance ends
+ * there (-1, "stopped": the state is that at the last accepted step). NULL: never (default).
+ * The Lua binding passes its SIGINT / CPU-limit check. */
+void cc_sim_set_stop(cc_sim *s, int (*stop)(void));
 
 /* Counters since creation. */
 typedef struct cc_sim_stats {

@@ -86,6 +86,7 @@ struct cc_sim {
     double *rest_len;    /* ne: rest lengths */
     cc_sim_stats st;     /* counters */
     int fault;           /* 1: the last step failed because of a non-finite value or blow-up */
+    int (*stop)(void);   /* asked before every step of cc_sim_advance (cc_sim_set_stop), or NULL */
     char err[CC_ERRLEN]; /* last error */
 };
 

@@ -377,6 +377,8 @@ static double stretch_change(cc_sim *s, const cc_term *t, const double *C0)
 }
 
 /* cover time T with adaptive steps <= p.h */
+void cc_sim_set_stop(cc_sim *s, int (*stop)(void)) { s->stop = stop; }
+
 int cc_sim_advance(cc_sim *s, double T)
 {
     if (!(T > 0) || !isfinite(T)) return snprintf(s->err, CC_ERRLEN, "advance needs a time > 0"), -1;
@@ -384,6 +386,7 @@ int cc_sim_advance(cc_sim *s, double T)
     double *C0 = s->C0, t = 0, end = T * (1 - 1e-12);
     int ok_run = 0, rc = 0, *saved_contact = s->saved_contact;
     while (t < end) {
+        if (s->stop && s->stop()) return snprintf(s->err, CC_ERRLEN, "stopped at t = %.6g s", s->st.time), -1;
         double h = fmin(s->st.h, T - t);
         char why[CC_ERRLEN] = "";
         cc_mpcg_stats cg;
