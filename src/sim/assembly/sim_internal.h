@@ -127,8 +127,10 @@ int cc_kernel_triangles(cc_sim *s, cc_term *st, int st_hess, cc_term *sh, int sh
                         double *jdx, cc_term **bad_term, int *bad, const char **why);
 int cc_kernel_bend_pritchard(cc_sim *s, cc_term *t, int hess, int b0, int b1, const double *x, const double *v,
                              double cx, double cv, const double *dx, double *f, double *jdx, int *bad, const char **why);
-/* kernel_hinge.c: the other bend formulations (pritchard-exact, bridson, discrete-shells,
- * quadratic and Bridson's force model), one hinge at a time; cc_kernel_hinge_has says which */
+/* kernel_hinge.c: the other bend formulations (pritchard-exact, bridson, macri,
+ * discrete-shells and Bridson's force model four hinges at a time, quadratic one at a time);
+ * cc_kernel_hinge_has says which; cc_kernel_pack_hinge packs their rest data (theta0 and a
+ * weight or sin, cos of theta0/2) */
 int cc_kernel_hinge_has(const cc_term *t);
 int cc_kernel_pack_hinge(cc_term *t);
 int cc_kernel_hinge(cc_sim *s, cc_term *t, int hess, int b0, int b1, const double *x, const double *v,
