@@ -71,9 +71,9 @@ static int sample_hinge_rest(const cc_sample_opts *o, uint64_t seed, uint64_t in
     cc_rng g = cc_rng_make(seed ^ 0x4e57u, index);
     cc_sample_hinge_at_angle(0.0, cc_rng_range(&g, 0.3, 1.5), cc_rng_range(&g, 0.3, 1.5),
                              cc_rng_range(&g, -0.7, 0.7), cc_rng_range(&g, -0.7, 0.7), xr);
-    if (cc_rest_hinge_shape(r, xr, err) < 0) return -1;
-    r->rest_angle = 0.0;   /* flat: atan2 may give -0 */
-    return 0;
+    double uv[8];   /* the flat hinge lies in z = 0 */
+    for (int m = 0; m < 4; m++) uv[2 * m] = xr[3 * m], uv[2 * m + 1] = xr[3 * m + 1];
+    return cc_rest_hinge_flat(r, uv, err);
 }
 
 static void sample_hinge(cc_rng *g, double *x)

@@ -126,6 +126,9 @@ int cc_rest_triangle(cc_rest *r, const double *uv, double area_power, double bu,
  * canonical rest shape, edge x1 = (1/2, 0, 0), x2 = (-1/2, 0, 0), wings of height 1 (so
  * |e_rest| = 1, A_rest = 1) with x0 = (0, 1, 0) and x3 folded about the edge to theta0. */
 int cc_rest_hinge_shape(cc_rest *r, const double *x_rest, char *err);
+/* the flat rest hinge of (u,v) points uv = (u0 v0 ... u3 v3) at z = 0 (a mesh's rest shape):
+ * cc_rest_hinge_shape with the rest angle exactly 0 */
+int cc_rest_hinge_flat(cc_rest *r, const double *uv, char *err);
 int cc_rest_hinge(cc_rest *r, double rest_angle, char *err);
 int cc_rest_spring(cc_rest *r, double rest_length, char *err);
 

@@ -86,6 +86,16 @@ int cc_rest_hinge_shape(cc_rest *r, const double *x_rest, char *err)
     return 0;
 }
 
+/* r = the flat rest hinge at (u_m, v_m, 0); atan2 of a flat hinge may give -0 */
+int cc_rest_hinge_flat(cc_rest *r, const double *uv, char *err)
+{
+    double x[12] = {0};
+    for (int m = 0; m < 4; m++) x[3 * m] = uv[2 * m], x[3 * m + 1] = uv[2 * m + 1];
+    if (cc_rest_hinge_shape(r, x, err) < 0) return -1;
+    r->rest_angle = 0.0;
+    return 0;
+}
+
 /* r = hinge rest data with rest angle theta0 on the canonical rest shape (condition.h) */
 int cc_rest_hinge(cc_rest *r, double rest_angle, char *err)
 {

@@ -228,11 +228,9 @@ static int element_rest(const cc_mesh *m, const cc_sim_params *p, const int *idx
                         cc_rest *r, char *err)
 {
     if (nv == 4) {   /* the rest hinge at (u, v, 0): flat, rest angle 0 */
-        double xr[12] = {0};
-        for (int c = 0; c < 4; c++) xr[3 * c] = m->uv[2 * idx[c]], xr[3 * c + 1] = m->uv[2 * idx[c] + 1];
-        if (cc_rest_hinge_shape(r, xr, err) < 0) return -1;
-        r->rest_angle = 0.0;
-        return 0;
+        double uv[8];
+        for (int c = 0; c < 4; c++) uv[2 * c] = m->uv[2 * idx[c]], uv[2 * c + 1] = m->uv[2 * idx[c] + 1];
+        return cc_rest_hinge_flat(r, uv, err);
     }
     if (nv == 2) {
         double du = m->uv[2 * idx[0]] - m->uv[2 * idx[1]], dv = m->uv[2 * idx[0] + 1] - m->uv[2 * idx[1] + 1];

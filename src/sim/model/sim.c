@@ -122,11 +122,10 @@ static int add_hinge_term(cc_sim *s, double k, double kd, char *err)
     memcpy(t->elem, s->hinge, (size_t)s->nh * 4 * sizeof *t->elem);
     for (int e = 0; e < s->nh; e++) {
         char why[CC_ERRLEN];
-        double xr[12] = {0};
-        for (int m = 0; m < 4; m++) xr[3 * m] = s->uv[2 * t->elem[4 * e + m]], xr[3 * m + 1] = s->uv[2 * t->elem[4 * e + m] + 1];
-        if (cc_rest_hinge_shape(&t->rest[e], xr, why) < 0)
+        double uv[8];
+        for (int m = 0; m < 4; m++) uv[2 * m] = s->uv[2 * t->elem[4 * e + m]], uv[2 * m + 1] = s->uv[2 * t->elem[4 * e + m] + 1];
+        if (cc_rest_hinge_flat(&t->rest[e], uv, why) < 0)
             return snprintf(err, CC_ERRLEN, "hinge %d: rest (u,v): %.100s", e, why), -1;
-        t->rest[e].rest_angle = 0.0;   /* flat in (u,v) */
     }
     return 0;
 }
