@@ -54,22 +54,9 @@ if o.scene ~= "strip" and o.scene ~= "tablecloth" then
 end
 if o.gif < 0 or o.gif ~= math.floor(o.gif) then error("bend_compare: --gif must be a whole number >= 0", 0) end
 
-local STRIP = {length = 0.5, width = 0.1}
-
--- the cantilever: (n+1) x (n/5+1) vertices over 0.5 m x 0.1 m, flat at z = 0, the first two
--- columns pinned (a clamp, not a hinge). Returns sim, mesh, nu, the row through the middle.
-local function strip(params)
-  local nx, ny = o.n, math.max(1, o.n // 5)
-  local mesh = cc.grid(nx + 1, ny + 1, STRIP.length, STRIP.width)
-  local sim = cc.sim(mesh, params)
-  for j = 0, ny do
-    for i = 0, 1 do sim:pin(scene.vertex(nx + 1, i, j)) end
-  end
-  return sim, mesh, nx + 1, ny // 2
-end
-
+-- the cantilever (scene.strip: n x n/5 patches) or the tablecloth; sim, mesh, nu, middle row
 local function make(params)
-  if o.scene == "strip" then return strip(params) end
+  if o.scene == "strip" then return scene.strip(o.n, math.max(1, o.n // 5), params) end
   local sim, mesh, nu = scene.tablecloth(o.n, params)
   return sim, mesh, nu, (nu - 1) // 2
 end

@@ -33,19 +33,14 @@ if o.levels < 1 or o.levels > 6 or o.levels ~= math.floor(o.levels) then
   error("bend_refinement: --levels must be a whole number from 1 to 6", 0)
 end
 
-local L, W = 0.5, 0.1
-
 -- the end of the middle row of an nx x ny strip after T, or nil, why
 local function sag(nx, ny, f)
   local params = {preset = "pritchard-table1", h = o.h, k_bend = o.k_bend, d_bend = 0.2 * o.k_bend}
   for k, v in pairs(f.params) do params[k] = v end
-  local sim = cc.sim(cc.grid(nx + 1, ny + 1, L, W), params)
-  for j = 0, ny do
-    for i = 0, 1 do sim:pin(scene.vertex(nx + 1, i, j)) end
-  end
+  local sim, _, nu, row = scene.strip(nx, ny, params)
   local ok, msg = sim:advance(o.T)
   if not ok then return nil, msg end
-  local _, _, z = sim:position(scene.vertex(nx + 1, nx, ny // 2))
+  local _, _, z = sim:position(scene.vertex(nu, nx, row))
   return z, sim:stats().cg_iterations / sim:stats().steps
 end
 

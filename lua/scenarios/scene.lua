@@ -8,6 +8,7 @@
 --   local mesh, nu = scene.cloth(n, side, z)        a square grid of n x n patches
 --   local sim, mesh, nu = scene.hanging(n, params)  001's cloth pinned at two corners
 --   local sim, mesh, nu = scene.tablecloth(n, params)  003's cloth over a round table
+--   local sim, mesh, nu, row = scene.strip(nx, ny, params)  a clamped 0.5 m x 0.1 m cantilever
 --   local run = scene.run(sim, mesh, nu, {dir=, label=, T=, frames=, picture=})
 --        steps to time T; records energies, MPCG iterations and ms per step, writes
 --        o.dir/LABEL/energies.csv, OBJ frames and (with picture) the R/G/B energy picture;
@@ -147,6 +148,20 @@ function scene.tablecloth(n, params, lift)
   local sim = cc.sim(mesh, params)
   sim:add_table(0, 0, t.top, t.floor, t.radius)
   return sim, mesh, nu
+end
+
+-- The cantilever of bend_compare and bend_refinement: a strip of Table 1 cloth 0.5 m x 0.1 m
+-- of nx x ny patches, flat at z = 0, clamped along x = 0 (its first two columns of vertices
+-- pinned: a clamp, not a hinge). Returns sim, mesh, nu and the row j through its middle.
+scene.strip_size = {length = 0.5, width = 0.1}
+
+function scene.strip(nx, ny, params)
+  local mesh = cc.grid(nx + 1, ny + 1, scene.strip_size.length, scene.strip_size.width)
+  local sim = cc.sim(mesh, params)
+  for j = 0, ny do
+    for i = 0, 1 do sim:pin(scene.vertex(nx + 1, i, j)) end
+  end
+  return sim, mesh, nx + 1, ny // 2
 end
 
 -- 001's hanging cloth: 1 m square, flat at z = 0, pinned at the two corners of the edge
