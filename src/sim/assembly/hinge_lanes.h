@@ -19,6 +19,26 @@ static inline cc_lv3 cc_hinge_lane_vertex(const double *a, const int *const vid[
     return (cc_lv3){{p0[0], p1[0], p2[0], p3[0]}, {p0[1], p1[1], p2[1], p3[1]}, {p0[2], p1[2], p2[2], p3[2]}};
 }
 
+/* The batch of hinges e0 .. e0 + live - 1 (elem: 4 vertices a hinge; lanes past live repeat
+ * the last live hinge): positions p, velocities V and dx D of its vertices as lane vectors,
+ * and the stride numbers packed per hinge in kdata (kernel rest data) into k[0 .. stride-1] */
+static inline void cc_hinge_gather(const int *elem, const double *kdata, int stride, int e0, int live,
+                                   const double *x, const double *v, const double *dx, cc_lv3 p[4],
+                                   cc_lv3 V[4], cc_lv3 D[4], cc_ln *k)
+{
+    const int *vid[CC_LANES];
+    for (int l = 0; l < CC_LANES; l++) {
+        int e = e0 + (l < live ? l : live - 1);
+        vid[l] = elem + 4 * e;
+        for (int q = 0; q < stride; q++) k[q][l] = kdata[stride * e + q];
+    }
+    for (int m = 0; m < 4; m++) {
+        p[m] = cc_hinge_lane_vertex(x, vid, m);
+        V[m] = cc_hinge_lane_vertex(v, vid, m);
+        D[m] = cc_hinge_lane_vertex(dx, vid, m);
+    }
+}
+
 /* T = M^T */
 static inline void cc_hinge_lane_transpose(const cc_ln M[9], cc_ln T[9])
 {

@@ -222,18 +222,8 @@ static cc_ln bend_batch(const cc_term *t, int hess, int e0, int live, const doub
     _Static_assert(CC_LANES == 4, "bend_batch gathers four lanes");
     cc_lv3 p[4], V[4], D[4], Dr[4];
     cc_ln k = cc_ln_set(t->k), kd = cc_ln_set(t->kd), gg = cc_ln_set(-cx * t->k - cv * t->kd);
-    const int *vid[CC_LANES];
-    int e[CC_LANES];
-    for (int l = 0; l < CC_LANES; l++) {
-        e[l] = e0 + (l < live ? l : live - 1);
-        vid[l] = t->elem + 4 * e[l];
-    }
-    for (int m = 0; m < 4; m++) {
-        p[m] = cc_hinge_lane_vertex(x, vid, m);
-        V[m] = cc_hinge_lane_vertex(v, vid, m);
-        D[m] = cc_hinge_lane_vertex(dx, vid, m);
-    }
-    cc_ln theta0 = {t->kdata[e[0]], t->kdata[e[1]], t->kdata[e[2]], t->kdata[e[3]]};
+    cc_ln theta0;
+    cc_hinge_gather(t->elem, t->kdata, 1, e0, live, x, v, dx, p, V, D, &theta0);
     hinge_ln h;
     hinge_setup(p, &h);
     *ok = h.ok;

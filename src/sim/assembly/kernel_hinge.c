@@ -185,18 +185,9 @@ static cc_ln tg_batch(const cc_term *t, int hess, int force, int e0, int live, c
 {
     _Static_assert(CC_LANES == 4, "tg_batch gathers four lanes");
     cc_lv3 p[4], V[4], D[4], Dr[4], dw[4];
-    const int *vid[CC_LANES];
-    cc_ln th0, kw, kw2;   /* theta0 and the packed rest data (cc_kernel_pack_hinge) */
-    for (int l = 0; l < CC_LANES; l++) {
-        int e = e0 + (l < live ? l : live - 1);
-        vid[l] = t->elem + 4 * e;
-        th0[l] = t->kdata[3 * e], kw[l] = t->kdata[3 * e + 1], kw2[l] = t->kdata[3 * e + 2];
-    }
-    for (int m = 0; m < 4; m++) {
-        p[m] = cc_hinge_lane_vertex(x, vid, m);
-        V[m] = cc_hinge_lane_vertex(v, vid, m);
-        D[m] = cc_hinge_lane_vertex(dx, vid, m);
-    }
+    cc_ln kdat[3];   /* theta0 and the packed rest data (cc_kernel_pack_hinge) */
+    cc_hinge_gather(t->elem, t->kdata, 3, e0, live, x, v, dx, p, V, D, kdat);
+    cc_ln th0 = kdat[0], kw = kdat[1], kw2 = kdat[2];
     tg_ln h;
     tg_setup(p, &h);
     *ok = h.ok;
@@ -319,18 +310,9 @@ static cc_ln macri_batch(const cc_term *t, int hess, int e0, int live, const dou
 {
     static const double qe[4] = {0, 1, -1, 0};
     cc_lv3 p[4], V[4], D[4], Dr[4], g[4];
-    const int *vid[CC_LANES];
-    cc_ln th0;
-    for (int l = 0; l < CC_LANES; l++) {
-        int e = e0 + (l < live ? l : live - 1);
-        vid[l] = t->elem + 4 * e;
-        th0[l] = t->kdata[3 * e];
-    }
-    for (int m = 0; m < 4; m++) {
-        p[m] = cc_hinge_lane_vertex(x, vid, m);
-        V[m] = cc_hinge_lane_vertex(v, vid, m);
-        D[m] = cc_hinge_lane_vertex(dx, vid, m);
-    }
+    cc_ln kdat[3];
+    cc_hinge_gather(t->elem, t->kdata, 3, e0, live, x, v, dx, p, V, D, kdat);
+    cc_ln th0 = kdat[0];
     macri_ln h;
     cc_lv3 nA = cc_lv3_cross(cc_lv3_sub(p[2], p[0]), cc_lv3_sub(p[1], p[0]));
     cc_lv3 nB = cc_lv3_cross(cc_lv3_sub(p[1], p[3]), cc_lv3_sub(p[2], p[3]));
