@@ -168,6 +168,17 @@ int cc_element_option(const char *cmd, const cc_opt *o, cc_element_opts *e)
     return 1;
 }
 
+int cc_rest_hinge_option(const char *cmd, const char *value, double *x_rest, cc_rest *r)
+{
+    char err[CC_ERRLEN];
+    int n = cc_parse_points(value, 3, x_rest, 4, err);
+    if (n < 0) return cc_cli_error(cmd, "--x-rest: %s", err);
+    if (n != 4) return cc_cli_error(cmd, "--x-rest: the rest hinge needs 4 vertices, got %d", n);
+    if (cc_positions_in_range(x_rest, 4, err) < 0 || cc_rest_hinge_shape(r, x_rest, err) < 0)
+        return cc_cli_error(cmd, "--x-rest: %s", err);
+    return 0;
+}
+
 /* r = the rest hinge of e: --x-rest (theta0 = its angle), else the canonical hinge at --rest;
  * 0, or the exit status after printing one line */
 static int hinge_rest(const char *cmd, const cc_condition *c, const cc_element_opts *e, cc_rest *r)
@@ -182,12 +193,7 @@ static int hinge_rest(const char *cmd, const cc_condition *c, const cc_element_o
         return 0;
     }
     if (e->have_rest) return cc_cli_error(cmd, "give --rest (an angle) or --x-rest (the rest hinge), not both");
-    int n = cc_parse_points(e->x_rest, 3, xr, CC_MAX_NV + 1, err);
-    if (n < 0) return cc_cli_error(cmd, "--x-rest: %s", err);
-    if (n != 4) return cc_cli_error(cmd, "--x-rest: the rest hinge needs 4 vertices, got %d", n);
-    if (cc_positions_in_range(xr, 4, err) < 0) return cc_cli_error(cmd, "--x-rest: %s", err);
-    if (cc_rest_hinge_shape(r, xr, err) < 0) return cc_cli_error(cmd, "--x-rest: %s", err);
-    return 0;
+    return cc_rest_hinge_option(cmd, e->x_rest, xr, r);
 }
 
 int cc_element_build(const char *cmd, const cc_condition *c, const cc_element_opts *e, double *x,

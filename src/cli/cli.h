@@ -108,6 +108,11 @@ cc_element_opts cc_element_defaults(void);
  * is not a finite number); 0 if o is some other option */
 int cc_element_option(const char *cmd, const cc_opt *o, cc_element_opts *e);
 
+/* --x-rest VALUE of command cmd: x_rest (12 doubles) and the rest hinge r from 4 points; 0, or
+ * the exit status after printing one line (not 4 points, out of range, degenerate) */
+struct cc_rest;
+int cc_rest_hinge_option(const char *cmd, const char *value, double *x_rest, struct cc_rest *r);
+
 /* x (3*nv), rest data r and the evaluation ev (value, gradient, Hessian) of condition c from
  * e; 0, or the exit status after printing one line (wrong vertex count, degenerate (u,v),
  * non-numbers, C undefined at x) */

@@ -114,13 +114,9 @@ static int take_option(audit_args *a, const cc_opt *o)
             return cc_cli_error("audit", "--area-power must be a number in (0, 4] (got '%s')", o->value);
         a->opts.sample.area_power = d;
     } else if (!strcmp(o->name, "x-rest")) {
-        char err[CC_ERRLEN];
         cc_rest r;
-        int n = cc_parse_points(o->value, 3, a->x_rest, 4, err);
-        if (n < 0) return cc_cli_error("audit", "--x-rest: %s", err);
-        if (n != 4) return cc_cli_error("audit", "--x-rest: the rest hinge needs 4 vertices, got %d", n);
-        if (cc_positions_in_range(a->x_rest, 4, err) < 0 || cc_rest_hinge_shape(&r, a->x_rest, err) < 0)
-            return cc_cli_error("audit", "--x-rest: %s", err);
+        int rc = cc_rest_hinge_option("audit", o->value, a->x_rest, &r);
+        if (rc) return rc;
         a->opts.sample.hinge_rest = a->x_rest;
     } else if (!strcmp(o->name, "json")) {
         a->json = o->value;
