@@ -6,6 +6,7 @@ local cc = require "clothcheck"
 local root = arg[0]:match("^(.*)/tests/[^/]*$") or "."
 local scenarios = root .. "/lua/scenarios/"
 package.path = scenarios .. "?.lua;" .. package.path
+local scene = require "scene"
 
 -- outputs go into the script's output folder (out/lua_scenarios under the build directory;
 -- out/ is ignored by git), replaced on every run
@@ -77,6 +78,9 @@ plot_made(dir, "energies")
 local ALL = {"pritchard", "pritchard-exact", "macri", "bridson", "bridson-force", "discrete-shells", "quadratic"}
 r, dir = run("bend_compare")
 assert(r.scene == "strip")
+-- the strip asks for the multigrid unless told otherwise
+assert(scene.strip(10, 2, {preset = "pritchard-table1"}):params().precond == "multigrid")
+assert(scene.strip(10, 2, {precond = "block-ic0"}):params().precond == "block-ic0")
 for _, v in ipairs(ALL) do
   assert(r.by[v] and not r.by[v].rejected, v .. " must be accepted by the simulator")
   sane(r.by[v])
@@ -194,7 +198,6 @@ plot_made(dir, "macri_error")
 assert(exists(dir .. "/sweep.csv"))
 
 -- --help: the script's description, every option with its default, what --quick sets
-local scene = require "scene"
 local text = scene.usage("bend_compare", scenarios .. "bend_compare.lua",
   {name = "bend_compare", n = 33, psd_project = false, out = "out/bend_compare", quick = false},
   {quick = {n = 8}})

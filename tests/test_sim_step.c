@@ -518,6 +518,14 @@ static void test_presets_and_params(void)
     CU_ASSERT_EQUAL(p.k_bend, 3e-4);
     CU_ASSERT_EQUAL(cc_sim_param_set(&p, "integrator", "symplectic-euler", err), 0);
     CU_ASSERT_EQUAL(p.integrator, CC_SYMPLECTIC_EULER);
+    CU_ASSERT_STRING_EQUAL(cc_sim_param_word(&p, "integrator"), "symplectic-euler");
+    CU_ASSERT_STRING_EQUAL(cc_sim_param_word(&p, "precond"), "ascher-boxerman");   /* the presets' (003's) */
+    CU_ASSERT_EQUAL(cc_sim_param_set(&p, "precond", "multigrid", err), 0);
+    CU_ASSERT_STRING_EQUAL(cc_sim_param_word(&p, "precond"), "multigrid");
+    CU_ASSERT_PTR_NULL(cc_sim_param_word(&p, "k_bend"));   /* not a word */
+    CU_ASSERT_PTR_NULL(cc_sim_param_word(&p, "warp"));
+    p.precond = 99;
+    CU_ASSERT_PTR_NULL(cc_sim_param_word(&p, "precond"));
     CU_ASSERT_EQUAL(cc_sim_param_set(&p, "gravity", "0 -1 0", err), 0);
     CU_ASSERT(p.gravity[0] == 0 && p.gravity[1] == -1 && p.gravity[2] == 0);
     CU_ASSERT_EQUAL(cc_sim_param_set(&p, "bend_variant", "bridson", err), 0);

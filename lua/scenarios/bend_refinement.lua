@@ -11,12 +11,11 @@
 -- given curvature costs less as n grows), while Discrete Shells and the quadratic model, whose
 -- weight |e|^2/A grows as the triangles thin, stay near their limit (docs/scenarios.md,
 -- docs/bend.md). The end of the strip's middle row is measured after T seconds (damped: it
--- has come to rest). Level: intermediate. About two minutes on two cores (--quick: a second).
+-- has come to rest). Level: intermediate. About 20 s (--quick: a second).
 --
 --   clothcheck run lua/scenarios/bend_refinement.lua [--quick] [--T 1.5] [--h 0.01]
 --                  [--k_bend 0.2] [--levels 4] [--out DIR]
--- --levels L: n = 10, 20, 40, ... (L values; uniform refinement stops at 40 x 8, beyond which
--- bending-dominated solves need thousands of MPCG iterations: docs/performance.md).
+-- --levels L: n = 10, 20, 40, ... (L values; uniform refinement stops at 80 x 16).
 local cc = require "clothcheck"
 local scene = require "scene"
 
@@ -45,7 +44,7 @@ local function sag(nx, ny, f)
 end
 
 local paths = {
-  {name = "uniform", title = "uniform (n x n/5)", across = function(n) return n // 5 end, max = 40},
+  {name = "uniform", title = "uniform (n x n/5)", across = function(n) return n // 5 end, max = 80},
   {name = "length", title = "along the length (n x 2)", across = function() return 2 end, max = 320},
 }
 

@@ -153,11 +153,16 @@ end
 -- The cantilever of bend_compare and bend_refinement: a strip of Table 1 cloth 0.5 m x 0.1 m
 -- of nx x ny patches, flat at z = 0, clamped along x = 0 (its first two columns of vertices
 -- pinned: a clamp, not a hinge). Returns sim, mesh, nu and the row j through its middle.
+-- MPCG is preconditioned by the multigrid unless params.precond says otherwise: on this
+-- bending-dominated scene the presets' Ascher & Boxerman blocks need hundreds of iterations a
+-- step and reach the cap of 1000 from 80 x 16 on (docs/performance.md).
 scene.strip_size = {length = 0.5, width = 0.1}
 
 function scene.strip(nx, ny, params)
   local mesh = cc.grid(nx + 1, ny + 1, scene.strip_size.length, scene.strip_size.width)
-  local sim = cc.sim(mesh, params)
+  local p = {precond = "multigrid"}
+  for k, v in pairs(params or {}) do p[k] = v end
+  local sim = cc.sim(mesh, p)
   for j = 0, ny do
     for i = 0, 1 do sim:pin(scene.vertex(nx + 1, i, j)) end
   end

@@ -136,6 +136,9 @@ const char *const *cc_sim_preset_names(void);
 /* Set one parameter by its field name from text ("k_stretch", "5000"; "integrator",
  * "backward-euler"; "gravity", "0 0 -9.81"); 0, or -1 with err. */
 int cc_sim_param_set(cc_sim_params *p, const char *name, const char *value, char *err);
+/* the word of an enum parameter's value ("precond" -> "multigrid"); NULL if name is not an
+ * enum parameter or the value has no word */
+const char *cc_sim_param_word(const cc_sim_params *p, const char *name);
 /* Check a parameter set for consistency; 0, or -1 with err. */
 int cc_sim_params_check(const cc_sim_params *p, char *err);
 

@@ -191,6 +191,19 @@ int cc_sim_param_set(cc_sim_params *p, const char *name, const char *value, char
     return -1;
 }
 
+/* the word of the enum parameter name's value in p */
+const char *cc_sim_param_word(const cc_sim_params *p, const char *name)
+{
+    for (size_t i = 0; p && name && i < sizeof fields / sizeof fields[0]; i++) {
+        const field *f = &fields[i];
+        if (strcmp(f->name, name) || f->kind != 'e') continue;
+        int v = *(const int *)((const char *)p + f->off), n = 0;
+        while (f->words[n]) n++;
+        return v >= 0 && v < n ? f->words[v] : NULL;
+    }
+    return NULL;
+}
+
 /* 0 if every parameter is in range */
 int cc_sim_params_check(const cc_sim_params *p, char *err)
 {
