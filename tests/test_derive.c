@@ -190,6 +190,13 @@ static void test_cli_text_and_step(void)
     CU_ASSERT_PTR_NOT_NULL(strstr(out, "[20/20] d2C (switched)"));   /* every step, no prompt */
     CU_ASSERT_PTR_NULL(strstr(out, "Enter: next step"));
     CU_ASSERT_PTR_NOT_NULL(strstr(out, "First departure: step 7, n^A^, 001 (24), (40)"));
+    CU_ASSERT_PTR_NULL(strstr(out, "rest hinge x_rest"));   /* Macri reads the rest angle only */
+    rc = cc_test_run_cli("derive bend --variant discrete-shells", out, sizeof out, err, sizeof err);
+    CU_ASSERT_EQUAL(rc, 0);
+    CU_ASSERT_PTR_NOT_NULL(strstr(out, "rest hinge x_rest = 0.3 -0.9 0; 0 0 0; 1 0 0; 0.5 0.8 0\n"));
+    rc = cc_test_run_cli("derive bend/macri", out, sizeof out, err, sizeof err);
+    CU_ASSERT_EQUAL(rc, 2);
+    CU_ASSERT_PTR_NOT_NULL(strstr(err, "clothcheck derive bend --variant macri"));
     rc = cc_test_run_cli("derive shear --variant normalized", out, sizeof out, err, sizeof err);
     CU_ASSERT_EQUAL(rc, 0);
     CU_ASSERT_PTR_NOT_NULL(strstr(out, "No departure"));
@@ -205,7 +212,7 @@ static void test_cli_bad_input(void)
                          "derive bend --x '0 0 0; 1 0 0; 0 1 0; a b c'", "derive stretch --x '0 0 0; 1 0 0; 0 1 0'",
                          "derive stretch --x '0 0 0; 1 0 0; 0 1 0' --uv '0 0; 1 0; 2 0'",
                          "derive bend --x '0 0 0; 0 0 0; 1 0 0; 0 1 0'", "derive bend --frobnicate",
-                         "derive spring --x '1e200 0 0; 0 0 0' --rest 1"};
+                         "derive spring --x '1e200 0 0; 0 0 0' --rest 1", "derive bend/macri", "derive bend/"};
     for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
         int rc = cc_test_run_cli(bad[i], out, sizeof out, err, sizeof err);
         CU_ASSERT_EQUAL(rc, 2);

@@ -115,18 +115,25 @@ static int wait_key(void)
     return line[0] == 'q' || line[0] == 'Q';
 }
 
-static void print_text(const cc_derive *d, const cc_rest *r, int sample, int step)
+/* v, with -0 printed as 0 */
+static double nz(double v)
+{
+    return v == 0 ? 0.0 : v;
+}
+
+static void print_text(const cc_derive *d, const cc_rest *r, int rest_shape, int sample, int step)
 {
     printf("%s/%s, its derivation step by step on %s:\n", d->condition, d->variant,
            sample ? "the sample element (give --x for your own)" : "the element given");
     for (int m = 0; m < d->nv; m++) printf("  x%d = (%g, %g, %g)\n", m, d->x[3 * m], d->x[3 * m + 1], d->x[3 * m + 2]);
     if (d->nv == 4) printf("  rest angle theta0 = %g\n", r->rest_angle);
-    if (d->nv == 4 && r->rest_weight > 0)
-        printf("  rest hinge x_rest = %g %g %g; %g %g %g; %g %g %g; %g %g %g\n"
-               "  weight |e_rest| sqrt(3/A_rest) = %g, cotangent weights sqrt(3/A_rest) K = (%g, %g, %g, %g)\n",
-               r->rest_x[0], r->rest_x[1], r->rest_x[2], r->rest_x[3], r->rest_x[4], r->rest_x[5], r->rest_x[6],
-               r->rest_x[7], r->rest_x[8], r->rest_x[9], r->rest_x[10], r->rest_x[11], r->rest_weight,
-               r->rest_K[0], r->rest_K[1], r->rest_K[2], r->rest_K[3]);
+    if (d->nv == 4 && rest_shape && r->rest_weight > 0) {
+        printf("  rest hinge x_rest =");
+        for (int m = 0; m < 4; m++)
+            printf(" %g %g %g%s", nz(r->rest_x[3 * m]), nz(r->rest_x[3 * m + 1]), nz(r->rest_x[3 * m + 2]), m < 3 ? ";" : "\n");
+        printf("  weight |e_rest| sqrt(3/A_rest) = %g, cotangent weights sqrt(3/A_rest) K = (%g, %g, %g, %g)\n",
+               r->rest_weight, nz(r->rest_K[0]), nz(r->rest_K[1]), nz(r->rest_K[2]), nz(r->rest_K[3]));
+    }
     if (d->nv == 2) printf("  rest length L = %g\n", r->rest_length);
     printf("Entries are named q<component> x<vertex>.<axis> [x<vertex>.<axis>] (Pritchard's labels).\n\n");
     for (int i = 0; i < d->nsteps; i++) {
@@ -213,6 +220,10 @@ int cc_cmd_derive(int argc, char **argv)
     }
     if (r < 0) return CC_EXIT_USAGE;
     if (!cname) return cc_cli_error("derive", "no condition given (see clothcheck derive --help)");
+    const char *slash = strchr(cname, '/');
+    if (!cc_condition_known(cname) && slash && slash[1])
+        return cc_cli_error("derive", "unknown condition '%s': give the variant apart, clothcheck derive %.*s --variant %s",
+                            cname, (int)(slash - cname), cname, slash + 1);
     if (!cc_condition_known(cname))
         return cc_cli_error("derive", "unknown condition '%s' (stretch, shear, bend, spring)", cname);
     const cc_condition *c = cc_condition_find(cname, variant);
@@ -239,6 +250,6 @@ int cc_cmd_derive(int argc, char **argv)
         return cc_cli_error("derive", "%s/%s: step '%s' is not a finite number at these positions (an overflow or "
                             "underflow: scale the coordinates)", c->condition, c->variant, d.steps[bad].step->name);
     if (json) print_json(&d, sample);
-    else print_text(&d, &rest, sample, step && isatty(STDIN_FILENO));
+    else print_text(&d, &rest, c->rest_shape, sample, step && isatty(STDIN_FILENO));
     return CC_EXIT_OK;
 }
