@@ -288,11 +288,17 @@ static void test_psd_known_spectrum(void)
             }
         for (int a = 0; a < n; a++)   /* exactly symmetric input */
             for (int b = 0; b < a; b++) H[a][b] = H[b][a];
-        cc_psd_project(H, n);
-        double worst = 0;
-        for (int a = 0; a < n; a++)
-            for (int b = 0; b < n; b++) worst = fmax(worst, fabs(H[a][b] - R[a][b]));
-        CU_ASSERT(worst < 1e-13);
+        const double scales[3] = {1.0, 1e-150, 1e150};   /* the same relative result at any scale */
+        for (int sc = 0; sc < 3; sc++) {
+            double S[CC_MAX_DOF][CC_MAX_DOF];
+            for (int a = 0; a < n; a++)
+                for (int b = 0; b < n; b++) S[a][b] = scales[sc] * H[a][b];
+            cc_psd_project(S, n);
+            double worst = 0;
+            for (int a = 0; a < n; a++)
+                for (int b = 0; b < n; b++) worst = fmax(worst, fabs(S[a][b] / scales[sc] - R[a][b]));
+            CU_ASSERT(worst < 1e-13);
+        }
     }
 }
 

@@ -164,6 +164,14 @@ static void tred2(double V[CC_MAX_DOF][CC_MAX_DOF], int n, double *d, double *e)
     e[0] = 0;
 }
 
+/* sqrt(a^2 + b^2): the plain formula where the squares neither overflow nor underflow (the
+ * matrices come scaled to entries of at most 1), libm's slower hypot elsewhere */
+static inline double norm2(double a, double b)
+{
+    double q = a * a + b * b;
+    return q > 1e-290 && q < 1e290 ? sqrt(q) : hypot(a, b);
+}
+
 /* Eigenvalues d and eigenvectors (columns of V) of the tridiagonal (d, e) by the implicit QL
  * method, V holding tred2's transformation on entry (EISPACK tql2, as in JAMA). -1 if an
  * eigenvalue needs more than 60 iterations. */
@@ -180,7 +188,7 @@ static int tql2(double V[CC_MAX_DOF][CC_MAX_DOF], int n, double *d, double *e)
             int iter = 0;
             do {
                 if (++iter > 60) return -1;
-                double g = d[l], p = (d[l + 1] - g) / (2 * e[l]), r = hypot(p, 1.0);
+                double g = d[l], p = (d[l + 1] - g) / (2 * e[l]), r = norm2(p, 1.0);
                 if (p < 0) r = -r;
                 d[l] = e[l] / (p + r);
                 d[l + 1] = e[l] * (p + r);
@@ -195,7 +203,7 @@ static int tql2(double V[CC_MAX_DOF][CC_MAX_DOF], int n, double *d, double *e)
                     s2 = s;
                     g = c * e[i];
                     h = c * p;
-                    r = hypot(p, e[i]);
+                    r = norm2(p, e[i]);
                     e[i + 1] = s * r;
                     s = e[i] / r;
                     c = p / r;
@@ -242,27 +250,33 @@ static int psd_quick(const double H[CC_MAX_DOF][CC_MAX_DOF], int n)
     return 1;
 }
 
-/* H = V max(D, 0) V^T where H = V D V^T; H is kept as it is when psd_quick passes (its
+/* H = V max(D, 0) V^T where H = V D V^T, taken as H - sum over the negative eigenvalues of
+ * d_k v_k v_k^T (the same matrix, for O(n^2) work per negative eigenvalue instead of O(n^3));
+ * the decomposition is of H / max|H_ab|. H is kept as it is when psd_quick passes (its
  * negative eigenvalues, if any, are round-off: above -1e-12 max|H_aa|) */
 void cc_psd_project(double H[CC_MAX_DOF][CC_MAX_DOF], int n)
 {
     if (psd_quick((const double (*)[CC_MAX_DOF])H, n)) return;
-    double V[CC_MAX_DOF][CC_MAX_DOF], d[CC_MAX_DOF], e[CC_MAX_DOF];
-    for (int a = 0; a < n; a++) memcpy(V[a], H[a], (size_t)n * sizeof(double));
+    double V[CC_MAX_DOF][CC_MAX_DOF], d[CC_MAX_DOF], e[CC_MAX_DOF], big = 0;
+    for (int a = 0; a < n; a++)
+        for (int b = 0; b < n; b++) big = fmax(big, fabs(H[a][b]));
+    if (!(big > 0) || !isfinite(big)) return;   /* zero, or not finite: the caller's checks see it */
+    for (int a = 0; a < n; a++)
+        for (int b = 0; b < n; b++) V[a][b] = H[a][b] / big;
     tred2(V, n, d, e);
     if (tql2(V, n, d, e) < 0) {   /* no convergence: keep only the diagonal's positive part */
         for (int a = 0; a < n; a++)
             for (int b = 0; b < n; b++) H[a][b] = a == b ? fmax(H[a][a], 0.0) : 0.0;
         return;
     }
-    int negative = 0;
-    for (int k = 0; k < n; k++) negative |= d[k] < 0;
-    if (!negative) return;
-    for (int a = 0; a < n; a++)   /* H = V max(d, 0) V^T */
-        for (int b = a; b < n; b++) {
-            double s = 0;
-            for (int k = 0; k < n; k++)
-                if (d[k] > 0) s += V[a][k] * d[k] * V[b][k];
-            H[a][b] = H[b][a] = s;
-        }
+    for (int k = 0; k < n; k++) {
+        if (!(d[k] < 0)) continue;
+        double w = d[k] * big;
+        for (int a = 0; a < n; a++)
+            for (int b = a; b < n; b++) {
+                double t = H[a][b] - w * V[a][k] * V[b][k];
+                H[a][b] = t;
+                H[b][a] = t;
+            }
+    }
 }
