@@ -119,6 +119,10 @@ typedef struct cc_sim_params {
     double strain_max;      /* strain limit: edge lengths kept within (1 +- strain_max) L */
     int strain_iters;       /* strain limiting sweeps over the edges */
     double max_speed;       /* a vertex faster than this is a blow-up */
+    double soft_step;       /* backward Euler solves a step again with every element projected to
+                               PSD when u^T A u < soft_step u^T M u for its free velocity change u
+                               (A nearly indefinite along the step; step.c, soft_step); default
+                               0.5, 0 turns the check off */
     double contact_margin;  /* obstacles: a vertex closer than this to a surface is in contact */
     char stretch_variant[CC_SIM_NAMELEN];  /* registry variant of "stretch" */
     char shear_variant[CC_SIM_NAMELEN];    /* registry variant of "shear" */
@@ -194,9 +198,10 @@ int cc_sim_add_table(cc_sim *s, double cx, double cy, double top_z, double floor
 
 /* One step of p.h with the chosen integrator. 0, or -1 with cc_sim_error set; on failure
  * the state is that before the step. A backward Euler solve that meets negative curvature
- * (the C d2C terms can make A indefinite) is done again with each element's stiffness
- * projected to PSD (counted in cc_sim_stats.psd_retries); one that only reaches the
- * iteration cap is accepted, as Baraff & Witkin do (last_cg_converged = 0). */
+ * (the C d2C terms can make A indefinite), or whose velocity change u has u^T A u <
+ * p.soft_step u^T M u (A nearly indefinite along the step), is done again with each
+ * element's stiffness projected to PSD (counted in cc_sim_stats.psd_retries); one that only
+ * reaches the iteration cap is accepted, as Baraff & Witkin do (last_cg_converged = 0). */
 int cc_sim_step(cc_sim *s);
 /* Advance by time T with adaptive steps (at most p.h): a step is rejected and halved when a
  * stretch condition changes by more than p.stretch_limit, MPCG does not converge or the
@@ -220,7 +225,7 @@ typedef struct cc_sim_stats {
     double assembly_s;       /* wall time in force and matrix assembly, seconds */
     double solve_s;          /* wall time in MPCG, seconds */
     long psd_retries;        /* steps solved again with PSD-projected element stiffness after
-                                MPCG met negative curvature (A indefinite) */
+                                MPCG met negative curvature (A indefinite) or a soft step */
 } cc_sim_stats;
 void cc_sim_get_stats(const cc_sim *s, cc_sim_stats *st);
 

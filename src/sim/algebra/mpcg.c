@@ -466,6 +466,19 @@ static int solve_mg(const cc_bsr *A, const double *b, const cc_filter *F, const 
     return st->converged ? 0 : 1;
 }
 
+/* u^T A u for u = S u: through the multigrid's single-precision product when the last solve
+ * set it up for this A (relative error about 2^-24), else in double */
+double cc_mpcg_quad(const cc_bsr *A, cc_mpcg_work *w, const double *u)
+{
+    if (!A || !w || !u || A->n != w->n) return NAN;
+    if (w->mg_ok) {
+        to4(u, w->c4, w->n);
+        return cc_mg_product(w->mg, w->c4, w->q4);
+    }
+    cc_bsr_mul(A, u, w->q);
+    return cc_dot(u, w->q, 3 * w->n);
+}
+
 /* dv: S A S y = S (b - A z), dv = z + y, by preconditioned CG to relative tolerance tol */
 int cc_mpcg_solve(const cc_bsr *A, const double *b, const cc_filter *F, const double *z, int warm,
                   cc_precond pc, double tol, int maxit, cc_mpcg_work *w, double *dv,

@@ -86,4 +86,8 @@ int cc_mpcg_solve(const cc_bsr *A, const double *b, const cc_filter *F, const do
                   cc_precond pc, double tol, int maxit, cc_mpcg_work *w, double *dv,
                   cc_mpcg_stats *st);
 
+/* u^T A u for u = S u (3n) with the products of the last solve (the multigrid's single-precision
+ * blocks when it was set up for this A); NAN on bad arguments */
+double cc_mpcg_quad(const cc_bsr *A, cc_mpcg_work *w, const double *u);
+
 #endif

@@ -30,6 +30,7 @@ static void common(cc_sim_params *p)
     p->strain_max = 0.1;    /* 10 % (002 "Strain Limiting") */
     p->strain_iters = 10;
     p->max_speed = 1e3;
+    p->soft_step = 0.5;
     p->contact_margin = 0.0;
     snprintf(p->stretch_variant, CC_SIM_NAMELEN, "bw98");
     snprintf(p->shear_variant, CC_SIM_NAMELEN, "bw98");
@@ -126,7 +127,7 @@ static const field fields[] = {
     F(cg_tol, 'd', NULL), F(cg_max_iter, 'i', NULL), F(precond, 'e', preconds),
     F(cg_warm_start, 'i', NULL), F(kernels, 'i', NULL), F(stretch_limit, 'd', NULL), F(h_min, 'd', NULL),
     F(grow_after, 'i', NULL), F(strain_mode, 'e', strains), F(strain_max, 'd', NULL),
-    F(strain_iters, 'i', NULL), F(max_speed, 'd', NULL), F(contact_margin, 'd', NULL),
+    F(strain_iters, 'i', NULL), F(max_speed, 'd', NULL), F(soft_step, 'd', NULL), F(contact_margin, 'd', NULL),
     F(stretch_variant, 's', NULL), F(shear_variant, 's', NULL), F(bend_condition, 's', NULL),
     F(bend_variant, 's', NULL),
 };
@@ -226,6 +227,7 @@ int cc_sim_params_check(const cc_sim_params *p, char *err)
     else if (!(p->strain_max > 0) || p->strain_iters < 0) bad = "strain limit must be > 0 with >= 0 sweeps";
     else if (!(p->stretch_limit > 0) || !(p->h_min > 0) || p->grow_after < 1) bad = "bad adaptive step settings";
     else if (!(p->max_speed > 0)) bad = "max speed must be > 0";
+    else if (!(p->soft_step >= 0 && p->soft_step <= 1)) bad = "soft_step must be in [0, 1]";
     else if (!(p->contact_margin >= 0)) bad = "contact margin must be >= 0";
     else if (p->kernels < 0 || p->kernels > 1) bad = "kernels must be 0 or 1";
     else if (p->cg_warm_start < 0 || p->cg_warm_start > 2) bad = "cg_warm_start must be 0, 1 or 2";
