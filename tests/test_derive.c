@@ -161,6 +161,14 @@ static void test_fd_steps(void)
     CU_ASSERT_EQUAL(d.steps[6].verdict, CC_STEP_DIFFERS);   /* no frozen reference without hyper-duals */
 }
 
+/* clothcheck CMD exits with rc and says text, on stdout (rc 0) or stderr */
+static void cli_says(const char *cmd, int rc, const char *text)
+{
+    static char out[1 << 17], err[4096];
+    CU_ASSERT_EQUAL(cc_test_run_cli(cmd, out, sizeof out, err, sizeof err), rc);
+    CU_ASSERT_PTR_NOT_NULL(strstr(rc == 0 ? out : err, text));
+}
+
 static void test_cli_json(void)
 {
     static char out[1 << 17], err[4096];
@@ -172,13 +180,9 @@ static void test_cli_json(void)
                           "\"verdict\": \"frozen\"", "\"first_departure\": {\"name\": \"n^A^\""};
     for (size_t i = 0; i < sizeof keys / sizeof keys[0]; i++) CU_ASSERT_PTR_NOT_NULL(strstr(out, keys[i]));
     CU_ASSERT_PTR_NULL(strstr(out, "nan"));
-    rc = cc_test_run_cli("derive stretch --json", out, sizeof out, err, sizeof err);
-    CU_ASSERT_EQUAL(rc, 0);
-    CU_ASSERT_PTR_NOT_NULL(strstr(out, "\"first_departure\": null"));
-    rc = cc_test_run_cli("derive spring --x '0 0 0; 2 0 0' --rest 1.5 --json", out, sizeof out, err, sizeof err);
-    CU_ASSERT_EQUAL(rc, 0);
-    CU_ASSERT_PTR_NOT_NULL(strstr(out, "\"sample\": false"));
-    CU_ASSERT_PTR_NOT_NULL(strstr(out, "\"value\": [0.5]"));
+    cli_says("derive stretch --json", 0, "\"first_departure\": null");
+    cli_says("derive spring --x '0 0 0; 2 0 0' --rest 1.5 --json", 0, "\"sample\": false");
+    cli_says("derive spring --x '0 0 0; 2 0 0' --rest 1.5 --json", 0, "\"value\": [0.5]");
 }
 
 static void test_cli_text_and_step(void)
@@ -191,18 +195,10 @@ static void test_cli_text_and_step(void)
     CU_ASSERT_PTR_NULL(strstr(out, "Enter: next step"));
     CU_ASSERT_PTR_NOT_NULL(strstr(out, "First departure: step 7, n^A^, 001 (24), (40)"));
     CU_ASSERT_PTR_NULL(strstr(out, "rest hinge x_rest"));   /* Macri reads the rest angle only */
-    rc = cc_test_run_cli("derive bend --variant discrete-shells", out, sizeof out, err, sizeof err);
-    CU_ASSERT_EQUAL(rc, 0);
-    CU_ASSERT_PTR_NOT_NULL(strstr(out, "rest hinge x_rest = 0.3 -0.9 0; 0 0 0; 1 0 0; 0.5 0.8 0\n"));
-    rc = cc_test_run_cli("derive bend/macri", out, sizeof out, err, sizeof err);
-    CU_ASSERT_EQUAL(rc, 2);
-    CU_ASSERT_PTR_NOT_NULL(strstr(err, "clothcheck derive bend --variant macri"));
-    rc = cc_test_run_cli("derive shear --variant normalized", out, sizeof out, err, sizeof err);
-    CU_ASSERT_EQUAL(rc, 0);
-    CU_ASSERT_PTR_NOT_NULL(strstr(out, "No departure"));
-    rc = cc_test_run_cli("derive --help", out, sizeof out, err, sizeof err);
-    CU_ASSERT_EQUAL(rc, 0);
-    CU_ASSERT_PTR_NOT_NULL(strstr(out, "usage: clothcheck derive"));
+    cli_says("derive bend --variant discrete-shells", 0, "rest hinge x_rest = 0.3 -0.9 0; 0 0 0; 1 0 0; 0.5 0.8 0\n");
+    cli_says("derive bend/macri", 2, "clothcheck derive bend --variant macri");
+    cli_says("derive shear --variant normalized", 0, "No departure");
+    cli_says("derive --help", 0, "usage: clothcheck derive");
 }
 
 static void test_cli_bad_input(void)
