@@ -524,6 +524,9 @@ static void test_presets_and_params(void)
     CU_ASSERT_STRING_EQUAL(cc_sim_param_word(&p, "precond"), "multigrid");
     CU_ASSERT_PTR_NULL(cc_sim_param_word(&p, "k_bend"));   /* not a word */
     CU_ASSERT_PTR_NULL(cc_sim_param_word(&p, "warp"));
+    int nenum = 0;
+    while (cc_sim_param_enum_name(nenum)) CU_ASSERT_PTR_NOT_NULL(cc_sim_param_word(&p, cc_sim_param_enum_name(nenum++)));
+    CU_ASSERT_EQUAL(nenum, 7);   /* integrator, damping, precond, strain_mode and the three *_hessian modes */
     p.precond = 99;
     CU_ASSERT_PTR_NULL(cc_sim_param_word(&p, "precond"));
     CU_ASSERT_EQUAL(cc_sim_param_set(&p, "gravity", "0 -1 0", err), 0);

@@ -486,9 +486,10 @@ static int l_params(lua_State *L)
     cc_lua_pushnumbers(L, p->gravity, 3), lua_setfield(L, -2, "gravity");
     lua_pushstring(L, p->bend_condition), lua_setfield(L, -2, "bend_condition");
     lua_pushstring(L, p->bend_variant), lua_setfield(L, -2, "bend_variant");
-    static const char *const words[] = {"integrator", "damping", "precond", "strain_mode", "stretch_hessian",
-                                        "shear_hessian", "bend_hessian", NULL};
-    for (int i = 0; words[i]; i++) lua_pushstring(L, cc_sim_param_word(p, words[i])), lua_setfield(L, -2, words[i]);
+    for (int i = 0; cc_sim_param_enum_name(i); i++) {
+        const char *name = cc_sim_param_enum_name(i);
+        lua_pushstring(L, cc_sim_param_word(p, name)), lua_setfield(L, -2, name);
+    }
     return 1;
 }
 

@@ -143,6 +143,8 @@ int cc_sim_param_set(cc_sim_params *p, const char *name, const char *value, char
 /* the word of an enum parameter's value ("precond" -> "multigrid"); NULL if name is not an
  * enum parameter or the value has no word */
 const char *cc_sim_param_word(const cc_sim_params *p, const char *name);
+/* the name of the i-th enum parameter (integrator, damping, precond, ...), NULL past the last */
+const char *cc_sim_param_enum_name(int i);
 /* Check a parameter set for consistency; 0, or -1 with err. */
 int cc_sim_params_check(const cc_sim_params *p, char *err);
 

@@ -192,6 +192,14 @@ int cc_sim_param_set(cc_sim_params *p, const char *name, const char *value, char
     return -1;
 }
 
+/* the name of the i-th parameter whose value is a word, NULL past the last */
+const char *cc_sim_param_enum_name(int i)
+{
+    for (size_t k = 0; k < sizeof fields / sizeof fields[0]; k++)
+        if (fields[k].kind == 'e' && i-- == 0) return fields[k].name;
+    return NULL;
+}
+
 /* the word of the enum parameter name's value in p */
 const char *cc_sim_param_word(const cc_sim_params *p, const char *name)
 {
