@@ -14,7 +14,8 @@ static unsigned long long rng = 88172645463325252ULL;
 /* uniform in [-1, 1) from this suite's generator state */
 static double rnd(void) { return cc_test_rnd(&rng); }
 
-/* the pattern of a 3x3 grid: block (i,j) stored iff i, j share a triangle or hinge */
+/* the pattern of a 3x3 grid: block (i,j) stored iff i, j share a triangle or hinge; minor iff
+ * they share no triangle */
 static void test_pattern(void)
 {
     char err[CC_ERRLEN];
@@ -55,6 +56,21 @@ static void test_pattern(void)
             }
         }
     CU_ASSERT_EQUAL(next, nlow);
+    /* minor blocks: those only the hinges couple, i.e. (i,j) not in one triangle */
+    CU_ASSERT_EQUAL(cc_bsr_mark_minor(A, 1, elems, nel, k), 0);
+    int nminor = 0;
+    for (int i = 0; i < 9; i++)
+        for (int j = 0; j < 9; j++) {
+            int p = cc_bsr_slot(A, i, j), tri = i == j;
+            for (int e = 0; e < m->nt; e++) {
+                const int *t = m->tri + 3 * e;
+                tri |= (t[0] == i || t[1] == i || t[2] == i) && (t[0] == j || t[1] == j || t[2] == j);
+            }
+            if (p < 0) continue;
+            CU_ASSERT_EQUAL(A->minor[p], !tri);
+            nminor += A->minor[p];
+        }
+    CU_ASSERT(nminor > 0);
     CU_ASSERT_PTR_NULL(cc_bsr_pattern(2, 1, elems, nel, k));   /* index 8 out of range for n = 2 */
     cc_bsr_free(A);
     cc_mesh_free(m);

@@ -13,6 +13,7 @@ void cc_bsr_free(cc_bsr *A)
     free(A->val);
     free(A->tslot);
     free(A->vpos);
+    free(A->minor);
     free(A);
 }
 
@@ -114,6 +115,24 @@ fail:
     free(start);
     cc_bsr_free(A);
     return NULL;
+}
+
+/* minor[p] = 1 for the off-diagonal blocks that no element of the lists couples */
+int cc_bsr_mark_minor(cc_bsr *A, int nlists, const int *const *elems, const int *nel, const int *k)
+{
+    if (!A->minor) A->minor = malloc((size_t)A->nnzb + 1);
+    if (!A->minor) return -1;
+    memset(A->minor, 1, (size_t)A->nnzb);
+    for (int i = 0; i < A->n; i++) A->minor[A->diag[i]] = 0;
+    for (int l = 0; l < nlists; l++)
+        for (int e = 0; e < nel[l]; e++)
+            for (int a = 0; a < k[l]; a++)
+                for (int b = 0; b < k[l]; b++) {
+                    int p = cc_bsr_slot(A, elems[l][e * k[l] + a], elems[l][e * k[l] + b]);
+                    if (p < 0) return -1;
+                    A->minor[p] = 0;
+                }
+    return 0;
 }
 
 /* slot of block (i,j) by binary search in row i, or -1 */

@@ -34,6 +34,8 @@ typedef struct cc_bsr {
     int *tslot;     /* nnzb: slot of the transposed position (j,i) of slot (i,j) */
     unsigned long long id;   /* the pattern's identity: a number no other cc_bsr_pattern call returns */
     int lower;      /* 1: only the lower and diagonal blocks are current (see above) */
+    unsigned char *minor;   /* nnzb or NULL: 1 for a block no element of the primary lists
+                               couples (cc_bsr_mark_minor) */
 } cc_bsr;
 
 /* Pattern from nel elements of k vertices each (elem: nel by k vertex indices): block (i,j)
@@ -42,6 +44,12 @@ typedef struct cc_bsr {
  * `nlists` arrays (elems[l], nel[l], k[l]). */
 cc_bsr *cc_bsr_pattern(int n, int nlists, const int *const *elems, const int *nel, const int *k);
 void cc_bsr_free(cc_bsr *A);
+
+/* minor[p] = 1 for every off-diagonal block that no element of these (primary) lists
+ * couples, 0 for the others (on cloth: the primary lists are the triangles and springs, so
+ * the minor blocks are the couplings of a hinge's two wing vertices, which only bending
+ * makes); 0, or -1 if no memory or an element is not in the pattern */
+int cc_bsr_mark_minor(cc_bsr *A, int nlists, const int *const *elems, const int *nel, const int *k);
 
 /* slot of block (i,j), or -1 if it is not stored */
 int cc_bsr_slot(const cc_bsr *A, int i, int j);

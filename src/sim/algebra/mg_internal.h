@@ -21,6 +21,7 @@
 #define CC_MG_NULLFIX 1e-8   /* relative weight of the constrained directions on level 1 */
 #define CC_MG_ALPHA 1.7      /* over-correction: the coarse correction is scaled by this */
 #define CC_MG_WEAK 1e-2      /* level 0's smoother drops L_ik when ||L_ik||_F < this sqrt(||A_ii||_F ||A_kk||_F) */
+#define CC_MG_MINOR 10.0     /* and a minor block (cc_bsr.minor) when it is below this many times that */
 
 typedef float cc_mgf;        /* precision of the smoother's off-diagonal blocks */
 
@@ -133,7 +134,7 @@ static inline double fro2(const double *B)
 double *cc_mgi_vec4_alloc(size_t n);
 int cc_mgi_level_alloc(mg_level *L, int coarse);
 void cc_mgi_level_free(mg_level *L);
-int cc_mgi_smoother0(mg_level *L, const double *nlo2, const double *nd, double weak);
+int cc_mgi_smoother0(mg_level *L, const double *nlo2, const double *nd, const unsigned char *minor, double weak);
 int cc_mgi_sweep_order(mg_level *L, int reorder);
 int cc_mgi_level0_pattern(mg_level *L, const cc_bsr *A);
 int cc_mgi_aggregate(const mg_level *L, const double *nlo2, const double *nd, double theta, int *agg);

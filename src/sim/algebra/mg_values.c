@@ -215,7 +215,13 @@ static int build(cc_mg *mg, const cc_bsr *A, const cc_filter *F)
     double *nlo2 = malloc(((size_t)L->nlo + 1) * sizeof *nlo2), *nd = malloc(((size_t)L->n + 1) * sizeof *nd);
     if (!nlo2 || !nd) rc = -1;
     else strength0(A, F, nlo2, nd);
-    if (rc == 0 && cc_mgi_smoother0(L, nlo2, nd, mg->weak) < 0) rc = -1;
+    unsigned char *minor = rc == 0 && A->minor ? malloc((size_t)L->nlo + 1) : NULL;
+    if (minor)   /* level 0's lower blocks are A's, in the same order */
+        for (int i = 0, q = 0; i < A->n; i++)
+            for (int p = A->rowptr[i]; p < A->diag[i]; p++) minor[q++] = A->minor[p];
+    if (rc == 0 && A->minor && !minor) rc = -1;
+    if (rc == 0 && cc_mgi_smoother0(L, nlo2, nd, minor, mg->weak) < 0) rc = -1;
+    free(minor);
     double theta = CC_MG_THETA;
     int l = 0;
     for (; rc == 0; l++, theta *= 0.5) {

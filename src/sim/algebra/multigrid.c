@@ -24,11 +24,17 @@
  *   - the smoother is block Gauss-Seidel on 3x3 vertex blocks: one forward sweep before the
  *     coarse correction, one backward sweep after it. On level 0 it runs on A' = A - W +
  *     diag_i(sym(sum_k W_ik)), where W holds the weak couplings, ||A_ik||_F < 1e-2
- *     sqrt(||A_ii||_F ||A_kk||_F) (judged when the hierarchy is built; cc_mg_set_weak), and
- *     each is lumped onto the diagonal blocks of its two vertices (projected by their
- *     filters), so that A' x = A x still holds for every translation x_i = t. On cloth the
- *     weak blocks are the bend-only couplings of a hinge's two wing vertices, about half of
- *     the lower blocks: leaving them out halves the work of a sweep, and the lumping keeps
+ *     sqrt(||A_ii||_F ||A_kk||_F), or ten times that for the blocks the pattern marks minor
+ *     (cc_bsr.minor: on cloth, those no triangle or spring couples) (judged when the
+ *     hierarchy is built; cc_mg_set_weak), and each is lumped onto the diagonal blocks of
+ *     its two vertices (projected by their filters), so that A' x = A x still holds for
+ *     every translation x_i = t. On cloth the weak blocks are the bend-only couplings of a
+ *     hinge's two wing vertices, about half of the lower blocks. Against the diagonal they
+ *     grow with the grid (as k_bend / l^3 for edges of length l): on the bench scene 2e-4 to
+ *     8e-4 at 66 x 66, 1.2e-2 to 3.2e-2 at 256 x 256, where the plain threshold alone would
+ *     keep them all and a step would take 1.7 times as long (152 against 91 ms, 10.91
+ *     against 10.62 MPCG iterations; at 66 and 132 the two rules leave out the same
+ *     blocks). Leaving them out halves the work of a sweep, and the lumping keeps
  *     the out-of-plane stiffness they carry, which is most of it on a flat cloth (dropped
  *     without lumping, the bench scene's MPCG went from 7.61 to 13.99 iterations a step at
  *     66 x 66; lumped, 8.10). MPCG's products still use every block of A.
@@ -250,15 +256,23 @@ int cc_mgi_level_alloc(mg_level *L, int coarse)
     return L->lf && L->dinv && L->b && L->x && L->g ? 0 : -1;
 }
 
-/* level 0's smoother blocks: the lower blocks with nlo2[p] >= weak^2 nd_i nd_k (squared
- * norms nlo2, diagonal norms nd, as for aggregate); when some are weaker, they go to wrow,
- * wcol, wf and the strong ones to srow, scol, sf, in their own arrays; -1 if no memory */
-int cc_mgi_smoother0(mg_level *L, const double *nlo2, const double *nd, double weak)
+/* 1 if level 0's smoother keeps lower block p of row i (see cc_mgi_smoother0) */
+static int strong0(const mg_level *L, int i, int p, const double *nlo2, const double *nd, const unsigned char *minor,
+                   double weak)
 {
-    double w2 = weak * weak;
+    double w = minor && minor[p] ? CC_MG_MINOR * weak : weak;
+    return nlo2[p] >= w * w * nd[i] * nd[L->col[p]];
+}
+
+/* level 0's smoother blocks: the lower blocks with nlo2[p] >= weak^2 nd_i nd_k (squared
+ * norms nlo2, diagonal norms nd, as for aggregate), or (CC_MG_MINOR weak)^2 nd_i nd_k for
+ * the minor ones (minor[p] != 0; minor may be NULL); when some are weaker, they go to wrow,
+ * wcol, wf and the strong ones to srow, scol, sf, in their own arrays; -1 if no memory */
+int cc_mgi_smoother0(mg_level *L, const double *nlo2, const double *nd, const unsigned char *minor, double weak)
+{
     int ns = 0, nw = 0;
     for (int i = 0; i < L->n; i++)
-        for (int p = L->rowptr[i]; p < L->rowptr[i + 1]; p++) ns += nlo2[p] >= w2 * nd[i] * nd[L->col[p]];
+        for (int p = L->rowptr[i]; p < L->rowptr[i + 1]; p++) ns += strong0(L, i, p, nlo2, nd, minor, weak);
     if (ns == L->nlo) return 0;
     free(L->lf);
     L->lf = NULL;
@@ -276,7 +290,7 @@ int cc_mgi_smoother0(mg_level *L, const double *nlo2, const double *nd, double w
     for (int i = 0; i < L->n; i++) {
         L->srow[i] = ns, L->wrow[i] = nw;
         for (int p = L->rowptr[i]; p < L->rowptr[i + 1]; p++)
-            if (nlo2[p] >= w2 * nd[i] * nd[L->col[p]]) L->slot0[p] = ns, L->scol[ns++] = L->col[p];
+            if (strong0(L, i, p, nlo2, nd, minor, weak)) L->slot0[p] = ns, L->scol[ns++] = L->col[p];
             else L->slot0[p] = -1 - nw, L->wcol[nw++] = L->col[p];
     }
     L->srow[L->n] = ns, L->wrow[L->n] = nw;

@@ -55,8 +55,8 @@ int cc_sim_pattern(cc_sim *s)
 {
     if (s->A) return 0;
     int n = s->nterm;
-    const int **elems = malloc(((size_t)n + 1) * sizeof *elems);
-    int *nel = malloc(((size_t)n + 1) * sizeof *nel), *k = malloc(((size_t)n + 1) * sizeof *k);
+    const int **elems = calloc((size_t)n + 1, sizeof *elems);
+    int *nel = calloc((size_t)n + 1, sizeof *nel), *k = calloc((size_t)n + 1, sizeof *k);
     if (elems && nel && k) {
         for (int t = 0; t < n; t++) {
             elems[t] = s->term[t].elem;
@@ -64,6 +64,11 @@ int cc_sim_pattern(cc_sim *s)
             k[t] = s->term[t].nv;
         }
         s->A = cc_bsr_pattern(s->nv, n, elems, nel, k);
+        int np = 0;   /* the primary lists: elements of at most three vertices, the mesh's edges */
+        for (int t = 0; t < n; t++)
+            if (s->term[t].nv <= 3) elems[np] = s->term[t].elem, nel[np] = s->term[t].nel, k[np++] = s->term[t].nv;
+        /* what only hinges couple (their wing vertices) is minor to the multigrid's smoother */
+        if (s->A && cc_bsr_mark_minor(s->A, np, elems, nel, k) < 0) cc_bsr_free(s->A), s->A = NULL;
     }
     free(elems);
     free(nel);
