@@ -18,7 +18,7 @@
 static const char *const bench_help =
     "usage: clothcheck bench [--grid N] [--steps S] [--h H] [--bend VARIANT] [--precond P]\n"
     "                        [--psd-project] [--stretch-hessian M] [--shear-hessian M]\n"
-    "                        [--bend-hessian M] [--no-kernels] [--json]\n"
+    "                        [--bend-hessian M] [--no-kernels] [--threads T] [--json]\n"
     "       clothcheck bench --audit [--repeat R] [--json]\n\n"
     "Time the simulator on the standard scene: a 1 m square cloth of N x N vertices (default\n"
     "66) starting flat in the xy-plane, gravity along -z, the two corners of one edge pinned,\n"
@@ -43,9 +43,11 @@ static const char *const bench_help =
     "                  (left out) or project (eigen-decomposition per element of that term)\n"
     "  --no-kernels    assemble every term element by element through the condition\n"
     "                  contract (the reference of the structured kernels, sim.h kernels)\n"
+    "  --threads T     threads of the multigrid preconditioner, 0..8 (default 0: one per\n"
+    "                  CPU; sim.h threads); the motion is the same with any number\n"
     "  --json          one JSON object on stdout (keys: grid, vertices, steps, ms_per_step,\n"
     "                  cg_iterations_per_step, assembly_ms, solve_ms, finite, stretch_hessian,\n"
-    "                  shear_hessian, bend_hessian, kernels, ...)\n\n"
+    "                  shear_hessian, bend_hessian, kernels, threads, ...)\n\n"
     "  --audit         instead of the scene, time the full audit matrix: R runs (--repeat,\n"
     "                  default 5) of what `clothcheck audit --plots DIR` does with its defaults\n"
     "                  (the table to /dev/null, the plots to a temporary directory); prints the\n"
@@ -70,6 +72,7 @@ typedef struct bench_opts {
     int audit;             /* 1: time the audit matrix instead */
     int kernels;           /* 0: --no-kernels */
     int repeat;            /* audit runs */
+    int threads;           /* the multigrid's threads (0: one per CPU) */
 } bench_opts;
 
 /* 0, 1 for --help, or -1 after an error message */
@@ -78,7 +81,7 @@ static int parse(int argc, char **argv, bench_opts *o)
     static const cc_optspec specs[] = {{"grid", 1}, {"steps", 1}, {"h", 1}, {"json", 0}, {"bend", 1},
                                        {"precond", 1}, {"psd-project", 0}, {"help", 0}, {"audit", 0},
                                        {"repeat", 1}, {"stretch-hessian", 1}, {"shear-hessian", 1},
-                                       {"bend-hessian", 1}, {"no-kernels", 0}, {NULL, 0}};
+                                       {"bend-hessian", 1}, {"no-kernels", 0}, {"threads", 1}, {NULL, 0}};
     cc_optparser p = {argc, argv, 1, specs, "bench"};
     cc_opt opt;
     int r;
@@ -93,6 +96,8 @@ static int parse(int argc, char **argv, bench_opts *o)
         if (!strcmp(opt.name, "psd-project")) o->psd = 1;
         if (!strcmp(opt.name, "audit")) o->audit = 1;
         if (!strcmp(opt.name, "no-kernels")) o->kernels = 0;
+        if (!strcmp(opt.name, "threads") && cc_int_option("bench", "threads", opt.value, 0, CC_SIM_MAX_THREADS, &o->threads) < 0)
+            return -1;
         if (!strcmp(opt.name, "repeat") && cc_int_option("bench", "repeat", opt.value, 1, 100, &o->repeat) < 0) return -1;
         if (!strcmp(opt.name, "bend")) o->bend = opt.value;
         if (!strcmp(opt.name, "precond")) o->precond = opt.value;
@@ -122,6 +127,7 @@ static cc_sim *standard_scene(const bench_opts *o)
         cc_sim_param_set(&p, "bend_hessian", o->hessian[2], err) == 0) {
         p.cg_tol = 1e-2;
         p.kernels = o->kernels;
+        p.threads = o->threads;
         s = cc_sim_new(m, &p, err);
     }
     int top = o->grid * (o->grid - 1);
@@ -158,7 +164,7 @@ static void report(const bench_opts *o, int nv, int done, double ms, double iter
             printf(", \"%s_hessian\": ", hessian_terms[k]);
             cc_json_string(stdout, o->hessian[k]);
         }
-        printf(", \"kernels\": %s}\n", o->kernels ? "true" : "false");
+        printf(", \"kernels\": %s, \"threads\": %d}\n", o->kernels ? "true" : "false", o->threads);
         return;
     }
     printf("standard scene: %d x %d grid, %d vertices, h = %g, bend/%s, preconditioner %s\n", o->grid, o->grid, nv,
@@ -171,13 +177,15 @@ static void report(const bench_opts *o, int nv, int done, double ms, double iter
     printf("assembly         %.3f ms per step (median), %s\n", asm_ms,
            o->kernels ? "structured kernels" : "element by element (--no-kernels)");
     printf("solve            %.3f ms per step (median)\n", solve_ms);
+    if (o->threads) printf("threads          %d (multigrid)\n", o->threads);
+    else printf("threads          one per CPU (multigrid)\n");
     printf("finite           %s\n", finite ? "yes" : "no");
 }
 
 /* clothcheck bench: run the standard scene and report timings */
 int cc_cmd_bench(int argc, char **argv)
 {
-    bench_opts o = {66, 100, 0, 0, 0.02, "pritchard", "multigrid", {"full", "full", "full"}, 0, 1, 5};
+    bench_opts o = {66, 100, 0, 0, 0.02, "pritchard", "multigrid", {"full", "full", "full"}, 0, 1, 5, 0};
     int r = parse(argc, argv, &o);
     if (r < 0) return CC_EXIT_USAGE;
     if (r > 0) return puts(bench_help), CC_EXIT_OK;

@@ -15,7 +15,7 @@
  * *tx += x_i . D_i x_i when tx is not NULL */
 static inline void gs_row(const mg_level *L, int i, const double *t, double *x, double *out, double sign, double *tx)
 {
-    int p0 = L->srow[i], p1 = L->srow[i + 1];
+    int p0 = L->sbeg[i], p1 = L->srow[i + 1];
     double t0 = t[0], t1 = t[1], t2 = t[2];
     for (int p = p0; p < p1; p++) {
         const cc_mgf *B = L->sf + 9 * p;
@@ -39,21 +39,23 @@ static inline void gs_row(const mg_level *L, int i, const double *t, double *x, 
     }
 }
 
-/* x = (D + L)^-1 b (forward block Gauss-Seidel from x = 0) and res = b - A x = -U x; res_i
- * is zeroed at row i, before the later rows scatter into it; *tx = x . D x if tx is not NULL */
-static void gs_forward_scalar(const mg_level *L, const double *b, double *x, double *res, double *tx)
+/* the rows ord[q0] .. ord[q1-1] of x = (D + L)^-1 b (forward block Gauss-Seidel from x = 0)
+ * and res = b - A x = -U x, the blocks of the rows' own part (sbeg); res_i is zeroed at row
+ * i, before the later rows scatter into it; *tx += x_i . D x_i if tx is not NULL */
+static void gs_forward_scalar(const mg_level *L, int q0, int q1, const double *b, double *x, double *res, double *tx)
 {
-    for (int q = 0; q < L->n; q++) {
+    for (int q = q0; q < q1; q++) {
         int i = L->ord[q];
         memset(res + 4 * i, 0, 4 * sizeof *res);
         gs_row(L, i, b + 4 * i, x, res, -1.0, tx);
     }
 }
 
-/* x = x + (D + U)^-1 (b - A x) (backward block Gauss-Seidel); g is scratch, zero on entry */
-static void gs_backward_scalar(const mg_level *L, const double *b, double *x, double *g)
+/* the rows ord[q1-1] .. ord[q0] of x = x + (D + U)^-1 (b - A x) (backward block
+ * Gauss-Seidel), the blocks of the rows' own part; g holds the sums of the other blocks */
+static void gs_backward_scalar(const mg_level *L, int q0, int q1, const double *b, double *x, double *g)
 {
-    for (int q = L->n - 1; q >= 0; q--) {
+    for (int q = q1 - 1; q >= q0; q--) {
         int i = L->ord[q];
         double t[3] = {b[4 * i] - g[4 * i], b[4 * i + 1] - g[4 * i + 1], b[4 * i + 2] - g[4 * i + 2]};
         gs_row(L, i, t, x, g, 1.0, NULL);
@@ -120,7 +122,7 @@ CC_TARGET_AVX2 static inline __attribute__((always_inline)) void gs_row_fixed(co
 CC_TARGET_AVX2 static inline __attribute__((always_inline)) void gs_row_avx2(const mg_level *L, int i, __m256d t, double *x, double *out,
                                               __m256d sign, __m256d *tx)
 {
-    int p0 = L->srow[i], p1 = L->srow[i + 1];
+    int p0 = L->sbeg[i], p1 = L->srow[i + 1];
     switch (p1 - p0) {   /* the common lengths with their blocks in registers */
     case 0: gs_solve_avx2(L, i, t, x, tx); return;
     case 1: gs_row_fixed(L, i, p0, 1, t, x, out, sign, tx); return;
@@ -150,10 +152,11 @@ CC_TARGET_AVX2 static inline __attribute__((always_inline)) void gs_row_avx2(con
 }
 
 /* gs_forward_scalar with AVX2 */
-CC_TARGET_AVX2 static void gs_forward_avx2(const mg_level *L, const double *b, double *x, double *res, double *tx)
+CC_TARGET_AVX2 static void gs_forward_avx2(const mg_level *L, int q0, int q1, const double *b, double *x, double *res,
+                                           double *tx)
 {
     __m256d sign = _mm256_set1_pd(-1.0), zero = _mm256_setzero_pd(), acc = zero;
-    for (int q = 0; q < L->n; q++) {
+    for (int q = q0; q < q1; q++) {
         int i = L->ord[q];
         _mm256_store_pd(res + 4 * i, zero);
         gs_row_avx2(L, i, _mm256_load_pd(b + 4 * i), x, res, sign, tx ? &acc : NULL);
@@ -161,46 +164,101 @@ CC_TARGET_AVX2 static void gs_forward_avx2(const mg_level *L, const double *b, d
     if (tx) {
         double a[4];
         _mm256_storeu_pd(a, acc);
-        *tx = (a[0] + a[1]) + a[2];
+        *tx += (a[0] + a[1]) + a[2];
     }
 }
 
 /* gs_backward_scalar with AVX2 */
-CC_TARGET_AVX2 static void gs_backward_avx2(const mg_level *L, const double *b, double *x, double *g)
+CC_TARGET_AVX2 static void gs_backward_avx2(const mg_level *L, int q0, int q1, const double *b, double *x, double *g)
 {
     __m256d sign = _mm256_set1_pd(1.0);
-    for (int q = L->n - 1; q >= 0; q--) {
+    for (int q = q1 - 1; q >= q0; q--) {
         int i = L->ord[q];
         gs_row_avx2(L, i, _mm256_sub_pd(_mm256_load_pd(b + 4 * i), _mm256_load_pd(g + 4 * i)), x, g, sign, NULL);
     }
 }
 #endif
 
-/* x = (D + L)^-1 b and res = b - A x = -U x (4-lane vectors); *tx = x . D x if tx is not NULL */
-static void gs_forward(const cc_mg *mg, const mg_level *L, const double *b, double *x, double *res, double *tx)
+/* ---------- the sweeps by parts ---------- */
+
+/* A level in several parts (level 0, cc_mgi_parts) sweeps each part on its own, the parts
+ * side by side: a part's rows leave out their cross blocks L_ik (k in an earlier part). The
+ * forward sweep is then x = M^-1 b with M = D + L - C (C: the cross blocks), and the
+ * residual b - A x gets the cross terms after the parts are done; the backward sweep
+ * solves with M^T, the cross terms of the old x added before the parts start. */
+
+/* what a part of a sweep needs */
+typedef struct {
+    const cc_mg *mg;
+    const mg_level *L;
+    const double *b;
+    double *x, *out;      /* out: res (forward) or g (backward) */
+    int backward, want_tx;
+    double tx[CC_TEAM_MAX];
+} sweep_job;
+
+/* the sweep over part p of j's level */
+static void sweep_part(void *arg, int p)
 {
-    if (tx) *tx = 0;
+    sweep_job *j = arg;
+    const mg_level *L = j->L;
+    int q0 = L->pord[p], q1 = L->pord[p + 1];
+    double *tx = j->want_tx ? j->tx + p : NULL;
 #if CC_AVX2
-    if (mg->avx2) {
-        gs_forward_avx2(L, b, x, res, tx);
+    if (j->mg->avx2) {
+        if (j->backward) gs_backward_avx2(L, q0, q1, j->b, j->x, j->out);
+        else gs_forward_avx2(L, q0, q1, j->b, j->x, j->out, tx);
         return;
     }
 #endif
-    (void)mg;
-    gs_forward_scalar(L, b, x, res, tx);
+    if (j->backward) gs_backward_scalar(L, q0, q1, j->b, j->x, j->out);
+    else gs_forward_scalar(L, q0, q1, j->b, j->x, j->out, tx);
 }
 
-/* x = x + (D + U)^-1 (b - A x) (4-lane vectors); g is scratch, zero on entry */
+/* for every cross block L_ik (i in xrow): out_i += sign L_ik x_k and out_k += sign L_ik^T x_i;
+ * returns x^T C x, the sum of x_i . L_ik x_k */
+static double cross_terms(const mg_level *L, const double *x, double *out, double sign)
+{
+    double xcx = 0;
+    for (int c = 0; c < L->nx; c++) {
+        int i = L->xrow[c];
+        const double *xi = x + 4 * (size_t)i;
+        double *oi = out + 4 * (size_t)i;
+        for (int p = L->srow[i]; p < L->sbeg[i]; p++) {
+            const cc_mgf *B = L->sf + 9 * (size_t)p;
+            const double *xk = x + 4 * (size_t)L->scol[p];
+            double *ok = out + 4 * (size_t)L->scol[p];
+            for (int a = 0; a < 3; a++) {
+                double bx = B[3 * a] * xk[0] + B[3 * a + 1] * xk[1] + B[3 * a + 2] * xk[2];
+                oi[a] += sign * bx;
+                ok[a] += sign * (B[a] * xi[0] + B[3 + a] * xi[1] + B[6 + a] * xi[2]);
+                xcx += xi[a] * bx;
+            }
+        }
+    }
+    return xcx;
+}
+
+/* x = M^-1 b and res = b - A x (4-lane vectors); *tx = x^T (M + M^T - A) x = x . D x - 2 x^T C x
+ * if tx is not NULL (the cycle's first term, multigrid.c) */
+static void gs_forward(const cc_mg *mg, const mg_level *L, const double *b, double *x, double *res, double *tx)
+{
+    sweep_job j = {mg, L, b, x, res, 0, tx != NULL, {0}};
+    cc_team_run(L->np > 1 ? mg->team : NULL, sweep_part, &j, L->np);
+    double xcx = L->np > 1 ? cross_terms(L, x, res, -1.0) : 0;
+    if (tx) {
+        *tx = 0;
+        for (int p = 0; p < L->np; p++) *tx += j.tx[p];
+        if (L->np > 1) *tx -= 2 * xcx;
+    }
+}
+
+/* x = x + M^-T (b - A x) (4-lane vectors); g is scratch, zero on entry */
 static void gs_backward(const cc_mg *mg, const mg_level *L, const double *b, double *x, double *g)
 {
-#if CC_AVX2
-    if (mg->avx2) {
-        gs_backward_avx2(L, b, x, g);
-        return;
-    }
-#endif
-    (void)mg;
-    gs_backward_scalar(L, b, x, g);
+    if (L->np > 1) (void)cross_terms(L, x, g, 1.0);
+    sweep_job j = {mg, L, b, x, g, 1, 0, {0}};
+    cc_team_run(L->np > 1 ? mg->team : NULL, sweep_part, &j, L->np);
 }
 
 /* x = (R R^T)^-1 b with the dense Cholesky factor R of the coarsest level (4-lane b, x) */
@@ -475,15 +533,16 @@ static inline void product_blocks(const int *col, const cc_mgf *lf, int p0, int 
     }
 }
 
-/* q = (D + L + L^T) c and c . q, scalar (L: the smoother's blocks and the dropped ones) */
-static double product_scalar(const mg_level *L, const double *c, double *q)
+/* rows i0 .. i1-1 of q = (D + L + L^T) c and their part of c . q, scalar (L: the smoother's
+ * blocks and the dropped ones, those of the rows' own part) */
+static double product_scalar(const mg_level *L, int i0, int i1, const double *c, double *q)
 {
     double cq = 0;
-    for (int i = 0; i < L->n; i++) {
+    for (int i = i0; i < i1; i++) {
         const double *D = L->dsys + 12 * (size_t)i, *ci = c + 4 * (size_t)i;
         double g[3] = {0, 0, 0};
-        product_blocks(L->scol, L->sf, L->srow[i], L->srow[i + 1], ci, c, q, g);
-        if (L->wrow) product_blocks(L->wcol, L->wf, L->wrow[i], L->wrow[i + 1], ci, c, q, g);
+        product_blocks(L->scol, L->sf, L->sbeg[i], L->srow[i + 1], ci, c, q, g);
+        if (L->wrow) product_blocks(L->wcol, L->wf, L->wbeg ? L->wbeg[i] : L->wrow[i], L->wrow[i + 1], ci, c, q, g);
         double *qi = q + 4 * (size_t)i;
         for (int a = 0; a < 3; a++) {
             double d = D[a] * ci[0] + D[4 + a] * ci[1] + D[8 + a] * ci[2];
@@ -516,15 +575,17 @@ CC_TARGET_AVX2 static inline void product_blocks_avx2(const int *col, const cc_m
 }
 
 /* product_scalar with AVX2 (the block loads as in gs_row_avx2) */
-CC_TARGET_AVX2 static double product_avx2(const mg_level *L, const double *c, double *q)
+CC_TARGET_AVX2 static double product_avx2(const mg_level *L, int i0, int i1, const double *c, double *q)
 {
     __m256d zero = _mm256_setzero_pd(), cq = zero;
-    for (int i = 0; i < L->n; i++) {
+    for (int i = i0; i < i1; i++) {
         __m256d ci = _mm256_load_pd(c + 4 * (size_t)i);
         __m256d x0 = _mm256_permute4x64_pd(ci, 0x00), x1 = _mm256_permute4x64_pd(ci, 0x55);
         __m256d x2 = _mm256_permute4x64_pd(ci, 0xAA), a0 = zero, a1 = zero, a2 = zero;
-        product_blocks_avx2(L->scol, L->sf, L->srow[i], L->srow[i + 1], x0, x1, x2, c, q, &a0, &a1, &a2);
-        if (L->wrow) product_blocks_avx2(L->wcol, L->wf, L->wrow[i], L->wrow[i + 1], x0, x1, x2, c, q, &a0, &a1, &a2);
+        product_blocks_avx2(L->scol, L->sf, L->sbeg[i], L->srow[i + 1], x0, x1, x2, c, q, &a0, &a1, &a2);
+        if (L->wrow)
+            product_blocks_avx2(L->wcol, L->wf, L->wbeg ? L->wbeg[i] : L->wrow[i], L->wrow[i + 1], x0, x1, x2, c, q,
+                                &a0, &a1, &a2);
         __m256d h01 = _mm256_hadd_pd(a0, a1), h22 = _mm256_hadd_pd(a2, a2);
         __m256d g = _mm256_add_pd(_mm256_permute2f128_pd(h01, h22, 0x20), _mm256_permute2f128_pd(h01, h22, 0x31));
         g = _mm256_blend_pd(g, zero, 8);
@@ -540,13 +601,52 @@ CC_TARGET_AVX2 static double product_avx2(const mg_level *L, const double *c, do
 }
 #endif
 
+/* what a part of the product needs */
+typedef struct {
+    const cc_mg *mg;
+    const double *c;
+    double *q;
+    double cq[CC_TEAM_MAX];
+} product_job;
+
+/* the product's rows of part p */
+static void product_part(void *arg, int p)
+{
+    product_job *j = arg;
+    const mg_level *L = j->mg->lev;
+    int i0 = L->pstart[p], i1 = L->pstart[p + 1];
+#if CC_AVX2
+    if (j->mg->avx2) {
+        j->cq[p] = product_avx2(L, i0, i1, j->c, j->q);
+        return;
+    }
+#endif
+    j->cq[p] = product_scalar(L, i0, i1, j->c, j->q);
+}
+
+/* the cross blocks' part of q = (D + L + L^T) c, added; returns their part of c . q */
+static double product_cross(const mg_level *L, const double *c, double *q)
+{
+    double cq = 0;
+    for (int k = 0; k < L->nx; k++) {
+        int i = L->xrow[k];
+        double g[3] = {0, 0, 0};
+        const double *ci = c + 4 * (size_t)i;
+        product_blocks(L->scol, L->sf, L->srow[i], L->sbeg[i], ci, c, q, g);
+        if (L->wrow) product_blocks(L->wcol, L->wf, L->wrow[i], L->wbeg[i], ci, c, q, g);
+        for (int a = 0; a < 3; a++) q[4 * (size_t)i + a] += g[a], cq += 2 * ci[a] * g[a];
+    }
+    return cq;
+}
+
 /* q = S A S c from level 0 (4-lane c = S c); returns c . q */
 double cc_mg_product(const cc_mg *mg, const double *c, double *q)
 {
     if (!mg || mg->nlev == 0) return 0;
-#if CC_AVX2
-    if (mg->avx2) return product_avx2(mg->lev, c, q);
-#endif
-    return product_scalar(mg->lev, c, q);
+    const mg_level *L = mg->lev;
+    product_job j = {mg, c, q, {0}};
+    cc_team_run(L->np > 1 ? mg->team : NULL, product_part, &j, L->np);
+    double cq = 0;
+    for (int p = 0; p < L->np; p++) cq += j.cq[p];
+    return L->np > 1 ? cq + product_cross(L, c, q) : cq;
 }
-

@@ -14,6 +14,7 @@
 #include <string.h>
 #include "sim/algebra/avx2.h"
 #include "sim/algebra/multigrid.h"
+#include "sim/algebra/team.h"
 
 #define CC_MG_MAXLEV 12      /* levels at most */
 #define CC_MG_DENSE 40       /* the coarsest level is factored densely from this many block rows down */
@@ -22,6 +23,8 @@
 #define CC_MG_ALPHA 1.7      /* over-correction: the coarse correction is scaled by this */
 #define CC_MG_WEAK 1e-2      /* level 0's smoother drops L_ik when ||L_ik||_F < this sqrt(||A_ii||_F ||A_kk||_F) */
 #define CC_MG_MINOR 10.0     /* and a minor block (cc_bsr.minor) when it is below this many times that */
+#define CC_MG_PARTS 2        /* level 0's sweeps and product run in this many parts of consecutive rows */
+#define CC_MG_PART_ROWS 256  /* ... when each part has at least this many rows (else in one) */
 
 typedef float cc_mgf;        /* precision of the smoother's off-diagonal blocks */
 
@@ -36,6 +39,14 @@ typedef struct mg_level {
     int *wrow, *wcol;   /* level 0 when it drops: the dropped (weak) blocks, as srow, scol, sf; */
     cc_mgf *wf;     /* lf is then not kept (sf and wf hold its blocks) */
     int *ord;       /* n: the order the smoother's forward sweep takes the rows in (backward: reversed) */
+    int np;         /* parts (cc_mgi_parts): part p is the rows pstart[p] .. pstart[p+1]-1, and */
+    int *pstart;    /* np+1 */
+    int *pord;      /* np+1: ord[pord[p]] .. ord[pord[p+1]-1] are its rows in the sweep order */
+    int *sbeg;      /* n: row i's smoother blocks in a sweep start here: srow[i] past its cross */
+                    /* blocks (those into an earlier part, the first of the row); = srow in one part */
+    int *wbeg;      /* n: the same for the weak blocks (the product), when wrow */
+    int *xrow;      /* nx: the rows with cross blocks, ascending */
+    int nx;
     int *slot0;     /* nlo (the same): block p of A's lower pattern is sf block v >= 0 or wf block -1 - v */
     double *lump;   /* 9n (the same): D_i with the dropped blocks lumped onto it, row-major */
     double *dinv;   /* 12 n: D_i^-1 by columns, each padded to 4 with a zero */
@@ -62,6 +73,9 @@ struct cc_mg {
     double weak;    /* level 0's smoother drops the blocks weaker than this (cc_mgi_smoother0); 0: none */
     int pre;        /* level 0's rows filled ahead of the setup (cc_mg_prefill), -1 if none */
     int pre_bad;    /* 1 if one of them had a diagonal block that is not SPD */
+    int parts;      /* level 0's parts (cc_mg_set_parts) */
+    int threads;    /* threads to run level 0's parts with (cc_mg_set_threads; 0: one per CPU) */
+    cc_team *team;  /* those threads, started at the first setup with more than one part */
     mg_level lev[CC_MG_MAXLEV];
 };
 
@@ -136,6 +150,7 @@ int cc_mgi_level_alloc(mg_level *L, int coarse);
 void cc_mgi_level_free(mg_level *L);
 int cc_mgi_smoother0(mg_level *L, const double *nlo2, const double *nd, const unsigned char *minor, double weak);
 int cc_mgi_sweep_order(mg_level *L, int reorder);
+int cc_mgi_parts(mg_level *L, int np);
 int cc_mgi_level0_pattern(mg_level *L, const cc_bsr *A);
 int cc_mgi_aggregate(const mg_level *L, const double *nlo2, const double *nd, double theta, int *agg);
 int cc_mgi_coarse_pattern(mg_level *F, mg_level *C, int na);

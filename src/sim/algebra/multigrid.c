@@ -113,6 +113,11 @@ void cc_mgi_level_free(mg_level *L)
     free(L->wf);
     free(L->slot0);
     free(L->ord);
+    if (L->sbeg != L->srow) free(L->sbeg);
+    free(L->wbeg);
+    free(L->pstart);
+    free(L->pord);
+    free(L->xrow);
     free(L->lump);
     free(L->rowptr);
     free(L->col);
@@ -147,7 +152,8 @@ void cc_mgi_clear(cc_mg *mg)
 cc_mg *cc_mg_new(void)
 {
     cc_mg *mg = calloc(1, sizeof *mg);
-    if (mg) cc_mgi_clear(mg), mg->avx2 = cc_have_avx2(), mg->weak = CC_MG_WEAK, mg->reorder = 1;
+    if (mg) cc_mgi_clear(mg), mg->avx2 = cc_have_avx2(), mg->weak = CC_MG_WEAK, mg->reorder = 1,
+                 mg->parts = CC_MG_PARTS;
     return mg;
 }
 
@@ -158,6 +164,25 @@ void cc_mg_set_weak(cc_mg *mg, double theta)
     if (!mg || !(theta >= 0)) return;
     mg->weak = theta;
     cc_mgi_clear(mg);
+}
+
+/* level 0 in np parts (when each has CC_MG_PART_ROWS rows); the hierarchy is rebuilt at the
+ * next setup */
+void cc_mg_set_parts(cc_mg *mg, int np)
+{
+    if (!mg || np < 1) return;
+    mg->parts = np > CC_TEAM_MAX ? CC_TEAM_MAX : np;
+    cc_mgi_clear(mg);
+}
+
+/* level 0's parts run on this many threads (0: one per online CPU, at most CC_TEAM_MAX);
+ * the results do not depend on it */
+void cc_mg_set_threads(cc_mg *mg, int n)
+{
+    if (!mg || n < 0 || n == mg->threads) return;
+    mg->threads = n;
+    cc_team_free(mg->team);
+    mg->team = NULL;
 }
 
 /* the sweeps take the rows in cc_mgi_sweep_order's order (on != 0) or in index order; the hierarchy
@@ -212,6 +237,7 @@ void cc_mg_free(cc_mg *mg)
 {
     if (!mg) return;
     cc_mgi_clear(mg);
+    cc_team_free(mg->team);
     free(mg);
 }
 
@@ -370,6 +396,62 @@ int cc_mgi_sweep_order(mg_level *L, int reorder)
     free(dptr);
     free(dep);
     free(heap);
+    return rc;
+}
+
+/* the first block of p0 .. p1-1 (columns col, ascending) in a column >= c */
+static int first_from(const int *col, int p0, int p1, int c)
+{
+    while (p0 < p1 && col[p0] < c) p0++;
+    return p0;
+}
+
+/* L in np parts of consecutive rows (np = 1: one part, sbeg = srow): pstart, the sweep
+ * order stably partitioned by part (pord; each part keeps the order of its rows, which
+ * still solves its triangular system), each row's first block in its own part (sbeg,
+ * wbeg) and the rows that have blocks into earlier parts (xrow); -1 if no memory */
+int cc_mgi_parts(mg_level *L, int np)
+{
+    int n = L->n;
+    if (np < 1 || n < np) np = 1;
+    L->np = np;
+    L->pstart = malloc(((size_t)np + 1) * sizeof *L->pstart);
+    L->pord = malloc(((size_t)np + 1) * sizeof *L->pord);
+    if (!L->pstart || !L->pord) return -1;
+    for (int p = 0; p <= np; p++) L->pstart[p] = (int)((long long)n * p / np);
+    if (np == 1) {
+        L->pord[0] = 0, L->pord[1] = n;
+        L->sbeg = L->srow;
+        return 0;
+    }
+    int *part = malloc(((size_t)n + 1) * sizeof *part), *tmp = malloc(((size_t)n + 1) * sizeof *tmp);
+    L->sbeg = malloc(((size_t)n + 1) * sizeof *L->sbeg);
+    L->wbeg = L->wrow ? malloc(((size_t)n + 1) * sizeof *L->wbeg) : NULL;
+    L->xrow = malloc(((size_t)n + 1) * sizeof *L->xrow);
+    int rc = part && tmp && L->sbeg && L->xrow && (L->wbeg || !L->wrow) ? 0 : -1;
+    for (int p = 0, i = 0; rc == 0 && p < np; p++)
+        for (; i < L->pstart[p + 1]; i++) {
+            int c = L->pstart[p];
+            part[i] = p;
+            L->sbeg[i] = first_from(L->scol, L->srow[i], L->srow[i + 1], c);
+            int cross = L->sbeg[i] > L->srow[i];
+            if (L->wrow) {
+                L->wbeg[i] = first_from(L->wcol, L->wrow[i], L->wrow[i + 1], c);
+                cross |= L->wbeg[i] > L->wrow[i];
+            }
+            if (cross) L->xrow[L->nx++] = i;
+        }
+    for (int p = 0, m = 0; rc == 0 && p < np; p++) {
+        L->pord[p] = m;
+        for (int q = 0; q < n; q++)
+            if (part[L->ord[q]] == p) tmp[m++] = L->ord[q];
+    }
+    if (rc == 0) {
+        L->pord[np] = n;
+        memcpy(L->ord, tmp, (size_t)n * sizeof *L->ord);
+    }
+    free(part);
+    free(tmp);
     return rc;
 }
 

@@ -56,9 +56,10 @@ int cc_mg_set_simd(cc_mg *mg, int on);
 int cc_mg_prefill(cc_mg *mg, const cc_bsr *A, const cc_filter *F, int from, int to);
 void cc_mg_prefill_reset(cc_mg *mg);
 
-/* level 0's smoother leaves out the lower blocks with ||A_ik||_F < theta sqrt(||A_ii||_F ||A_kk||_F)
- * (judged on the filtered A of the setup that builds the hierarchy) and lumps them onto the
- * diagonal (multigrid.c); theta = 0 keeps them all. Default 1e-2. Clears the hierarchy. */
+/* level 0's smoother leaves out the lower blocks with ||A_ik||_F < theta sqrt(||A_ii||_F ||A_kk||_F),
+ * and the minor ones (cc_bsr.minor) below ten times that (judged on the filtered A of the
+ * setup that builds the hierarchy), and lumps them onto the diagonal (multigrid.c);
+ * theta = 0 keeps them all. Default 1e-2. Clears the hierarchy. */
 void cc_mg_set_weak(cc_mg *mg, double theta);
 
 /* how many lower blocks of level 0 the smoother leaves out (0 if none, or no hierarchy) */
@@ -69,6 +70,17 @@ int cc_mg_dropped(const cc_mg *mg);
  * it can (multigrid.c, cc_mgi_sweep_order); 0: index order. Same B up to round-off. Clears the
  * hierarchy. */
 void cc_mg_set_reorder(cc_mg *mg, int on);
+
+/* level 0's sweeps and product run in np parts of consecutive rows when each part has at
+ * least 256 rows, else in one (multigrid.c: a part leaves its couplings into earlier parts
+ * to before or after the sweep); np = 1: one part, the plain block Gauss-Seidel sweeps.
+ * Default 2, at most 8. The cycle depends on np (its iterations change a little); it does
+ * not depend on the threads. Clears the hierarchy. */
+void cc_mg_set_parts(cc_mg *mg, int np);
+
+/* level 0's parts run on n threads, the caller's included (0: one per online CPU, at most 8;
+ * 1: the caller alone). The results are the same bit for bit with any n. Default 0. */
+void cc_mg_set_threads(cc_mg *mg, int n);
 
 /* the fraction of consecutive rows in level l's sweep order where the later row couples to
  * the earlier one; -1 if there is no level l or its order is not a valid one */

@@ -32,6 +32,7 @@ static void common(cc_sim_params *p)
     p->max_speed = 1e3;
     p->soft_step = 0.5;
     p->contact_margin = 0.0;
+    p->threads = 0;
     snprintf(p->stretch_variant, CC_SIM_NAMELEN, "bw98");
     snprintf(p->shear_variant, CC_SIM_NAMELEN, "bw98");
     snprintf(p->bend_condition, CC_SIM_NAMELEN, "bend");
@@ -128,6 +129,7 @@ static const field fields[] = {
     F(cg_warm_start, 'i', NULL), F(kernels, 'i', NULL), F(stretch_limit, 'd', NULL), F(h_min, 'd', NULL),
     F(grow_after, 'i', NULL), F(strain_mode, 'e', strains), F(strain_max, 'd', NULL),
     F(strain_iters, 'i', NULL), F(max_speed, 'd', NULL), F(soft_step, 'd', NULL), F(contact_margin, 'd', NULL),
+    F(threads, 'i', NULL),
     F(stretch_variant, 's', NULL), F(shear_variant, 's', NULL), F(bend_condition, 's', NULL),
     F(bend_variant, 's', NULL),
 };
@@ -239,6 +241,7 @@ int cc_sim_params_check(const cc_sim_params *p, char *err)
     else if (!(p->contact_margin >= 0)) bad = "contact margin must be >= 0";
     else if (p->kernels < 0 || p->kernels > 1) bad = "kernels must be 0 or 1";
     else if (p->cg_warm_start < 0 || p->cg_warm_start > 2) bad = "cg_warm_start must be 0, 1 or 2";
+    else if (p->threads < 0 || p->threads > CC_SIM_MAX_THREADS) bad = "threads must be in 0 .. 8";
     for (int k = 0; k < 3 && !bad; k++)
         if (!isfinite(p->gravity[k])) bad = "gravity must be finite";
     if (bad) return snprintf(err, CC_ERRLEN, "%s", bad), -1;

@@ -224,6 +224,7 @@ static int alloc_work(cc_sim *s)
     s->saved_contact = alloc0((size_t)s->nv, sizeof(int));
     s->F = cc_filter_new(s->nv);
     s->W = cc_mpcg_work_new(s->nv);
+    if (s->W) s->W->threads = s->p.threads;
     return (s->con && s->contact && s->crow && s->C0 && s->saved_contact && s->F && s->W) ? 0 : -1;
 }
 
