@@ -97,6 +97,22 @@
  * with it, keeping a row's blocks in registers from the gather to the scatter (widened to
  * double once; rows of up to four blocks, 97 % at level 0), which had not paid while the
  * chain set the pace, took it to 0.166 ms (the solve probe of docs/performance.md).
+ *
+ * Parts. Level 0's sweeps and MPCG's product run in two parts of consecutive rows, side by
+ * side on two threads (team.h) when each part has 256 rows or more (cc_mg_set_parts). The
+ * rows of the second part leave their blocks into the first part (the cross blocks C, at
+ * the start of each such row: columns ascend) out of their sweeps, so the forward sweep
+ * solves with M = D + L - C instead of D + L (block Jacobi between the parts, Gauss-Seidel
+ * within them: "hybrid" Gauss-Seidel), and the backward sweep with M^T; the residual's
+ * cross terms are added after the forward parts, those of the old x before the backward
+ * ones, and the product adds its cross blocks after its parts. The cycle stays symmetric,
+ * with M^-T (M + M^T - A) M^-1 = M^-T (D - C - C^T) M^-1 as its first term, SPD when
+ * D - C - C^T is; for two parts that is D + C + C^T with the second part's signs flipped,
+ * i.e. the diagonal blocks with only the couplings across the cut, SPD where the cut's rows
+ * are block diagonally dominant, as mass and stiffness make them on cloth (MPCG's check of
+ * r^T B^-1 r > 0 catches it otherwise). What a part computes does not depend on the
+ * threads, so neither does B. On the bench scene the cut costs little: MPCG iterations a
+ * step 7.15 / 8.17 / 10.62 at 66 / 132 / 256 in one part, 7.20 / 8.17 / 10.62 in two.
  */
 #include "sim/algebra/mg_internal.h"
 
