@@ -16,7 +16,7 @@ static unsigned long long rng = 0x2545F4914F6CDD1DULL;
 /* uniform in [-1, 1) from this suite's generator state */
 static double rnd(void) { return cc_test_rnd(&rng); }
 
-#define N 7   /* vertices per side */
+static int N = 7;   /* vertices per side (test_parts: more) */
 
 /* one assembly's outputs */
 typedef struct result {
@@ -306,6 +306,34 @@ static void test_faults(void)
         }
 }
 
+/* A cloth of 24 x 24 vertices: the kernels' sweep in two parts (rows below and from vertex
+ * 288, side by side, then the batches across the cut) against the reference path, and a bad
+ * vertex in each part and on the cut named in the fault message */
+static void test_parts(void)
+{
+    N = 24;
+    cc_sim_params p = table1();
+    double d = compare(&p);
+    printf("\n    24 x 24, two parts: %.2e", d);
+    CU_ASSERT(d < 1e-12);
+    int bad[3] = {24 * 4 + 5, 24 * 20 + 7, 24 * 12 + 3};   /* in part 0, in part 1, on the cut (vertex 291) */
+    for (int k = 0; k < 3; k++)
+        for (int nan = 0; nan < 2; nan++) {
+            cc_mesh *m;
+            cc_sim *s = make(&p, &m);
+            int a = bad[k], b = a + 1;
+            if (nan) s->x[3 * a + 2] = NAN;
+            else memcpy(s->x + 3 * b, s->x + 3 * a, 3 * sizeof(double));
+            char ker[CC_ERRLEN];
+            fault_of(s, 1, ker);
+            printf("\n    %s ", ker);
+            CU_ASSERT(names_vertex(ker, a, nan ? a : b));
+            cc_sim_free(s);
+            cc_mesh_free(m);
+        }
+    N = 7;
+}
+
 /* a whole run: 20 backward Euler steps with and without the kernels stay within round-off */
 static void test_steps(void)
 {
@@ -359,6 +387,7 @@ static const cc_test_case tests[] = {
     {"hinge kernels equal each variant's own formulas", test_hinge_kernels},
     {"triangle kernel next to a bend term assembled element by element", test_mixed},
     {"kernels stop at a faulty element and name it", test_faults},
+    {"kernels in two parts: the same sums, faults named in each part", test_parts},
     {"a run with kernels follows the reference run", test_steps},
     {"bench --no-kernels", test_bench_cli},
     {NULL, NULL},

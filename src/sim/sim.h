@@ -28,6 +28,8 @@
 
 #define CC_SIM_NAMELEN 32   /* size of the variant name fields */
 #define CC_SIM_MAX_THREADS 8   /* the threads parameter at most (CC_TEAM_MAX) */
+#define CC_SIM_PARTS 2         /* the assembly and the multigrid's level 0 run in this many parts */
+#define CC_SIM_PART_ROWS 256   /* ... when each part has at least this many vertices */
 
 /* bend_condition naming Bridson et al.'s bending force model (002, 004) instead of a
  * condition: F_i = k_bend w (sin(theta/2) - sin(theta0/2)) u_i, w = |e|^2/(|nA| + |nB|),
@@ -125,9 +127,10 @@ typedef struct cc_sim_params {
                                (A nearly indefinite along the step; step.c, soft_step); default
                                0.5, 0 turns the check off */
     double contact_margin;  /* obstacles: a vertex closer than this to a surface is in contact */
-    int threads;            /* threads of the multigrid preconditioner (multigrid.h,
-                               cc_mg_set_threads): 0 (default) one per online CPU, 1 none but the
-                               caller's; the results are the same bit for bit with any number */
+    int threads;            /* threads that run the parts of the assembly and of the multigrid
+                               preconditioner side by side (CC_SIM_PARTS parts; team.h): 0
+                               (default) one per online CPU, 1 the caller alone; the results are
+                               the same bit for bit with any number */
     char stretch_variant[CC_SIM_NAMELEN];  /* registry variant of "stretch" */
     char shear_variant[CC_SIM_NAMELEN];    /* registry variant of "shear" */
     char bend_condition[CC_SIM_NAMELEN];   /* registry condition used on hinges ("bend"), or

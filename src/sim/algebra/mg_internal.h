@@ -74,8 +74,7 @@ struct cc_mg {
     int pre;        /* level 0's rows filled ahead of the setup (cc_mg_prefill), -1 if none */
     int pre_bad;    /* 1 if one of them had a diagonal block that is not SPD */
     int parts;      /* level 0's parts (cc_mg_set_parts) */
-    int threads;    /* threads to run level 0's parts with (cc_mg_set_threads; 0: one per CPU) */
-    cc_team *team;  /* those threads, started at the first setup with more than one part */
+    cc_team *team;  /* the threads level 0's parts run on (cc_mg_set_team; not owned), or NULL */
     mg_level lev[CC_MG_MAXLEV];
 };
 

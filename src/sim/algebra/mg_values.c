@@ -258,12 +258,6 @@ static int build(cc_mg *mg, const cc_bsr *A, const cc_filter *F)
         if (cc_mgi_sweep_order(mg->lev + k, mg->reorder) < 0 || cc_mgi_parts(mg->lev + k, np) < 0)
             return cc_mgi_clear(mg), -1;
     }
-    int nt = mg->threads > 0 ? mg->threads : cc_team_cpus();
-    if (nt > mg->lev[0].np) nt = mg->lev[0].np;
-    if (cc_team_size(mg->team) != nt) {   /* NULL when it cannot start: the caller runs alone */
-        cc_team_free(mg->team);
-        mg->team = nt > 1 ? cc_team_new(nt) : NULL;
-    }
     L = mg->lev + l;
     free(L->agg);   /* the coarsest level has no aggregates */
     L->agg = NULL;

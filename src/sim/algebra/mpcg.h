@@ -56,7 +56,8 @@ typedef struct cc_mpcg_work {
     int ic_ok;    /* 1 if the last IC(0) factorisation succeeded */
     struct cc_mg *mg;   /* multigrid hierarchy (CC_PRECOND_MG), created at its first use */
     int mg_ok;    /* 1 if the last multigrid setup succeeded */
-    int threads;  /* the multigrid's threads (cc_mg_set_threads; 0 after cc_mpcg_work_new: one per CPU) */
+    struct cc_team *team;   /* threads for the multigrid's parts (cc_mg_set_team; not owned;
+                               NULL after cc_mpcg_work_new: the caller alone) */
     cc_mpcg_product product;   /* the products of the multigrid CG loop (CC_PRODUCT_AUTO after
                                   cc_mpcg_work_new) */
     double *r4, *c4, *q4, *s4; /* 4(n+1) each, 32-byte aligned: r, c, q, s of the multigrid

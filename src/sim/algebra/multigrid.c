@@ -191,14 +191,10 @@ void cc_mg_set_parts(cc_mg *mg, int np)
     cc_mgi_clear(mg);
 }
 
-/* level 0's parts run on this many threads (0: one per online CPU, at most CC_TEAM_MAX);
- * the results do not depend on it */
-void cc_mg_set_threads(cc_mg *mg, int n)
+/* level 0's parts run on team t (not owned; NULL: the caller alone) */
+void cc_mg_set_team(cc_mg *mg, cc_team *t)
 {
-    if (!mg || n < 0 || n == mg->threads) return;
-    mg->threads = n;
-    cc_team_free(mg->team);
-    mg->team = NULL;
+    if (mg) mg->team = t;
 }
 
 /* the sweeps take the rows in cc_mgi_sweep_order's order (on != 0) or in index order; the hierarchy
@@ -253,7 +249,6 @@ void cc_mg_free(cc_mg *mg)
 {
     if (!mg) return;
     cc_mgi_clear(mg);
-    cc_team_free(mg->team);
     free(mg);
 }
 

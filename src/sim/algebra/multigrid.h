@@ -10,6 +10,7 @@
 
 #include "sim/algebra/bsr.h"
 #include "sim/algebra/filter.h"
+#include "sim/algebra/team.h"
 
 typedef struct cc_mg cc_mg;
 
@@ -78,9 +79,10 @@ void cc_mg_set_reorder(cc_mg *mg, int on);
  * not depend on the threads. Clears the hierarchy. */
 void cc_mg_set_parts(cc_mg *mg, int np);
 
-/* level 0's parts run on n threads, the caller's included (0: one per online CPU, at most 8;
- * 1: the caller alone). The results are the same bit for bit with any n. Default 0. */
-void cc_mg_set_threads(cc_mg *mg, int n);
+/* level 0's parts run on the threads of team t (team.h; not owned, it must outlive mg's
+ * use of it), or the caller alone (t = NULL, the default). The results are the same bit for
+ * bit on any team. */
+void cc_mg_set_team(cc_mg *mg, cc_team *t);
 
 /* the fraction of consecutive rows in level l's sweep order where the later row couples to
  * the earlier one; -1 if there is no level l or its order is not a valid one */

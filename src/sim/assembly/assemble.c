@@ -317,42 +317,145 @@ static void init_rows(cc_sim *s, double cm, double cv, int from, int to)
  * upper one is left stale (A->lower; the multigrid path never reads it, cc_bsr_mul mirrors it
  * when it does: zeroing and mirroring it every step was 1.4 % of a 66 x 66 step). Every
  * order of batches gives the same sums; only the order of additions differs from the
- * term-by-term path (round-off). */
-static int assemble_sweep(cc_sim *s, cc_term *st, cc_term *sh, cc_term *hg, const double *x, const double *v,
-                          double cm, double cx, double cv, const double *dx, double *f, double *jdx)
+ * term-by-term path (round-off).
+ *
+ * With CC_SIM_PARTS = 2 parts (a cloth of 512 vertices or more) the rows are cut in two
+ * halves: the batches below the cut (part 0) and those from it (part 1) write disjoint rows
+ * of A, f and jdx and run side by side on the team; the batches across the cut (part 2, a
+ * strip about a grid row wide) follow on the caller. Part 0 hands its rows to the
+ * multigrid's set-up as they become final, up to the lowest vertex of part 2; the caller the
+ * rest. Neither the sums nor their order depend on the threads. */
+
+/* what the parts of an assembly sweep share */
+typedef struct {
+    cc_sim *s;
+    cc_term *st, *sh, *hg, *tri;   /* tri: st, or sh without st */
+    int st_hess, sh_hess, hg_hess;
+    const double *x, *v, *dx;
+    double cm, cx, cv;
+    double *f, *jdx;
+    int cut;                /* part 0: batches with every vertex below it; 1: from it; 2: across */
+    int xmin;               /* the lowest vertex of part 2's batches (n if none) */
+    cc_mg *mg;              /* the multigrid to hand rows to, or NULL */
+    int pf;                 /* rows below pf are handed over */
+    cc_term *bad_term[3];   /* a part's failure: the term, */
+    int bad[3];             /* the element, */
+    const char *why[3];     /* and why */
+    int failed[3];          /* 1 if the part stopped at a fault */
+} sweep_job;
+
+/* 1 if batch b of t belongs to part p of j's sweep */
+static int in_part(const sweep_job *j, const cc_term *t, int b, int p)
 {
-    cc_bsr *A = s->A;
-    cc_term *tri = st ? st : sh, *bad_term = NULL;
-    int n = A->n, nbt = tri ? tri->nbatch : 0, nbh = hg ? hg->nbatch : 0, bt = 0, bh = 0, zr = 0, bad = -1;
-    int st_hess = st ? cc_term_hessian(s, st) : 0, sh_hess = sh ? cc_term_hessian(s, sh) : 0;
-    int hg_hess = hg ? cc_term_hessian(s, hg) : 0;
-    cc_mg *mg = s->p.precond == CC_PRECOND_MG ? s->W->mg : NULL;
-    int pf = mg ? 0 : -1;   /* rows of A handed to the multigrid's set-up (cc_mg_prefill), -1: none */
-    const char *why = "";
+    if (p == 1) return t->smin[b] >= j->cut;
+    return t->smin[b] < j->cut && (p == 0 ? t->bmax[b] < j->cut : t->bmax[b] >= j->cut);
+}
+
+/* the kernel of t over its batches b0 .. b1-1 that belong to part p (in runs); 0 or -1 */
+static int run_batches(sweep_job *j, cc_term *t, int p, int b0, int b1)
+{
+    cc_sim *s = j->s;
+    for (int b = b0; b < b1;) {
+        if (!in_part(j, t, b, p)) {
+            b++;
+            continue;
+        }
+        int e = b;
+        while (e < b1 && in_part(j, t, e, p)) e++;
+        int rc = t == j->hg ? bend_kernel(s, t, j->hg_hess, b, e, j->x, j->v, j->cx, j->cv, j->dx, j->f, j->jdx,
+                                          &j->bad[p], &j->why[p])
+                            : cc_kernel_triangles(s, j->st, j->st_hess, j->sh, j->sh_hess, b, e, j->x, j->v, j->cx,
+                                                  j->cv, j->dx, j->f, j->jdx, &j->bad_term[p], &j->bad[p], &j->why[p]);
+        if (rc < 0) {
+            if (t == j->hg) j->bad_term[p] = t;
+            return j->failed[p] = 1, -1;
+        }
+        b = e;
+    }
+    return 0;
+}
+
+/* the first batch of t whose lowest vertex is at least c (smin ascends) */
+static int first_batch_from(const cc_term *t, int c)
+{
+    int lo = 0, hi = t->nbatch;
+    while (lo < hi) {
+        int mid = (lo + hi) / 2;
+        if (t->smin[mid] >= c) hi = mid;
+        else lo = mid + 1;
+    }
+    return lo;
+}
+
+/* part p of the sweep (p = 0, 1 side by side, then 2) */
+static void sweep_part(void *arg, int p)
+{
+    sweep_job *j = arg;
+    cc_sim *s = j->s;
+    cc_term *tri = j->tri, *hg = j->hg;
+    int n = s->A->n, nbt = tri ? tri->nbatch : 0, nbh = hg ? hg->nbatch : 0, bt = 0, bh = 0;
+    if (p == 1) {
+        bt = tri ? first_batch_from(tri, j->cut) : 0;
+        bh = hg ? first_batch_from(hg, j->cut) : 0;
+    } else {   /* parts 0 and 2 end where part 1 begins */
+        nbt = tri ? first_batch_from(tri, j->cut) : 0;
+        nbh = hg ? first_batch_from(hg, j->cut) : 0;
+    }
+    int zr = p == 1 ? j->cut : 0, rend = p == 0 ? j->cut : n;   /* the part's rows: zr .. rend-1, zeroed below zr */
     while (bt < nbt || bh < nbh) {
         int use_tri = bh >= nbh || (bt < nbt && tri->smin[bt] <= hg->smin[bh]);
         cc_term *t = use_tri ? tri : hg;
         int b0 = use_tri ? bt : bh, nb = use_tri ? nbt : nbh, b1 = nb - b0 > CC_SWEEP_CHUNK ? b0 + CC_SWEEP_CHUNK : nb;
-        int top = zr;   /* rows below top are zeroed */
-        for (int b = b0; b < b1; b++)
-            if (t->bmax[b] + 1 > top) top = t->bmax[b] + 1;
-        if (top > zr) init_rows(s, cm, cv, zr, top), zr = top;
-        if (use_tri) {
-            if (cc_kernel_triangles(s, st, st_hess, sh, sh_hess, b0, b1, x, v, cx, cv, dx, f, jdx, &bad_term, &bad, &why) < 0)
-                return element_fault(s, bad_term, bad, why);
-            bt = b1;
-        } else {
-            if (bend_kernel(s, hg, hg_hess, b0, b1, x, v, cx, cv, dx, f, jdx, &bad, &why) < 0)
-                return element_fault(s, hg, bad, why);
-            bh = b1;
+        if (p < 2) {
+            int top = zr;
+            for (int b = b0; b < b1; b++)
+                if (in_part(j, t, b, p) && t->bmax[b] + 1 > top) top = t->bmax[b] + 1;
+            if (top > zr) init_rows(s, j->cm, j->cv, zr, top), zr = top;
         }
-        int fin = bt < nbt ? tri->smin[bt] : n;   /* rows below fin are final */
-        if (bh < nbh && hg->smin[bh] < fin) fin = hg->smin[bh];
-        if (fin > zr) fin = zr;
-        if (pf >= 0 && fin > pf) pf = cc_mg_prefill(mg, A, s->F, pf, fin) < 0 ? -1 : fin;
+        if (run_batches(j, t, p, b0, b1) < 0) return;
+        if (use_tri) bt = b1;
+        else bh = b1;
+        if (p == 0 && j->pf >= 0) {   /* rows below fin are final */
+            int fin = bt < nbt ? tri->smin[bt] : j->cut;
+            if (bh < nbh && hg->smin[bh] < fin) fin = hg->smin[bh];
+            if (j->xmin < fin) fin = j->xmin;
+            if (fin > zr) fin = zr;
+            if (fin > j->pf) j->pf = cc_mg_prefill(j->mg, s->A, s->F, j->pf, fin) < 0 ? -1 : fin;
+        }
     }
-    if (zr < n) init_rows(s, cm, cv, zr, n);
-    if (pf >= 0 && pf < n) cc_mg_prefill(mg, A, s->F, pf, n);
+    if (p < 2 && zr < rend) init_rows(s, j->cm, j->cv, zr, rend);
+}
+
+/* the lowest vertex of t's batches across the cut, or n */
+static int cross_min(const sweep_job *j, const cc_term *t, int n)
+{
+    int m = n;
+    for (int b = 0; t && b < t->nbatch && t->smin[b] < j->cut; b++)
+        if (in_part(j, t, b, 2) && t->smin[b] < m) m = t->smin[b];
+    return m;
+}
+
+static int assemble_sweep(cc_sim *s, cc_term *st, cc_term *sh, cc_term *hg, const double *x, const double *v,
+                          double cm, double cx, double cv, const double *dx, double *f, double *jdx)
+{
+    cc_bsr *A = s->A;
+    int n = A->n, parts = n >= CC_SIM_PARTS * CC_SIM_PART_ROWS ? CC_SIM_PARTS : 1;
+    sweep_job j = {s, st, sh, hg, st ? st : sh, st ? cc_term_hessian(s, st) : 0, sh ? cc_term_hessian(s, sh) : 0,
+                   hg ? cc_term_hessian(s, hg) : 0, x, v, dx, cm, cx, cv, f, jdx, parts > 1 ? n / 2 : n, n,
+                   s->p.precond == CC_PRECOND_MG ? s->W->mg : NULL, 0, {NULL, NULL, NULL}, {-1, -1, -1}, {"", "", ""},
+                   {0, 0, 0}};
+    if (!j.mg) j.pf = -1;   /* -1: no rows handed over */
+    if (parts > 1) {
+        int xt = cross_min(&j, j.tri, n), xh = cross_min(&j, hg, n);
+        j.xmin = xt < xh ? xt : xh;
+        cc_team_run(s->team, sweep_part, &j, 2);
+        if (!j.failed[0] && !j.failed[1]) sweep_part(&j, 2);
+    } else {
+        sweep_part(&j, 0);
+    }
+    for (int p = 0; p < 3; p++)
+        if (j.failed[p]) return element_fault(s, j.bad_term[p], j.bad[p], j.why[p]);
+    if (j.pf >= 0 && j.pf < n) cc_mg_prefill(j.mg, A, s->F, j.pf, n);
     A->lower = 1;
     return 0;
 }

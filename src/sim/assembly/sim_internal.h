@@ -6,6 +6,7 @@
 #include "sim/algebra/bsr.h"
 #include "sim/assembly/forces.h"
 #include "sim/algebra/mpcg.h"
+#include "sim/algebra/team.h"
 #include "sim/sim.h"
 
 /* TERM_BEND_FORCE: Bridson's bending force model on the hinges (bend_force.c), not a
@@ -59,6 +60,8 @@ struct cc_sim {
     cc_bsr *A;           /* system matrix; NULL until the pattern is built */
     cc_filter *F;        /* constraint filter of the current step */
     cc_mpcg_work *W;     /* MPCG work space */
+    cc_team *team;       /* threads for the parts of the assembly and the multigrid (p.threads,
+                            at most CC_SIM_PARTS), or NULL: the caller alone */
     int *con;            /* nv: CON_* set by the user */
     double *cvec;        /* 3nv: pin velocity, plane normal or line direction */
     cc_obstacle *obs;    /* nobs obstacles */

@@ -42,6 +42,7 @@ void cc_sim_free(cc_sim *s)
     cc_bsr_free(s->A);
     cc_filter_free(s->F);
     cc_mpcg_work_free(s->W);
+    cc_team_free(s->team);
     free(s);
 }
 
@@ -224,7 +225,10 @@ static int alloc_work(cc_sim *s)
     s->saved_contact = alloc0((size_t)s->nv, sizeof(int));
     s->F = cc_filter_new(s->nv);
     s->W = cc_mpcg_work_new(s->nv);
-    if (s->W) s->W->threads = s->p.threads;
+    int nt = s->p.threads ? s->p.threads : cc_team_cpus();
+    if (nt > CC_SIM_PARTS) nt = CC_SIM_PARTS;   /* more threads than parts would only wait */
+    s->team = nt > 1 ? cc_team_new(nt) : NULL;   /* NULL also when it cannot start: the caller alone */
+    if (s->W) s->W->team = s->team;
     return (s->con && s->contact && s->crow && s->C0 && s->saved_contact && s->F && s->W) ? 0 : -1;
 }
 
