@@ -8,6 +8,7 @@
 #include "sim/algebra/team.h"
 
 #include <pthread.h>
+#include <sched.h>
 #include <stdatomic.h>
 #include <stdlib.h>
 #include <unistd.h>
@@ -34,11 +35,14 @@ struct cc_team {
     worker_arg wa[CC_TEAM_MAX];
 };
 
-static inline void relax(void)
+/* one step of a wait loop: a pause, and every 64th step a yield of the CPU, so that a
+ * thread waited for on the same CPU (a machine busy with other work) gets to run */
+static inline void relax(int step)
 {
 #if defined(__GNUC__) && (defined(__x86_64__) || defined(__i386__))
     __builtin_ia32_pause();
 #endif
+    if (step % 64 == 63) sched_yield();
 }
 
 /* the generation after `seen`, waiting for it by spinning, then sleeping */
@@ -47,7 +51,7 @@ static unsigned next_run(cc_team *t, unsigned seen)
     for (int s = 0; s < SPINS; s++) {
         unsigned g = atomic_load_explicit(&t->gen, memory_order_acquire);
         if (g != seen) return g;
-        relax();
+        relax(s);
     }
     pthread_mutex_lock(&t->mu);
     unsigned g;
@@ -129,5 +133,5 @@ void cc_team_run(cc_team *t, void (*fn)(void *arg, int part), void *arg, int np)
     atomic_store_explicit(&t->busy, t->n - 1, memory_order_relaxed);
     publish(t);
     for (int p = 0; p < np; p += t->n) fn(arg, p);
-    while (atomic_load_explicit(&t->busy, memory_order_acquire) > 0) relax();
+    for (int s = 0; atomic_load_explicit(&t->busy, memory_order_acquire) > 0; s++) relax(s);
 }
