@@ -593,9 +593,9 @@ static void test_mg_sim(void)
 
 /* MPCG's first guess (cg_warm_start) on a 48 x 48 hanging cloth (the bench scene, smaller),
  * 30 steps: the velocity change alternates from step to step, so starting from the last
- * step's (1) saves almost nothing over starting from zero (0) here (196 against 197 iterations),
+ * step's (1) saves nothing over starting from zero (0) here (198 against 196 iterations),
  * while the default (2: the last step's, or the guess from the last three that follows the
- * alternation, step.c) takes fewer than either (187); every solve meets the tolerance
+ * alternation, step.c) takes fewer than either (186); every solve meets the tolerance
  * whatever it starts from */
 static void test_warm_start(void)
 {

@@ -348,21 +348,24 @@ static void sym_residual(const cc_mg *mg, const mg_level *L, const double *b, co
     sym_residual_scalar(L, b, x, r);
 }
 
-/* bc = P^T g (nc coarse rows; F: the filter blocks of level 0's prolongator, NULL above it),
- * and g = 0 for the backward sweep. A run of rows in one aggregate (the usual case: they are
- * neighbours) is summed in registers and added to bc once, not through memory row by row. */
-static void restrict_residual(const mg_level *L, const cc_filter *F, double *restrict g, double *restrict bc, int nc)
+/* the rows c0 .. c1-1 of bc = P^T g from the rows i0 .. i1-1 of g, which hold all of those
+ * aggregates' rows (F: the filter blocks of level 0's prolongator, NULL above it), and
+ * g = 0 there for the backward sweep. A run of rows in one aggregate (the usual case: they
+ * are neighbours) is summed in registers and added to bc once, not through memory row by
+ * row. */
+static void restrict_rows(const mg_level *L, const cc_filter *F, double *restrict g, double *restrict bc, int i0,
+                          int i1, int c0, int c1)
 {
-    memset(bc, 0, (size_t)nc * 4 * sizeof *bc);
+    memset(bc + 4 * (size_t)c0, 0, (size_t)(c1 - c0) * 4 * sizeof *bc);
     double t[4] = {0, 0, 0, 0};   /* the run's sum so far; lane 3: 0 + 0 */
-    for (int i = 0, cur = -1; i <= L->n; i++) {
-        int I = i < L->n ? L->agg[i] : -1;
+    for (int i = i0, cur = -1; i <= i1; i++) {
+        int I = i < i1 ? L->agg[i] : -1;
         if (I != cur) {
             if (cur >= 0)
                 for (int a = 0; a < 4; a++) bc[4 * cur + a] += t[a], t[a] = 0;
             cur = I;
         }
-        if (i == L->n) break;
+        if (i == i1) break;
         double *restrict gi = g + 4 * i;
         if (I >= 0 && F && F->pos[i] >= 0) {
             const double *S = F->S + 9 * F->pos[i];
@@ -374,10 +377,11 @@ static void restrict_residual(const mg_level *L, const cc_filter *F, double *res
     }
 }
 
-/* x += P xc */
-static void prolong(const mg_level *L, const cc_filter *F, const double *restrict xc, double *restrict x)
+/* rows i0 .. i1-1 of x += P xc */
+static void prolong_rows(const mg_level *L, const cc_filter *F, const double *restrict xc, double *restrict x, int i0,
+                         int i1)
 {
-    for (int i = 0; i < L->n; i++) {
+    for (int i = i0; i < i1; i++) {
         int I = L->agg[i];
         if (I < 0) continue;
         const double *restrict c = xc + 4 * I;
@@ -389,6 +393,75 @@ static void prolong(const mg_level *L, const cc_filter *F, const double *restric
             for (int a = 0; a < 4; a++) xi[a] += c[a];   /* lane 3: 0 + 0 */
         }
     }
+}
+
+/* what the parts of level 0's restriction need */
+typedef struct {
+    const mg_level *L;
+    const cc_filter *F;
+    double *g, *bc;
+} restrict_job;
+
+static void restrict_part(void *arg, int p)
+{
+    restrict_job *j = arg;
+    const mg_level *L = j->L;
+    restrict_rows(L, j->F, j->g, j->bc, L->pstart[p], L->pstart[p + 1], L->cstart[p], L->cstart[p + 1]);
+}
+
+/* bc = P^T g (nc = the next level's rows), and g = 0; level 0's parts side by side (their
+ * aggregates do not cross the cut, cc_mgi_aggregate) */
+static void restrict_residual(const cc_mg *mg, const mg_level *L, const cc_filter *F, double *g, double *bc, int nc)
+{
+    if (L->np < 2) {
+        restrict_rows(L, F, g, bc, 0, L->n, 0, nc);
+        return;
+    }
+    restrict_job j = {L, F, g, bc};
+    cc_team_run(mg->team, restrict_part, &j, L->np);
+}
+
+/* x += P xc */
+static void prolong(const mg_level *L, const cc_filter *F, const double *restrict xc, double *restrict x)
+{
+    prolong_rows(L, F, xc, x, 0, L->n);
+}
+
+/* what the parts of level 0's prolongation need */
+typedef struct {
+    const mg_level *L;
+    const cc_filter *F;
+    const double *xc;
+    double *x;
+} prolong_job;
+
+static void prolong_part(void *arg, int i0, int i1)
+{
+    prolong_job *j = arg;
+    prolong_rows(j->L, j->F, j->xc, j->x, i0, i1);
+}
+
+/* run state of cc_mg_rows */
+typedef struct {
+    const mg_level *L;
+    void (*fn)(void *, int, int);
+    void *arg;
+} rows_job;
+
+static void rows_part(void *arg, int p)
+{
+    rows_job *j = arg;
+    j->fn(j->arg, j->L->pstart[p], j->L->pstart[p + 1]);
+}
+
+void cc_mg_rows(const cc_mg *mg, int n, void (*fn)(void *arg, int i0, int i1), void *arg)
+{
+    if (!mg || mg->nlev == 0 || mg->lev[0].n != n || mg->lev[0].np < 2) {
+        fn(arg, 0, n);
+        return;
+    }
+    rows_job j = {mg->lev, fn, arg};
+    cc_team_run(mg->team, rows_part, &j, mg->lev[0].np);
 }
 
 static void vcycle(cc_mg *mg, int l, const cc_filter *F, const double *b, double *x);
@@ -425,7 +498,7 @@ static void vcycle(cc_mg *mg, int l, const cc_filter *F, const double *b, double
     }
     mg_level *C = L + 1;
     gs_forward(mg, L, b, x, L->g, NULL);
-    restrict_residual(L, l == 0 ? F : NULL, L->g, C->b, C->n);
+    restrict_residual(mg, L, l == 0 ? F : NULL, L->g, C->b, C->n);
     coarse_solve(mg, l + 1, F);
     prolong(L, l == 0 ? F : NULL, C->x, x);
     gs_backward(mg, L, b, x, L->g);
@@ -454,7 +527,7 @@ double cc_mg_begin4(cc_mg *mg, const cc_filter *F, const double *r, double *s)
         return ydy;
     }
     mg_level *C = L + 1;
-    restrict_residual(L, F, L->g, C->b, C->n);
+    restrict_residual(mg, L, F, L->g, C->b, C->n);
     coarse_solve(mg, 1, F);
     return ydy + cc_dot(C->b, C->x, 4 * C->n);
 }
@@ -465,7 +538,10 @@ void cc_mg_finish4(cc_mg *mg, const cc_filter *F, const double *r, double *s)
 {
     if (!mg || mg->nlev == 0 || !F || F->n != mg->lev[0].n || (mg->nlev == 1 && mg->dense)) return;
     mg_level *L = mg->lev;
-    if (mg->nlev > 1) prolong(L, F, L[1].x, s);
+    if (mg->nlev > 1) {
+        prolong_job j = {L, F, L[1].x, s};
+        cc_mg_rows(mg, L->n, prolong_part, &j);
+    }
     gs_backward(mg, L, r, s, L->g);
     cc_filter_apply4(F, s);
 }

@@ -46,6 +46,7 @@ typedef struct mg_level {
                     /* blocks (those into an earlier part, the first of the row); = srow in one part */
     int *wbeg;      /* n: the same for the weak blocks (the product), when wrow */
     int *xrow;      /* nx: the rows with cross blocks, ascending */
+    int *cstart;    /* np+1 (with agg): part p's aggregates are the next level's rows cstart[p] .. cstart[p+1]-1 */
     int nx;
     int *slot0;     /* nlo (the same): block p of A's lower pattern is sf block v >= 0 or wf block -1 - v */
     double *lump;   /* 9n (the same): D_i with the dropped blocks lumped onto it, row-major */
@@ -149,9 +150,10 @@ int cc_mgi_level_alloc(mg_level *L, int coarse);
 void cc_mgi_level_free(mg_level *L);
 int cc_mgi_smoother0(mg_level *L, const double *nlo2, const double *nd, const unsigned char *minor, double weak);
 int cc_mgi_sweep_order(mg_level *L, int reorder);
-int cc_mgi_parts(mg_level *L, int np);
+int cc_mgi_cut(mg_level *L, int np);
+int cc_mgi_parts(mg_level *L);
 int cc_mgi_level0_pattern(mg_level *L, const cc_bsr *A);
-int cc_mgi_aggregate(const mg_level *L, const double *nlo2, const double *nd, double theta, int *agg);
+int cc_mgi_aggregate(mg_level *L, const double *nlo2, const double *nd, double theta, int *agg);
 int cc_mgi_coarse_pattern(mg_level *F, mg_level *C, int na);
 void cc_mgi_clear(cc_mg *mg);
 

@@ -221,6 +221,7 @@ static int build(cc_mg *mg, const cc_bsr *A, const cc_filter *F)
             for (int p = A->rowptr[i]; p < A->diag[i]; p++) minor[q++] = A->minor[p];
     if (rc == 0 && A->minor && !minor) rc = -1;
     if (rc == 0 && cc_mgi_smoother0(L, nlo2, nd, minor, mg->weak) < 0) rc = -1;
+    if (rc == 0 && cc_mgi_cut(L, L->n >= mg->parts * CC_MG_PART_ROWS ? mg->parts : 1) < 0) rc = -1;
     free(minor);
     double theta = CC_MG_THETA;
     int l = 0;
@@ -232,7 +233,7 @@ static int build(cc_mg *mg, const cc_bsr *A, const cc_filter *F)
         if (na < 0) rc = -1;
         if (na <= 0 || 5 * na > 4 * L->n) break;   /* no coarsening, or too little */
         mg_level *C = L + 1;
-        if (cc_mgi_coarse_pattern(L, C, na) < 0 || cc_mgi_level_alloc(C, 1) < 0) {
+        if (cc_mgi_coarse_pattern(L, C, na) < 0 || cc_mgi_level_alloc(C, 1) < 0 || cc_mgi_cut(C, 1) < 0) {
             rc = -1;
             break;
         }
@@ -254,8 +255,7 @@ static int build(cc_mg *mg, const cc_bsr *A, const cc_filter *F)
     free(nd);
     if (rc < 0) return cc_mgi_clear(mg), -1;
     for (int k = 0; k <= l; k++) {
-        int np = k == 0 && mg->lev[0].n >= mg->parts * CC_MG_PART_ROWS ? mg->parts : 1;
-        if (cc_mgi_sweep_order(mg->lev + k, mg->reorder) < 0 || cc_mgi_parts(mg->lev + k, np) < 0)
+        if (cc_mgi_sweep_order(mg->lev + k, mg->reorder) < 0 || cc_mgi_parts(mg->lev + k) < 0)
             return cc_mgi_clear(mg), -1;
     }
     L = mg->lev + l;

@@ -368,6 +368,32 @@ static void residual_single4(const cc_filter *F, cc_mpcg_work *w, const double *
     cc_filter_apply4(F, r4);
 }
 
+/* what the parts of the CG loop's vector updates need (cc_mg_rows: each part's rows on the
+ * thread that sweeps them) */
+typedef struct {
+    double *dv, *r, *c;
+    const double *q, *s;
+    double alpha, beta;
+} update_job;
+
+/* rows i0 .. i1-1 of dv += alpha c, r -= alpha q */
+static void step_rows(void *arg, int i0, int i1)
+{
+    update_job *j = arg;
+    for (int i = i0; i < i1; i++)
+        for (int a = 0; a < 3; a++) {
+            j->dv[3 * i + a] += j->alpha * j->c[4 * i + a];
+            j->r[4 * i + a] -= j->alpha * j->q[4 * i + a];
+        }
+}
+
+/* rows i0 .. i1-1 of c = s + beta c */
+static void direction_rows(void *arg, int i0, int i1)
+{
+    update_job *j = arg;
+    for (int k = 4 * i0; k < 4 * i1; k++) j->c[k] = j->s[k] + j->beta * j->c[k];
+}
+
 /* The CG loop of cc_mpcg_solve with the multigrid preconditioner, on 4-lane vectors (the
  * cycle's layout, so r and s pass to it without copies): from r = w->r4, c = w->c4 = S B^-1 r
  * and delta = r . c, iterate until delta <= goal or maxit; returns the last delta (negative
@@ -391,12 +417,8 @@ static double cg_loop4(const cc_bsr *A, const cc_filter *F, cc_mpcg_work *w, int
             break;
         }
         cc_filter_apply4(F, q);
-        double alpha = delta / cq;
-        for (int i = 0; i < n; i++)
-            for (int a = 0; a < 3; a++) {
-                dv[3 * i + a] += alpha * c[4 * i + a];
-                r[4 * i + a] -= alpha * q[4 * i + a];
-            }
+        update_job j = {dv, r, c, q, s, delta / cq, 0};
+        cc_mg_rows(w->mg, n, step_rows, &j);
         double dold = delta;
         delta = cc_mg_begin4(w->mg, F, r, s);   /* r^T B^-1 r before the cycle's last sweep */
         if (delta < 0) {
@@ -405,8 +427,8 @@ static double cg_loop4(const cc_bsr *A, const cc_filter *F, cc_mpcg_work *w, int
         }
         if (delta <= goal || st->iterations >= maxit) break;   /* done: s is not needed */
         cc_mg_finish4(w->mg, F, r, s);
-        double beta = delta / dold;
-        for (int k = 0; k < 4 * n; k++) c[k] = s[k] + beta * c[k];
+        j.beta = delta / dold;
+        cc_mg_rows(w->mg, n, direction_rows, &j);
         cc_filter_apply4(F, c);
     }
     return delta;

@@ -110,9 +110,15 @@
  * D - C - C^T is; for two parts that is D + C + C^T with the second part's signs flipped,
  * i.e. the diagonal blocks with only the couplings across the cut, SPD where the cut's rows
  * are block diagonally dominant, as mass and stiffness make them on cloth (MPCG's check of
- * r^T B^-1 r > 0 catches it otherwise). What a part computes does not depend on the
- * threads, so neither does B. On the bench scene the cut costs little: MPCG iterations a
- * step 7.15 / 8.17 / 10.62 at 66 / 132 / 256 in one part, 7.20 / 8.17 / 10.62 in two.
+ * r^T B^-1 r > 0 catches it otherwise). Level 0's aggregates do not cross the cut (the
+ * strong graph leaves out the couplings across it, and the aggregates are numbered part by
+ * part: cstart), so the restriction and the prolongation run in the same parts, as do
+ * MPCG's vector updates (cc_mg_rows): each thread keeps working on its own half of every
+ * level-0 vector, which matters where the two CPUs are far apart (a round trip between
+ * them took 80 ns at some times on the project machine and 400 ns at others). What a part
+ * computes does not depend on the threads, so neither does B. On the bench scene the cut
+ * costs little: MPCG iterations a step 7.15 / 8.17 / 10.62 at 66 / 132 / 256 in one part,
+ * 7.14 / 8.23 / 10.56 in two.
  */
 #include "sim/algebra/mg_internal.h"
 
@@ -133,6 +139,7 @@ void cc_mgi_level_free(mg_level *L)
     free(L->wbeg);
     free(L->pstart);
     free(L->pord);
+    free(L->cstart);
     free(L->xrow);
     free(L->lump);
     free(L->rowptr);
@@ -417,19 +424,28 @@ static int first_from(const int *col, int p0, int p1, int c)
     return p0;
 }
 
-/* L in np parts of consecutive rows (np = 1: one part, sbeg = srow): pstart, the sweep
- * order stably partitioned by part (pord; each part keeps the order of its rows, which
- * still solves its triangular system), each row's first block in its own part (sbeg,
- * wbeg) and the rows that have blocks into earlier parts (xrow); -1 if no memory */
-int cc_mgi_parts(mg_level *L, int np)
+/* L in np parts of consecutive rows, about n/np each (np = 1: one part): np and pstart;
+ * -1 if no memory */
+int cc_mgi_cut(mg_level *L, int np)
 {
     int n = L->n;
     if (np < 1 || n < np) np = 1;
     L->np = np;
     L->pstart = malloc(((size_t)np + 1) * sizeof *L->pstart);
-    L->pord = malloc(((size_t)np + 1) * sizeof *L->pord);
-    if (!L->pstart || !L->pord) return -1;
+    if (!L->pstart) return -1;
     for (int p = 0; p <= np; p++) L->pstart[p] = (int)((long long)n * p / np);
+    return 0;
+}
+
+/* the rest of L's parts (cc_mgi_cut first; one part: sbeg = srow): the sweep order stably
+ * partitioned by part (pord; each part keeps the order of its rows, which still solves its
+ * triangular system), each row's first block in its own part (sbeg, wbeg) and the rows
+ * that have blocks into earlier parts (xrow); -1 if no memory */
+int cc_mgi_parts(mg_level *L)
+{
+    int n = L->n, np = L->np;
+    L->pord = malloc(((size_t)np + 1) * sizeof *L->pord);
+    if (!L->pord) return -1;
     if (np == 1) {
         L->pord[0] = 0, L->pord[1] = n;
         L->sbeg = L->srow;
@@ -494,9 +510,14 @@ int cc_mgi_level0_pattern(mg_level *L, const cc_bsr *A)
 
 /* agg = Vanek's aggregates of the strong graph (lower pattern of L, squared block norms
  * nlo2, diagonal norms nd): returns their number; isolated vertices get -1; -1 if no memory */
-int cc_mgi_aggregate(const mg_level *L, const double *nlo2, const double *nd, double theta, int *agg)
+int cc_mgi_aggregate(mg_level *L, const double *nlo2, const double *nd, double theta, int *agg)
 {
-    int n = L->n, na = 0;
+    int n = L->n, na = 0, np = L->np;
+    int *part = np > 1 ? malloc(((size_t)n + 1) * sizeof *part) : NULL;
+    if (np > 1 && !part) return -1;
+    for (int p = 0; part && p < np; p++)
+        for (int i = L->pstart[p]; i < L->pstart[p + 1]; i++) part[i] = p;
+#define STRONG(i, p) (nlo2[p] >= t2 * nd[i] * nd[L->col[p]] && nlo2[p] > 0 && (!part || part[i] == part[L->col[p]]))
     int *deg = calloc((size_t)n + 1, sizeof *deg), *adj = malloc(2 * ((size_t)L->nlo + 1) * sizeof *adj);
     int *start = malloc(((size_t)n + 1) * sizeof *start), *tmp = malloc(((size_t)n + 1) * sizeof *tmp);
     if (!deg || !adj || !start || !tmp) {
@@ -504,14 +525,14 @@ int cc_mgi_aggregate(const mg_level *L, const double *nlo2, const double *nd, do
         goto done;
     }
     double t2 = theta * theta;
-    for (int i = 0; i < n; i++)   /* strong graph, both directions, as CSR */
+    for (int i = 0; i < n; i++)   /* strong graph within the parts, both directions, as CSR */
         for (int p = L->rowptr[i]; p < L->rowptr[i + 1]; p++)
-            if (nlo2[p] >= t2 * nd[i] * nd[L->col[p]] && nlo2[p] > 0) deg[i]++, deg[L->col[p]]++;
+            if (STRONG(i, p)) deg[i]++, deg[L->col[p]]++;
     start[0] = 0;
     for (int i = 0; i < n; i++) start[i + 1] = start[i] + deg[i], tmp[i] = start[i];
     for (int i = 0; i < n; i++)
         for (int p = L->rowptr[i]; p < L->rowptr[i + 1]; p++)
-            if (nlo2[p] >= t2 * nd[i] * nd[L->col[p]] && nlo2[p] > 0) {
+            if (STRONG(i, p)) {
                 int k = L->col[p];
                 adj[tmp[i]++] = k;
                 adj[tmp[k]++] = i;
@@ -545,7 +566,27 @@ int cc_mgi_aggregate(const mg_level *L, const double *nlo2, const double *nd, do
     }
     for (int i = 0; i < n; i++)
         if (agg[i] == -2) agg[i] = -1;
+    L->cstart = malloc(((size_t)np + 1) * sizeof *L->cstart);
+    if (!L->cstart) {
+        na = -1;
+        goto done;
+    }
+    L->cstart[0] = 0, L->cstart[np] = na;
+    if (part && na > 0) {   /* aggregates numbered part by part, each part's in their order */
+        int *apart = deg, *label = start;   /* na <= n: reused */
+        for (int i = 0; i < n; i++)
+            if (agg[i] >= 0) apart[agg[i]] = part[i];
+        for (int p = 0, m = 0; p < np; p++) {
+            L->cstart[p] = m;
+            for (int a = 0; a < na; a++)
+                if (apart[a] == p) label[a] = m++;
+        }
+        for (int i = 0; i < n; i++)
+            if (agg[i] >= 0) agg[i] = label[agg[i]];
+    }
 done:
+#undef STRONG
+    free(part);
     free(deg);
     free(adj);
     free(start);

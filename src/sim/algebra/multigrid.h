@@ -84,6 +84,11 @@ void cc_mg_set_parts(cc_mg *mg, int np);
  * bit on any team. */
 void cc_mg_set_team(cc_mg *mg, cc_team *t);
 
+/* fn(arg, i0, i1) for the rows i0 .. i1-1 of each of level 0's parts, side by side on the
+ * team (a vector operation on level 0's rows then runs where its part's sweeps run); one
+ * call for rows 0 .. n-1 when there is one part or no hierarchy */
+void cc_mg_rows(const cc_mg *mg, int n, void (*fn)(void *arg, int i0, int i1), void *arg);
+
 /* the fraction of consecutive rows in level l's sweep order where the later row couples to
  * the earlier one; -1 if there is no level l or its order is not a valid one */
 double cc_mg_chained(const cc_mg *mg, int l);
