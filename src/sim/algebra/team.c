@@ -1,24 +1,25 @@
 /* A team of threads for the parts of a computation (sim/algebra/team.h).
  *
- * A run is published by advancing a generation counter; each worker runs its parts and
- * decrements the count of workers still busy, which the caller, after its own parts, waits
- * on. The counter is advanced under the mutex, and a worker that gives up spinning checks
- * it under the same mutex before it sleeps, so no run is missed.
+ * A run is published in one 64-bit ticket: its generation in the high half, the next part
+ * to take in the low half. Every thread, the caller included, takes parts by advancing the
+ * ticket (compare-and-swap, so only while the generation is still the run's) and counts
+ * the parts it finishes; the caller returns when all are finished. It never waits for a
+ * worker that has not taken a part: a worker that is slow to wake (asleep, or its CPU
+ * busy with other work) finds the parts taken and waits for the next run. Workers that
+ * find no run spin, then sleep on the condition variable; the generation is advanced under
+ * the mutex, and a worker checks it under the same mutex before it sleeps, so no run is
+ * missed.
  */
 #include "sim/algebra/team.h"
 
 #include <pthread.h>
 #include <sched.h>
 #include <stdatomic.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <unistd.h>
 
 #define SPINS 20000   /* pause instructions a worker waits for the next run before it sleeps (0.3-1 ms) */
-
-typedef struct {
-    struct cc_team *t;
-    int w;   /* the worker's thread number, 1 .. n-1 */
-} worker_arg;
 
 struct cc_team {
     int n;                      /* threads, the caller included */
@@ -26,13 +27,12 @@ struct cc_team {
     pthread_t th[CC_TEAM_MAX];
     pthread_mutex_t mu;
     pthread_cond_t cv;
-    atomic_uint gen;            /* runs published so far */
-    atomic_int busy;            /* workers not done with the current run */
+    _Atomic uint64_t ticket;    /* generation << 32 | the next part to take */
+    atomic_int done;            /* parts of the current run finished */
     int quit;                   /* set with the last generation: the workers return */
-    void (*fn)(void *, int);
+    void (*fn)(void *, int);    /* the current run: written before its ticket */
     void *arg;
     int np;
-    worker_arg wa[CC_TEAM_MAX];
 };
 
 /* one step of a wait loop: a pause, and every 64th step a yield of the CPU, so that a
@@ -45,31 +45,45 @@ static inline void relax(int step)
     if (step % 64 == 63) sched_yield();
 }
 
+/* takes and runs parts of generation g while there are any left */
+static void take_parts(cc_team *t, uint32_t g)
+{
+    uint64_t cur = atomic_load_explicit(&t->ticket, memory_order_acquire);
+    for (;;) {
+        if ((uint32_t)(cur >> 32) != g || (int)(uint32_t)cur >= t->np) return;
+        if (!atomic_compare_exchange_weak_explicit(&t->ticket, &cur, cur + 1, memory_order_acq_rel,
+                                                   memory_order_acquire))
+            continue;   /* cur now holds the ticket as it is */
+        t->fn(t->arg, (int)(uint32_t)cur);   /* the run is still g: its last part is not done */
+        atomic_fetch_add_explicit(&t->done, 1, memory_order_release);
+        cur = atomic_load_explicit(&t->ticket, memory_order_acquire);
+    }
+}
+
 /* the generation after `seen`, waiting for it by spinning, then sleeping */
-static unsigned next_run(cc_team *t, unsigned seen)
+static uint32_t next_run(cc_team *t, uint32_t seen)
 {
     for (int s = 0; s < SPINS; s++) {
-        unsigned g = atomic_load_explicit(&t->gen, memory_order_acquire);
+        uint32_t g = (uint32_t)(atomic_load_explicit(&t->ticket, memory_order_acquire) >> 32);
         if (g != seen) return g;
         relax(s);
     }
     pthread_mutex_lock(&t->mu);
-    unsigned g;
-    while ((g = atomic_load_explicit(&t->gen, memory_order_acquire)) == seen) pthread_cond_wait(&t->cv, &t->mu);
+    uint32_t g;
+    while ((g = (uint32_t)(atomic_load_explicit(&t->ticket, memory_order_acquire) >> 32)) == seen)
+        pthread_cond_wait(&t->cv, &t->mu);
     pthread_mutex_unlock(&t->mu);
     return g;
 }
 
 static void *worker(void *p)
 {
-    worker_arg *a = p;
-    cc_team *t = a->t;
-    unsigned seen = 0;
+    cc_team *t = p;
+    uint32_t seen = 0;
     for (;;) {
         seen = next_run(t, seen);
         if (t->quit) return NULL;
-        for (int part = a->w; part < t->np; part += t->n) t->fn(t->arg, part);
-        atomic_fetch_sub_explicit(&t->busy, 1, memory_order_release);
+        take_parts(t, seen);
     }
 }
 
@@ -85,32 +99,35 @@ cc_team *cc_team_new(int n)
     cc_team *t = calloc(1, sizeof *t);
     if (!t) return NULL;
     t->n = n;
-    atomic_init(&t->gen, 0);
-    atomic_init(&t->busy, 0);
+    atomic_init(&t->ticket, 0);
+    atomic_init(&t->done, 0);
     if (pthread_mutex_init(&t->mu, NULL) != 0) return free(t), NULL;
     if (pthread_cond_init(&t->cv, NULL) != 0) return pthread_mutex_destroy(&t->mu), free(t), NULL;
     for (int w = 1; w < n; w++) {
-        t->wa[w] = (worker_arg){t, w};
-        if (pthread_create(&t->th[w], NULL, worker, &t->wa[w]) != 0) break;
+        if (pthread_create(&t->th[w], NULL, worker, t) != 0) break;
         t->started = w;
     }
     if (t->started < n - 1) return cc_team_free(t), NULL;
     return t;
 }
 
-/* the next generation published: the workers wake for it */
-static void publish(cc_team *t)
+/* the next generation published (with its first part to take, 0): the workers wake for it;
+ * returns it */
+static uint32_t publish(cc_team *t)
 {
     pthread_mutex_lock(&t->mu);
-    atomic_fetch_add_explicit(&t->gen, 1, memory_order_release);
+    uint32_t g = (uint32_t)(atomic_load_explicit(&t->ticket, memory_order_relaxed) >> 32) + 1;
+    atomic_store_explicit(&t->ticket, (uint64_t)g << 32, memory_order_release);
     pthread_cond_broadcast(&t->cv);
     pthread_mutex_unlock(&t->mu);
+    return g;
 }
 
 void cc_team_free(cc_team *t)
 {
     if (!t) return;
     t->quit = 1;
+    t->np = 0;
     publish(t);
     for (int w = 1; w <= t->started; w++) pthread_join(t->th[w], NULL);
     pthread_cond_destroy(&t->cv);
@@ -130,8 +147,7 @@ void cc_team_run(cc_team *t, void (*fn)(void *arg, int part), void *arg, int np)
         return;
     }
     t->fn = fn, t->arg = arg, t->np = np;
-    atomic_store_explicit(&t->busy, t->n - 1, memory_order_relaxed);
-    publish(t);
-    for (int p = 0; p < np; p += t->n) fn(arg, p);
-    for (int s = 0; atomic_load_explicit(&t->busy, memory_order_acquire) > 0; s++) relax(s);
+    atomic_store_explicit(&t->done, 0, memory_order_relaxed);
+    take_parts(t, publish(t));
+    for (int s = 0; atomic_load_explicit(&t->done, memory_order_acquire) < np; s++) relax(s);
 }

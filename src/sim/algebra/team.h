@@ -1,11 +1,12 @@
 /* A team of threads that runs the parts of a computation side by side (the multigrid's
  * level 0, multigrid.h).
  *
- * cc_team_run(t, fn, arg, np) calls fn(arg, p) once for every part p < np, part p on
- * thread p mod n (thread 0 is the caller), and returns when all have returned. What a part
- * computes must not depend on which thread runs it, nor on what the other parts do at the
- * same time: then the results are the same bit for bit with any number of threads, and a
- * team of one thread is the plain loop over the parts.
+ * cc_team_run(t, fn, arg, np) calls fn(arg, p) once for every part p < np, each on
+ * whichever thread takes it first (the caller takes parts too, and never waits for a
+ * worker that has not taken one), and returns when all have returned. What a part computes
+ * must not depend on which thread runs it, nor on what the other parts do at the same
+ * time: then the results are the same bit for bit with any number of threads, and a team of
+ * one thread is the plain loop over the parts.
  *
  * Between runs a worker spins for a few hundred microseconds (the gaps inside one step of
  * the simulator are shorter: a wake-up from sleep costs tens of microseconds on a virtual
@@ -28,7 +29,8 @@ void cc_team_free(cc_team *t);
 int cc_team_cpus(void);
 /* threads of the team, the caller included (1 for NULL) */
 int cc_team_size(const cc_team *t);
-/* fn(arg, p) for p = 0 .. np-1, side by side; returns when every part has returned */
+/* fn(arg, p) for p = 0 .. np-1, side by side (np < 2^31); returns when every part has
+ * returned */
 void cc_team_run(cc_team *t, void (*fn)(void *arg, int part), void *arg, int np);
 
 #endif
