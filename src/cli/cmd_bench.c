@@ -43,8 +43,9 @@ static const char *const bench_help =
     "                  (left out) or project (eigen-decomposition per element of that term)\n"
     "  --no-kernels    assemble every term element by element through the condition\n"
     "                  contract (the reference of the structured kernels, sim.h kernels)\n"
-    "  --threads T     threads of the multigrid preconditioner, 0..8 (default 0: one per\n"
-    "                  CPU; sim.h threads); the motion is the same with any number\n"
+    "  --threads T     threads of the assembly and the multigrid preconditioner, 0..8\n"
+    "                  (default 0: one per CPU; sim.h threads); the motion is the same\n"
+    "                  with any number\n"
     "  --json          one JSON object on stdout (keys: grid, vertices, steps, ms_per_step,\n"
     "                  cg_iterations_per_step, assembly_ms, solve_ms, finite, stretch_hessian,\n"
     "                  shear_hessian, bend_hessian, kernels, threads, ...)\n\n"
@@ -177,8 +178,8 @@ static void report(const bench_opts *o, int nv, int done, double ms, double iter
     printf("assembly         %.3f ms per step (median), %s\n", asm_ms,
            o->kernels ? "structured kernels" : "element by element (--no-kernels)");
     printf("solve            %.3f ms per step (median)\n", solve_ms);
-    if (o->threads) printf("threads          %d (multigrid)\n", o->threads);
-    else printf("threads          one per CPU (multigrid)\n");
+    if (o->threads) printf("threads          %d (assembly and multigrid)\n", o->threads);
+    else printf("threads          one per CPU (assembly and multigrid)\n");
     printf("finite           %s\n", finite ? "yes" : "no");
 }
 
