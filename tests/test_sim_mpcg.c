@@ -437,32 +437,40 @@ static void test_mg_iterations(void)
 }
 
 /* the cycle is a symmetric positive definite operator on the free space:
- * u^T B^-1 v = v^T B^-1 u to round-off and u^T B^-1 u > 0, for random filtered u, v */
+ * u^T B^-1 v = v^T B^-1 u to round-off and u^T B^-1 u > 0, for random filtered u, v, with
+ * level 0 in one part and in two and three (their sweeps side by side on a team of two) */
 static void test_mg_symmetric(void)
 {
     int g = 40, n = g * g, n3 = 3 * n;
     cc_bsr *A = grid_system(g, 1e-3, 0);
     cc_filter *F = cc_filter_new(n);
     cc_mg *mg = cc_mg_new();
+    cc_team *team = cc_team_new(2);
     double *u = malloc((size_t)n3 * sizeof *u), *v = malloc((size_t)n3 * sizeof *v);
     double *Bu = malloc((size_t)n3 * sizeof *Bu), *Bv = malloc((size_t)n3 * sizeof *Bv), *z = malloc((size_t)n3 * sizeof *z);
     constrain_grid(F, n, z);
-    CU_ASSERT_EQUAL_FATAL(cc_mg_setup(mg, A, F), 0);
-    CU_ASSERT(cc_mg_levels(mg, 0, NULL) >= 3);
-    for (int trial = 0; trial < 5; trial++) {
-        for (int a = 0; a < n3; a++) u[a] = rnd(), v[a] = rnd();
-        cc_filter_apply(F, u);
-        cc_filter_apply(F, v);
-        double uBu = cc_mg_apply(mg, F, u, Bu), vBv = cc_mg_apply(mg, F, v, Bv), uBv = 0, vBu = 0;
-        for (int a = 0; a < n3; a++) uBv += u[a] * Bv[a], vBu += v[a] * Bu[a];
-        CU_ASSERT(uBu > 0 && vBv > 0);
-        CU_ASSERT(fabs(cc_mg_norm(mg, F, u) - uBu) <= 1e-12 * uBu);   /* without the backward sweep */
-        /* |u^T B^-1 v| <= sqrt(uBu vBv) (Cauchy-Schwarz) sets the scale of round-off */
-        if (trial == 0) printf("\n    |u B v - v B u| / sqrt(u B u v B v) = %.1e", fabs(uBv - vBu) / sqrt(uBu * vBv));
-        CU_ASSERT(fabs(uBv - vBu) <= 1e-12 * sqrt(uBu * vBv));
-        for (int c = 0; c < F->nc; c++)   /* the output lies in the free directions */
-            if (c % 3 == 0)
-                for (int k = 0; k < 3; k++) CU_ASSERT_EQUAL(Bu[3 * F->idx[c] + k], 0.0);
+    cc_mg_set_team(mg, team);
+    for (int np = 1; np <= 3; np++) {   /* level 0 in one, two and three parts (hybrid Gauss-Seidel) */
+        cc_mg_set_parts(mg, np);
+        CU_ASSERT_EQUAL_FATAL(cc_mg_setup(mg, A, F), 0);
+        CU_ASSERT(cc_mg_levels(mg, 0, NULL) >= 3);
+        double worst = 0;
+        for (int trial = 0; trial < 5; trial++) {
+            for (int a = 0; a < n3; a++) u[a] = rnd(), v[a] = rnd();
+            cc_filter_apply(F, u);
+            cc_filter_apply(F, v);
+            double uBu = cc_mg_apply(mg, F, u, Bu), vBv = cc_mg_apply(mg, F, v, Bv), uBv = 0, vBu = 0;
+            for (int a = 0; a < n3; a++) uBv += u[a] * Bv[a], vBu += v[a] * Bu[a];
+            CU_ASSERT(uBu > 0 && vBv > 0);
+            CU_ASSERT(fabs(cc_mg_norm(mg, F, u) - uBu) <= 1e-12 * uBu);   /* without the backward sweep */
+            /* |u^T B^-1 v| <= sqrt(uBu vBv) (Cauchy-Schwarz) sets the scale of round-off */
+            worst = fmax(worst, fabs(uBv - vBu) / sqrt(uBu * vBv));
+            CU_ASSERT(fabs(uBv - vBu) <= 1e-12 * sqrt(uBu * vBv));
+            for (int c = 0; c < F->nc; c++)   /* the output lies in the free directions */
+                if (c % 3 == 0)
+                    for (int k = 0; k < 3; k++) CU_ASSERT_EQUAL(Bu[3 * F->idx[c] + k], 0.0);
+        }
+        printf("\n    %d part%s: |u B v - v B u| / sqrt(u B u v B v) = %.1e", np, np > 1 ? "s" : "", worst);
     }
     /* bad input is refused without a crash */
     CU_ASSERT_EQUAL(cc_mg_setup(NULL, A, F), -1);
@@ -473,6 +481,7 @@ static void test_mg_symmetric(void)
     free(Bv);
     free(z);
     cc_mg_free(mg);
+    cc_team_free(team);
     cc_filter_free(F);
     cc_bsr_free(A);
 }
@@ -1081,7 +1090,7 @@ int main(void)
         {"edge cases and bad arguments", test_edges},
         {"multigrid on a cloth-like grid: tolerance, constraints, several levels", test_mg_grid},
         {"multigrid needs far fewer iterations than block Jacobi; new pattern, new hierarchy", test_mg_iterations},
-        {"multigrid cycle is symmetric positive definite on the free space", test_mg_symmetric},
+        {"multigrid cycle is symmetric positive definite on the free space, in 1, 2, 3 parts", test_mg_symmetric},
         {"multigrid that cannot be built falls back to Ascher & Boxerman", test_mg_fallback},
         {"multigrid with nothing to coarsen is one symmetric Gauss-Seidel sweep", test_mg_no_coarsening},
         {"simulator with the multigrid preconditioner", test_mg_sim},
