@@ -1,9 +1,10 @@
 /* A team of threads for the parts of a computation (sim/algebra/team.h).
  *
- * A run is published in one 64-bit ticket: its generation in the high half, the next part
- * to take in the low half. Every thread, the caller included, takes parts by advancing the
- * ticket (compare-and-swap, so only while the generation is still the run's) and counts
- * the parts it finishes; the caller returns when all are finished. It never waits for a
+ * A run is published in one 64-bit ticket: its generation in the high half, its number of
+ * parts and the next part to take in the low half. Every thread, the caller included, takes
+ * parts by advancing the ticket (compare-and-swap, so only while the generation is still
+ * the run's, and against the run's own number of parts) and counts the parts it finishes;
+ * the caller returns when all are finished. It never waits for a
  * worker that has not taken a part: a worker that is slow to wake (asleep, or its CPU
  * busy with other work) finds the parts taken and waits for the next run. Workers that
  * find no run spin, then sleep on the condition variable; the generation is advanced under
@@ -28,13 +29,17 @@ struct cc_team {
     pthread_t th[CC_TEAM_MAX];
     pthread_mutex_t mu;
     pthread_cond_t cv;
-    _Atomic uint64_t ticket;    /* generation << 32 | the next part to take */
+    _Atomic uint64_t ticket;    /* generation << 32 | parts << 16 | the next part to take */
     atomic_int done;            /* parts of the current run finished */
     int quit;                   /* set with the last generation: the workers return */
     void (*fn)(void *, int);    /* the current run: written before its ticket */
     void *arg;
-    int np;
 };
+
+#define TICKET(g, np, next) ((uint64_t)(g) << 32 | (uint64_t)(np) << 16 | (uint64_t)(next))
+#define T_GEN(t) ((uint32_t)((t) >> 32))
+#define T_PARTS(t) ((int)(((t) >> 16) & 0xffff))
+#define T_NEXT(t) ((int)((t) & 0xffff))
 
 /* one step of a wait loop: a pause, and every 64th step a yield of the CPU, so that a
  * thread waited for on the same CPU (a machine busy with other work) gets to run */
@@ -51,11 +56,11 @@ static void take_parts(cc_team *t, uint32_t g)
 {
     uint64_t cur = atomic_load_explicit(&t->ticket, memory_order_acquire);
     for (;;) {
-        if ((uint32_t)(cur >> 32) != g || (int)(uint32_t)cur >= t->np) return;
+        if (T_GEN(cur) != g || T_NEXT(cur) >= T_PARTS(cur)) return;
         if (!atomic_compare_exchange_weak_explicit(&t->ticket, &cur, cur + 1, memory_order_acq_rel,
                                                    memory_order_acquire))
             continue;   /* cur now holds the ticket as it is */
-        t->fn(t->arg, (int)(uint32_t)cur);   /* the run is still g: its last part is not done */
+        t->fn(t->arg, T_NEXT(cur));   /* the run is still g: this part of it is not done */
         atomic_fetch_add_explicit(&t->done, 1, memory_order_release);
         cur = atomic_load_explicit(&t->ticket, memory_order_acquire);
     }
@@ -65,13 +70,13 @@ static void take_parts(cc_team *t, uint32_t g)
 static uint32_t next_run(cc_team *t, uint32_t seen)
 {
     for (int s = 0; s < SPINS; s++) {
-        uint32_t g = (uint32_t)(atomic_load_explicit(&t->ticket, memory_order_acquire) >> 32);
+        uint32_t g = T_GEN(atomic_load_explicit(&t->ticket, memory_order_acquire));
         if (g != seen) return g;
         relax(s);
     }
     pthread_mutex_lock(&t->mu);
     uint32_t g;
-    while ((g = (uint32_t)(atomic_load_explicit(&t->ticket, memory_order_acquire) >> 32)) == seen)
+    while ((g = T_GEN(atomic_load_explicit(&t->ticket, memory_order_acquire))) == seen)
         pthread_cond_wait(&t->cv, &t->mu);
     pthread_mutex_unlock(&t->mu);
     return g;
@@ -115,13 +120,13 @@ cc_team *cc_team_new(int n)
     return t;
 }
 
-/* the next generation published (with its first part to take, 0): the workers wake for it;
- * returns it */
-static uint32_t publish(cc_team *t)
+/* the next generation published, of np parts (the first to take: 0): the workers wake for
+ * it; returns it */
+static uint32_t publish(cc_team *t, int np)
 {
     pthread_mutex_lock(&t->mu);
-    uint32_t g = (uint32_t)(atomic_load_explicit(&t->ticket, memory_order_relaxed) >> 32) + 1;
-    atomic_store_explicit(&t->ticket, (uint64_t)g << 32, memory_order_release);
+    uint32_t g = T_GEN(atomic_load_explicit(&t->ticket, memory_order_relaxed)) + 1;
+    atomic_store_explicit(&t->ticket, TICKET(g, np, 0), memory_order_release);
     pthread_cond_broadcast(&t->cv);
     pthread_mutex_unlock(&t->mu);
     return g;
@@ -131,8 +136,7 @@ void cc_team_free(cc_team *t)
 {
     if (!t) return;
     t->quit = 1;
-    t->np = 0;
-    publish(t);
+    publish(t, 0);
     for (int w = 1; w <= t->started; w++) pthread_join(t->th[w], NULL);
     pthread_cond_destroy(&t->cv);
     pthread_mutex_destroy(&t->mu);
@@ -146,12 +150,12 @@ int cc_team_size(const cc_team *t)
 
 void cc_team_run(cc_team *t, void (*fn)(void *arg, int part), void *arg, int np)
 {
-    if (!t || t->n == 1 || np <= 1) {
+    if (!t || t->n == 1 || np <= 1 || np > CC_TEAM_MAXPARTS) {
         for (int p = 0; p < np; p++) fn(arg, p);
         return;
     }
-    t->fn = fn, t->arg = arg, t->np = np;
+    t->fn = fn, t->arg = arg;
     atomic_store_explicit(&t->done, 0, memory_order_relaxed);
-    take_parts(t, publish(t));
+    take_parts(t, publish(t, np));
     for (int s = 0; atomic_load_explicit(&t->done, memory_order_acquire) < np; s++) relax(s);
 }

@@ -17,7 +17,8 @@
 #ifndef CC_TEAM_H
 #define CC_TEAM_H
 
-#define CC_TEAM_MAX 8   /* threads at most */
+#define CC_TEAM_MAX 8             /* threads at most */
+#define CC_TEAM_MAXPARTS 65535    /* parts a run shares out at most (more: the caller runs them) */
 
 typedef struct cc_team cc_team;
 
@@ -29,8 +30,8 @@ void cc_team_free(cc_team *t);
 int cc_team_cpus(void);
 /* threads of the team, the caller included (1 for NULL) */
 int cc_team_size(const cc_team *t);
-/* fn(arg, p) for p = 0 .. np-1, side by side (np < 2^31); returns when every part has
- * returned */
+/* fn(arg, p) for p = 0 .. np-1, side by side (on the caller alone when np > CC_TEAM_MAXPARTS);
+ * returns when every part has returned */
 void cc_team_run(cc_team *t, void (*fn)(void *arg, int part), void *arg, int np);
 
 #endif
