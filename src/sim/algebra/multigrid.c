@@ -571,7 +571,7 @@ int cc_mgi_aggregate(mg_level *L, const double *nlo2, const double *nd, double t
         na = -1;
         goto done;
     }
-    L->cstart[0] = 0, L->cstart[np] = na;
+    for (int p = 0; p <= np; p++) L->cstart[p] = p == np ? na : 0;
     if (part && na > 0) {   /* aggregates numbered part by part, each part's in their order */
         int *apart = deg, *label = start;   /* na <= n: reused */
         for (int i = 0; i < n; i++)
