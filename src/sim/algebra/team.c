@@ -4,12 +4,11 @@
  * parts and the next part to take in the low half. Every thread, the caller included, takes
  * parts by advancing the ticket (compare-and-swap, so only while the generation is still
  * the run's, and against the run's own number of parts) and counts the parts it finishes;
- * the caller returns when all are finished. It never waits for a
- * worker that has not taken a part: a worker that is slow to wake (asleep, or its CPU
- * busy with other work) finds the parts taken and waits for the next run. Workers that
- * find no run spin, then sleep on the condition variable; the generation is advanced under
- * the mutex, and a worker checks it under the same mutex before it sleeps, so no run is
- * missed.
+ * the caller returns when all are finished. It never waits for a worker that has not taken
+ * a part: a worker that is slow to wake (asleep, or its CPU busy with other work) finds the
+ * parts taken and waits for the next run. Workers that find no run spin, then sleep on the
+ * condition variable; the generation is advanced under the mutex, and a worker checks it
+ * under the same mutex before it sleeps, so no run is missed.
  */
 #include "sim/algebra/team.h"
 
