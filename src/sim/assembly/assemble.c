@@ -49,6 +49,22 @@ static int batch_bounds(cc_term *t, int n)
     return 0;
 }
 
+/* where assemble_sweep cuts the rows of n vertices in two (CC_SIM_PARTS parts from
+ * CC_SIM_PART_ROWS rows each), or n for one part */
+static int sweep_cut(int n)
+{
+    return n >= CC_SIM_PARTS * CC_SIM_PART_ROWS ? n / 2 : n;
+}
+
+/* the lowest vertex of t's batches that have vertices on both sides of the cut, or n */
+static int cross_min(const cc_term *t, int cut, int n)
+{
+    int m = n;
+    for (int b = 0; b < t->nbatch && t->smin[b] < cut; b++)
+        if (t->bmax[b] >= cut && t->smin[b] < m) m = t->smin[b];
+    return m;
+}
+
 /* the BSR pattern of all terms and where every element's blocks lie in A->val (the vpos of
  * their slots), built once */
 int cc_sim_pattern(cc_sim *s)
@@ -80,6 +96,7 @@ int cc_sim_pattern(cc_sim *s)
         else if (kernel == KERNEL_BEND) pack = cc_kernel_pack_bend(tm);
         else if (kernel == KERNEL_HINGE) pack = cc_kernel_pack_hinge(tm);
         if (pack == 0) pack = batch_bounds(tm, s->nv);
+        if (pack >= 0) tm->xmin = cross_min(tm, sweep_cut(s->nv), s->nv);
         free(tm->slot);
         tm->slot = malloc(((size_t)tm->nel * nv * nv + 1) * sizeof *tm->slot);
         if (!tm->slot || pack < 0) {
@@ -426,28 +443,19 @@ static void sweep_part(void *arg, int p)
     if (p < 2 && zr < rend) init_rows(s, j->cm, j->cv, zr, rend);
 }
 
-/* the lowest vertex of t's batches across the cut, or n */
-static int cross_min(const sweep_job *j, const cc_term *t, int n)
-{
-    int m = n;
-    for (int b = 0; t && b < t->nbatch && t->smin[b] < j->cut; b++)
-        if (in_part(j, t, b, 2) && t->smin[b] < m) m = t->smin[b];
-    return m;
-}
-
 static int assemble_sweep(cc_sim *s, cc_term *st, cc_term *sh, cc_term *hg, const double *x, const double *v,
                           double cm, double cx, double cv, const double *dx, double *f, double *jdx)
 {
     cc_bsr *A = s->A;
-    int n = A->n, parts = n >= CC_SIM_PARTS * CC_SIM_PART_ROWS ? CC_SIM_PARTS : 1;
-    sweep_job j = {s, st, sh, hg, st ? st : sh, st ? cc_term_hessian(s, st) : 0, sh ? cc_term_hessian(s, sh) : 0,
-                   hg ? cc_term_hessian(s, hg) : 0, x, v, dx, cm, cx, cv, f, jdx, parts > 1 ? n / 2 : n, n,
+    int n = A->n, cut = sweep_cut(n);
+    cc_term *tri = st ? st : sh;
+    int xmin = tri && hg ? (tri->xmin < hg->xmin ? tri->xmin : hg->xmin) : tri ? tri->xmin : hg ? hg->xmin : n;
+    sweep_job j = {s, st, sh, hg, tri, st ? cc_term_hessian(s, st) : 0, sh ? cc_term_hessian(s, sh) : 0,
+                   hg ? cc_term_hessian(s, hg) : 0, x, v, dx, cm, cx, cv, f, jdx, cut, xmin,
                    s->p.precond == CC_PRECOND_MG ? s->W->mg : NULL, 0, {NULL, NULL, NULL}, {-1, -1, -1}, {"", "", ""},
                    {0, 0, 0}};
     if (!j.mg) j.pf = -1;   /* -1: no rows handed over */
-    if (parts > 1) {
-        int xt = cross_min(&j, j.tri, n), xh = cross_min(&j, hg, n);
-        j.xmin = xt < xh ? xt : xh;
+    if (cut < n) {
         cc_team_run(s->team, sweep_part, &j, 2);
         if (!j.failed[0] && !j.failed[1]) sweep_part(&j, 2);
     } else {
