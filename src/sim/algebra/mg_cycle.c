@@ -618,7 +618,7 @@ static double product_scalar(const mg_level *L, int i0, int i1, const double *c,
         const double *D = L->dsys + 12 * (size_t)i, *ci = c + 4 * (size_t)i;
         double g[3] = {0, 0, 0};
         product_blocks(L->scol, L->sf, L->sbeg[i], L->srow[i + 1], ci, c, q, g);
-        if (L->wrow) product_blocks(L->wcol, L->wf, L->wbeg ? L->wbeg[i] : L->wrow[i], L->wrow[i + 1], ci, c, q, g);
+        if (L->wrow) product_blocks(L->wcol, L->wf, L->wbeg[i], L->wrow[i + 1], ci, c, q, g);
         double *qi = q + 4 * (size_t)i;
         for (int a = 0; a < 3; a++) {
             double d = D[a] * ci[0] + D[4 + a] * ci[1] + D[8 + a] * ci[2];
@@ -660,7 +660,7 @@ CC_TARGET_AVX2 static double product_avx2(const mg_level *L, int i0, int i1, con
         __m256d x2 = _mm256_permute4x64_pd(ci, 0xAA), a0 = zero, a1 = zero, a2 = zero;
         product_blocks_avx2(L->scol, L->sf, L->sbeg[i], L->srow[i + 1], x0, x1, x2, c, q, &a0, &a1, &a2);
         if (L->wrow)
-            product_blocks_avx2(L->wcol, L->wf, L->wbeg ? L->wbeg[i] : L->wrow[i], L->wrow[i + 1], x0, x1, x2, c, q,
+            product_blocks_avx2(L->wcol, L->wf, L->wbeg[i], L->wrow[i + 1], x0, x1, x2, c, q,
                                 &a0, &a1, &a2);
         __m256d h01 = _mm256_hadd_pd(a0, a1), h22 = _mm256_hadd_pd(a2, a2);
         __m256d g = _mm256_add_pd(_mm256_permute2f128_pd(h01, h22, 0x20), _mm256_permute2f128_pd(h01, h22, 0x31));

@@ -44,7 +44,7 @@ typedef struct mg_level {
     int *pord;      /* np+1: ord[pord[p]] .. ord[pord[p+1]-1] are its rows in the sweep order */
     int *sbeg;      /* n: row i's smoother blocks in a sweep start here: srow[i] past its cross */
                     /* blocks (those into an earlier part, the first of the row); = srow in one part */
-    int *wbeg;      /* n: the same for the weak blocks (the product), when wrow */
+    int *wbeg;      /* n: the same for the weak blocks (the product), when wrow; = wrow in one part */
     int *xrow;      /* nx: the rows with cross blocks, ascending */
     int *cstart;    /* np+1 (with agg): part p's aggregates are the next level's rows cstart[p] .. cstart[p+1]-1 */
     int nx;

@@ -127,6 +127,8 @@
 /* free the arrays of level L and zero it */
 void cc_mgi_level_free(mg_level *L)
 {
+    if (L->sbeg != L->srow) free(L->sbeg);   /* before the arrays they may alias */
+    if (L->wbeg != L->wrow) free(L->wbeg);
     if (L->srow != L->rowptr) free(L->srow);
     if (L->scol != L->col) free(L->scol);
     if (L->sf != L->lf) free(L->sf);
@@ -135,8 +137,6 @@ void cc_mgi_level_free(mg_level *L)
     free(L->wf);
     free(L->slot0);
     free(L->ord);
-    if (L->sbeg != L->srow) free(L->sbeg);
-    free(L->wbeg);
     free(L->pstart);
     free(L->pord);
     free(L->cstart);
@@ -437,7 +437,7 @@ int cc_mgi_cut(mg_level *L, int np)
     return 0;
 }
 
-/* the rest of L's parts (cc_mgi_cut first; one part: sbeg = srow): the sweep order stably
+/* the rest of L's parts (cc_mgi_cut first; one part: sbeg = srow, wbeg = wrow): the sweep order stably
  * partitioned by part (pord; each part keeps the order of its rows, which still solves its
  * triangular system), each row's first block in its own part (sbeg, wbeg) and the rows
  * that have blocks into earlier parts (xrow); -1 if no memory */
@@ -448,7 +448,7 @@ int cc_mgi_parts(mg_level *L)
     if (!L->pord) return -1;
     if (np == 1) {
         L->pord[0] = 0, L->pord[1] = n;
-        L->sbeg = L->srow;
+        L->sbeg = L->srow, L->wbeg = L->wrow;
         return 0;
     }
     int *part = malloc(((size_t)n + 1) * sizeof *part), *tmp = malloc(((size_t)n + 1) * sizeof *tmp);
