@@ -436,6 +436,23 @@ static void test_mg_iterations(void)
     cc_bsr_free(A2);
 }
 
+/* one trial of the cycle B on random filtered u, v (3n = n3; Bu, Bv: the outputs): u^T B^-1 u
+ * and v^T B^-1 v positive, u^T B^-1 v = v^T B^-1 u to round-off (the scale set by
+ * |u^T B^-1 v| <= sqrt(uBu vBv), Cauchy-Schwarz), and cc_mg_norm, without the backward sweep,
+ * the same number as u^T B^-1 u; returns |u B v - v B u| / sqrt(u B u v B v) */
+static double cycle_trial(cc_mg *mg, const cc_filter *F, double *u, double *v, double *Bu, double *Bv, int n3)
+{
+    for (int a = 0; a < n3; a++) u[a] = rnd(), v[a] = rnd();
+    cc_filter_apply(F, u);
+    cc_filter_apply(F, v);
+    double uBu = cc_mg_apply(mg, F, u, Bu), vBv = cc_mg_apply(mg, F, v, Bv), uBv = 0, vBu = 0;
+    for (int a = 0; a < n3; a++) uBv += u[a] * Bv[a], vBu += v[a] * Bu[a];
+    CU_ASSERT(uBu > 0 && vBv > 0);
+    CU_ASSERT(fabs(cc_mg_norm(mg, F, u) - uBu) <= 1e-12 * uBu);
+    CU_ASSERT(fabs(uBv - vBu) <= 1e-12 * sqrt(uBu * vBv));
+    return fabs(uBv - vBu) / sqrt(uBu * vBv);
+}
+
 /* the cycle is a symmetric positive definite operator on the free space:
  * u^T B^-1 v = v^T B^-1 u to round-off and u^T B^-1 u > 0, for random filtered u, v, with
  * level 0 in one part and in two and three (their sweeps side by side on a team of two) */
@@ -456,16 +473,7 @@ static void test_mg_symmetric(void)
         CU_ASSERT(cc_mg_levels(mg, 0, NULL) >= 3);
         double worst = 0;
         for (int trial = 0; trial < 5; trial++) {
-            for (int a = 0; a < n3; a++) u[a] = rnd(), v[a] = rnd();
-            cc_filter_apply(F, u);
-            cc_filter_apply(F, v);
-            double uBu = cc_mg_apply(mg, F, u, Bu), vBv = cc_mg_apply(mg, F, v, Bv), uBv = 0, vBu = 0;
-            for (int a = 0; a < n3; a++) uBv += u[a] * Bv[a], vBu += v[a] * Bu[a];
-            CU_ASSERT(uBu > 0 && vBv > 0);
-            CU_ASSERT(fabs(cc_mg_norm(mg, F, u) - uBu) <= 1e-12 * uBu);   /* without the backward sweep */
-            /* |u^T B^-1 v| <= sqrt(uBu vBv) (Cauchy-Schwarz) sets the scale of round-off */
-            worst = fmax(worst, fabs(uBv - vBu) / sqrt(uBu * vBv));
-            CU_ASSERT(fabs(uBv - vBu) <= 1e-12 * sqrt(uBu * vBv));
+            worst = fmax(worst, cycle_trial(mg, F, u, v, Bu, Bv, n3));
             for (int c = 0; c < F->nc; c++)   /* the output lies in the free directions */
                 if (c % 3 == 0)
                     for (int k = 0; k < 3; k++) CU_ASSERT_EQUAL(Bu[3 * F->idx[c] + k], 0.0);
@@ -838,16 +846,7 @@ static void test_mg_weak(void)
     CU_ASSERT_EQUAL(cc_mg_dropped(mg), pairs);
     double *u = malloc((size_t)n3 * sizeof *u), *v = malloc((size_t)n3 * sizeof *v), *Bu = malloc((size_t)n3 * sizeof *Bu);
     double *Bv = malloc((size_t)n3 * sizeof *Bv), *y = malloc((size_t)n3 * sizeof *y), *ac = malloc((size_t)n3 * sizeof *ac);
-    for (int trial = 0; trial < 3; trial++) {   /* symmetric and positive */
-        for (int a = 0; a < n3; a++) u[a] = rnd(), v[a] = rnd();
-        cc_filter_apply(F, u);
-        cc_filter_apply(F, v);
-        double uBu = cc_mg_apply(mg, F, u, Bu), vBv = cc_mg_apply(mg, F, v, Bv), uBv = 0, vBu = 0;
-        for (int a = 0; a < n3; a++) uBv += u[a] * Bv[a], vBu += v[a] * Bu[a];
-        CU_ASSERT(uBu > 0 && vBv > 0);
-        CU_ASSERT(fabs(uBv - vBu) <= 1e-12 * sqrt(uBu * vBv));
-        CU_ASSERT(fabs(cc_mg_norm(mg, F, u) - uBu) <= 1e-12 * uBu);   /* lumped D in y^T D y */
-    }
+    for (int trial = 0; trial < 3; trial++) cycle_trial(mg, F, u, v, Bu, Bv, n3);   /* lumped D in y^T D y */
     cc_mg_set_simd(mg, 0);   /* the scalar smoother gives the same cycle */
     CU_ASSERT(fabs(cc_mg_norm(mg, F, u) - cc_dot(u, Bu, n3)) <= 1e-12 * cc_dot(u, Bu, n3));
     cc_mg_apply(mg, F, u, Bv);
