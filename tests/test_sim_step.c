@@ -239,7 +239,7 @@ static double energy_gain(double damp, double crumple, double stretch, double *f
  * from a crumpled state with element stiffness projected to PSD, and from a state under
  * tension (rest stretch 0.9, so no element is compressed) without projection. (Without
  * projection a crumpled cloth can gain energy in one linearised step: the C d2C terms make
- * A indefinite, see docs/performance.md.) */
+ * A indefinite, see docs/reliability.md.) */
 static void test_energy_never_grows(void)
 {
     double cases[4][3] = {{0.2, 0.015, 0}, {0.0, 0.015, 0}, {0.2, 0.0, 0.1}, {0.0, 0.0, 0.1}};

@@ -68,7 +68,7 @@ typedef enum cc_strain_mode {
  *   CC_HESSIAN_PROJECT       the element's -df/dx projected onto the PSD cone by an
  *                            eigen-decomposition (cc_psd_project), as psd_project does for
  *                            every term.
- * docs/performance.md ("Other bend variants in the bench scene") measures why: with 001 Table 1
+ * docs/reliability.md ("Stability of the implicit step") measures why: with 001 Table 1
  * at h = 0.02, the C d2C of compressed stretch elements (and, less often, of shear elements)
  * outweighs the vertex masses and makes A indefinite on the free DOFs; a step whose MPCG
  * does not meet that negative curvature (so no PSD retry) can blow up. stretch_hessian = clamp

@@ -36,7 +36,7 @@
  * either. From tol 1e-3 up (CC_MPCG_SINGLE_RES_TOL), and with z = 0, the initial residual
  * of a warm start is taken with the same single-precision product as the loop's (a third
  * of the bytes of A in double); the difference is then S E S dv, at most 2^-24 || |A| |dv| ||:
- * measured with the solve probe of docs/performance.md: 0.8e-6 to 4.6e-6 ||S b|| at 66 x 66 (steps
+ * measured on the bench scene: 0.8e-6 to 4.6e-6 ||S b|| at 66 x 66 (steps
  * 10 to 90) and 3.7e-6 to 1.8e-5 at 132 x 132, against true residuals of 1.4e-2 to 9e-2
  * ||S b||: three orders of magnitude at tol 1e-2, about 50 at 1e-3.
  */

@@ -96,7 +96,7 @@
  * 1.9 % on level 1 (cc_mg_chained). The order alone took a cycle from 0.198 to 0.180 ms;
  * with it, keeping a row's blocks in registers from the gather to the scatter (widened to
  * double once; rows of up to four blocks, 97 % at level 0), which had not paid while the
- * chain set the pace, took it to 0.166 ms (the solve probe of docs/performance.md).
+ * chain set the pace, took it to 0.166 ms (docs/performance.md).
  *
  * Parts. Level 0's sweeps and MPCG's product run in two parts of consecutive rows, side by
  * side on two threads (team.h) when each part has 256 rows or more (cc_mg_set_parts). The

@@ -2,7 +2,7 @@
  * cc_hessian_mode): which mode a term uses, and the closed-form modes (clamp, Gauss-Newton),
  * applied to an element's evaluated d2C before the forces and Jacobians are formed from it.
  *
- * Why (docs/performance.md, "Other bend variants in the bench scene"): with Pritchard's
+ * Why (docs/reliability.md, "Stability of the implicit step"): with Pritchard's
  * Table 1 stiffness at h = 0.02, h^2 k_stretch C d2C of a stretch element compressed by a
  * fraction of a percent outweighs the lumped mass of its vertices, so A = M - h df/dv -
  * h^2 df/dx becomes indefinite on the free DOFs; MPCG does not always meet the negative
