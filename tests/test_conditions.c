@@ -20,7 +20,7 @@ static const cc_condition *find(const char *c, const char *v)
 }
 
 /* H[k][i][j] = (dC_k/dx_j (x + h e_i) - dC_k/dx_j (x - h e_i)) / 2h: central differences of
- * the analytic gradient (the test-local helper the issue allows until checks/ has its own) */
+ * the analytic gradient, kept here so that this suite checks the conditions without checks/fd.c */
 static void fd_hessian_of_gradient(const cc_condition *c, const double *x, const cc_rest *r,
                                    double h, double H[CC_MAX_COMP][CC_MAX_DOF][CC_MAX_DOF])
 {
