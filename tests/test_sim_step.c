@@ -4,6 +4,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 #include "cc_test.h"
 #include "mesh/mesh.h"
 #include "sim/sim.h"
@@ -662,6 +663,61 @@ static void test_bench_cli(void)
     }
 }
 
+/* the rows of a bench --csv file after its header: their count, and the sums of the step and
+ * cg_iterations columns; -1 if the header is not the documented one */
+static int csv_rows(const char *path, double *step_sum, double *it_sum)
+{
+    char *text = cc_test_read_file(path);
+    if (!text) return -1;
+    const char *header = "step,ms,assembly_ms,solve_ms,cg_iterations,psd_retries\n";
+    int rows = strncmp(text, header, strlen(header)) ? -1 : 0;
+    *step_sum = *it_sum = 0;
+    for (char *line = text + strlen(header); rows >= 0 && *line; rows++) {
+        double v[6];
+        if (sscanf(line, "%lf,%lf,%lf,%lf,%lf,%lf", v, v + 1, v + 2, v + 3, v + 4, v + 5) != 6) rows = -2;
+        *step_sum += v[0];
+        *it_sum += v[4];
+        char *nl = strchr(line, '\n');
+        line = nl ? nl + 1 : line + strlen(line);
+    }
+    free(text);
+    return rows;
+}
+
+/* clothcheck bench --csv: one row per step whose iterations add up to the report's mean; the
+ * steps done when the run blows up; a path that cannot be written is refused before the run */
+static void test_bench_csv(void)
+{
+    static char out[8192], errb[8192], args[512], path[300];
+    char dir[] = "/tmp/cc_bench_csv_XXXXXX";
+    CU_ASSERT_PTR_NOT_NULL_FATAL(mkdtemp(dir));
+    snprintf(path, sizeof path, "%s/steps.csv", dir);
+    snprintf(args, sizeof args, "bench --grid 6 --steps 3 --json --csv %s", path);
+    CU_ASSERT_EQUAL(cc_test_run_cli(args, out, sizeof out, errb, sizeof errb), 0);
+    const char *key = strstr(out, "\"cg_iterations_per_step\": ");
+    CU_ASSERT_PTR_NOT_NULL_FATAL(key);
+    double mean = atof(key + strlen("\"cg_iterations_per_step\": ")), steps, its;
+    CU_ASSERT_EQUAL(csv_rows(path, &steps, &its), 3);
+    CU_ASSERT_EQUAL(steps, 6.0);   /* 1 + 2 + 3 */
+    CU_ASSERT(its > 0 && fabs(its - 3 * mean) < 1e-9);
+    remove(path);
+    snprintf(args, sizeof args, "bench --grid 6 --h 5 --steps 50 --csv %s", path);
+    CU_ASSERT_EQUAL(cc_test_run_cli(args, out, sizeof out, errb, sizeof errb), 1);
+    int rows = csv_rows(path, &steps, &its);
+    CU_ASSERT(rows >= 1 && rows < 50);
+    CU_ASSERT_PTR_NOT_NULL(strstr(out, "steps            "));
+    char want[64];
+    snprintf(want, sizeof want, "steps            %d of 50", rows);
+    CU_ASSERT_PTR_NOT_NULL(strstr(out, want));
+    remove(path);
+    snprintf(args, sizeof args, "bench --grid 6 --steps 2 --csv %s/no/such/dir/steps.csv", dir);
+    CU_ASSERT_EQUAL(cc_test_run_cli(args, out, sizeof out, errb, sizeof errb), 2);
+    CU_ASSERT_EQUAL(cc_test_count_lines(errb), 1);
+    CU_ASSERT_PTR_NOT_NULL(strstr(errb, "--csv"));
+    CU_ASSERT_EQUAL(out[0], '\0');
+    CU_ASSERT_EQUAL(rmdir(dir), 0);   /* nothing left behind: no CSV, no temporary */
+}
+
 int main(void)
 {
     static const cc_test_case tests[] = {
@@ -680,6 +736,7 @@ int main(void)
         {"air drag: closed form and terminal velocity", test_air_drag},
         {"per-particle damping is selectable and block diagonal", test_per_particle_damping},
         {"bench command", test_bench_cli},
+        {"bench --csv: a row per step", test_bench_csv},
         {NULL, NULL},
     };
     return cc_test_main("sim_step", tests);

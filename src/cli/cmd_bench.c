@@ -18,7 +18,8 @@
 static const char *const bench_help =
     "usage: clothcheck bench [--grid N] [--steps S] [--h H] [--bend VARIANT] [--precond P]\n"
     "                        [--psd-project] [--stretch-hessian M] [--shear-hessian M]\n"
-    "                        [--bend-hessian M] [--no-kernels] [--threads T] [--json]\n"
+    "                        [--bend-hessian M] [--no-kernels] [--threads T] [--csv FILE]\n"
+    "                        [--json]\n"
     "       clothcheck bench --audit [--repeat R] [--json]\n\n"
     "Time the simulator on the standard scene: a 1 m square cloth of N x N vertices (default\n"
     "66) starting flat in the xy-plane, gravity along -z, the two corners of one edge pinned,\n"
@@ -46,6 +47,9 @@ static const char *const bench_help =
     "  --threads T     threads of the assembly and the multigrid preconditioner, 0..8\n"
     "                  (default 0: one per CPU; sim.h threads); the motion is the same\n"
     "                  with any number\n"
+    "  --csv FILE      also write one row per step to FILE (CSV: step, ms, assembly_ms,\n"
+    "                  solve_ms, cg_iterations, psd_retries), the steps done if the run\n"
+    "                  blows up\n"
     "  --json          one JSON object on stdout (keys: grid, vertices, steps, ms_per_step,\n"
     "                  cg_iterations_per_step, assembly_ms, solve_ms, finite, stretch_hessian,\n"
     "                  shear_hessian, bend_hessian, kernels, threads, ...)\n\n"
@@ -74,6 +78,7 @@ typedef struct bench_opts {
     int kernels;           /* 0: --no-kernels */
     int repeat;            /* audit runs */
     int threads;           /* the multigrid's threads (0: one per CPU) */
+    const char *csv;       /* --csv: the per-step CSV, or NULL */
 } bench_opts;
 
 /* 0, 1 for --help, or -1 after an error message */
@@ -82,7 +87,8 @@ static int parse(int argc, char **argv, bench_opts *o)
     static const cc_optspec specs[] = {{"grid", 1}, {"steps", 1}, {"h", 1}, {"json", 0}, {"bend", 1},
                                        {"precond", 1}, {"psd-project", 0}, {"help", 0}, {"audit", 0},
                                        {"repeat", 1}, {"stretch-hessian", 1}, {"shear-hessian", 1},
-                                       {"bend-hessian", 1}, {"no-kernels", 0}, {"threads", 1}, {NULL, 0}};
+                                       {"bend-hessian", 1}, {"no-kernels", 0}, {"threads", 1}, {"csv", 1},
+                                       {NULL, 0}};
     cc_optparser p = {argc, argv, 1, specs, "bench"};
     cc_opt opt;
     int r;
@@ -102,6 +108,7 @@ static int parse(int argc, char **argv, bench_opts *o)
         if (!strcmp(opt.name, "repeat") && cc_int_option("bench", "repeat", opt.value, 1, 100, &o->repeat) < 0) return -1;
         if (!strcmp(opt.name, "bend")) o->bend = opt.value;
         if (!strcmp(opt.name, "precond")) o->precond = opt.value;
+        if (!strcmp(opt.name, "csv")) o->csv = opt.value;
         for (int k = 0; k < 3; k++)
             if (!strcmp(opt.name, hessian_opts[k])) o->hessian[k] = opt.value;
     }
@@ -183,17 +190,49 @@ static void report(const bench_opts *o, int nv, int done, double ms, double iter
     printf("finite           %s\n", finite ? "yes" : "no");
 }
 
+/* 0 if path can be written (a temporary is created beside it and removed), else -1 after an
+ * error message */
+static int check_csv_path(const char *path)
+{
+    char err[CC_ERRLEN];
+    cc_outfile f;
+    if (cc_outfile_open(&f, path, err, sizeof err) < 0) return cc_cli_error("bench", "--csv: %s", err), -1;
+    cc_outfile_abort(&f);
+    return 0;
+}
+
+/* the first `done` steps' rows of t (5 columns by steps: ms, assembly, solve, iterations,
+ * retries) as a CSV at path; 0, or -1 after an error message */
+static int write_steps_csv(const char *path, const double *t, int steps, int done)
+{
+    static const char *const names[] = {"step", "ms", "assembly_ms", "solve_ms", "cg_iterations", "psd_retries"};
+    char err[CC_ERRLEN];
+    double *v = malloc(((size_t)done * 6 + 1) * sizeof *v);
+    if (!v) return cc_cli_error("bench", "out of memory"), -1;
+    for (int k = 0; k < done; k++) {
+        v[6 * k] = k + 1;
+        for (int c = 0; c < 5; c++) v[6 * k + 1 + c] = t[(size_t)c * steps + k];
+    }
+    int rc = cc_write_csv(path, names, 6, v, done, err, sizeof err);
+    free(v);
+    if (rc < 0) cc_cli_error("bench", "--csv: %s", err);
+    return rc;
+}
+
 /* clothcheck bench: run the standard scene and report timings */
 int cc_cmd_bench(int argc, char **argv)
 {
-    bench_opts o = {66, 100, 0, 0, 0.02, "pritchard", "multigrid", {"full", "full", "full"}, 0, 1, 5, 0};
+    bench_opts o = {66, 100, 0, 0, 0.02, "pritchard", "multigrid", {"full", "full", "full"}, 0, 1, 5, 0, NULL};
     int r = parse(argc, argv, &o);
     if (r < 0) return CC_EXIT_USAGE;
     if (r > 0) return puts(bench_help), CC_EXIT_OK;
     if (o.audit) return cc_bench_audit(o.repeat, o.json);
+    if (o.csv && check_csv_path(o.csv) < 0) return CC_EXIT_USAGE;
     cc_sim *s = standard_scene(&o);
     if (!s) return CC_EXIT_USAGE;
-    double *t = malloc((size_t)o.steps * 3 * sizeof *t), *ta = t + o.steps, *ts = t + 2 * o.steps;
+    /* per step: wall ms, assembly ms, solve ms, MPCG iterations, PSD retries */
+    double *t = malloc((size_t)o.steps * 5 * sizeof *t), *ta = t + o.steps, *ts = t + 2 * o.steps;
+    double *ti = t + 3 * o.steps, *tr = t + 4 * o.steps;
     if (!t) {
         cc_sim_free(s);
         return cc_cli_error("bench", "out of memory");
@@ -203,6 +242,7 @@ int cc_cmd_bench(int argc, char **argv)
     cc_sim_get_stats(s, &st);
     for (; done < o.steps; done++) {
         double t0 = cc_cli_wall(), a0 = st.assembly_s, s0 = st.solve_s;
+        long i0 = st.cg_iterations, r0 = st.psd_retries;
         if (cc_sim_step(s) < 0) {
             fprintf(stderr, "clothcheck bench: %s\n", cc_sim_error(s));
             finite = 0;
@@ -212,13 +252,17 @@ int cc_cmd_bench(int argc, char **argv)
         cc_sim_get_stats(s, &st);
         ta[done] = 1e3 * (st.assembly_s - a0);
         ts[done] = 1e3 * (st.solve_s - s0);
+        ti[done] = (double)(st.cg_iterations - i0);
+        tr[done] = (double)(st.psd_retries - r0);
         unconverged += !st.last_cg_converged;
         cc_progress("bench", done + 1, o.steps);
     }
     int n = done > 0 ? done : 1;
     report(&o, cc_sim_vertex_count(s), done, cc_cli_median(t, done), (double)st.cg_iterations / n, cc_cli_median(ta, done),
            cc_cli_median(ts, done), finite, unconverged, st.psd_retries);
+    int csv_rc = o.csv ? write_steps_csv(o.csv, t, o.steps, done) : 0;
     free(t);
     cc_sim_free(s);
+    if (csv_rc < 0) return CC_EXIT_USAGE;
     return finite ? CC_EXIT_OK : CC_EXIT_FAIL;
 }
