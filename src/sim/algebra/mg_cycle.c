@@ -421,10 +421,10 @@ static void restrict_residual(const cc_mg *mg, const mg_level *L, const cc_filte
     cc_team_run(mg->team, restrict_part, &j, L->np);
 }
 
-/* x += P xc */
-static void prolong(const mg_level *L, const cc_filter *F, const double *restrict xc, double *restrict x)
+/* x += P xc on a level >= 1 (no filter) */
+static void prolong(const mg_level *L, const double *restrict xc, double *restrict x)
 {
-    prolong_rows(L, F, xc, x, 0, L->n);
+    prolong_rows(L, NULL, xc, x, 0, L->n);
 }
 
 /* what the parts of level 0's prolongation need */
@@ -464,26 +464,26 @@ void cc_mg_rows(const cc_mg *mg, int n, void (*fn)(void *arg, int i0, int i1), v
     cc_team_run(mg->team, rows_part, &j, mg->lev[0].np);
 }
 
-static void vcycle(cc_mg *mg, int l, const cc_filter *F, const double *b, double *x);
+static void vcycle(cc_mg *mg, int l, const double *b, double *x);
 
 /* C->x = alpha B_c^-1 C->b on level c >= 1: one cycle, or two (the second on the residual of
  * the first) below the coarsest two levels, so B_c^-1 = B^-1 (2 B - A_c) B^-1 there */
-static void coarse_solve(cc_mg *mg, int c, const cc_filter *F)
+static void coarse_solve(cc_mg *mg, int c)
 {
     mg_level *C = mg->lev + c;
-    vcycle(mg, c, F, C->b, C->x);
+    vcycle(mg, c, C->b, C->x);
     if (c + 1 < mg->nlev) {   /* W-cycle: a second coarse cycle on the coarse residual */
         sym_residual(mg, C, C->b, C->x, C->r);
-        vcycle(mg, c, F, C->r, C->e);
+        vcycle(mg, c, C->r, C->e);
         for (int k = 0; k < 4 * C->n; k++) C->x[k] = CC_MG_ALPHA * (C->x[k] + C->e[k]);
     } else {
         for (int k = 0; k < 4 * C->n; k++) C->x[k] *= CC_MG_ALPHA;
     }
 }
 
-/* x = B_l^-1 b on level l (the cycle from there down: forward sweep, coarse correction,
- * backward sweep); 4-lane vectors */
-static void vcycle(cc_mg *mg, int l, const cc_filter *F, const double *b, double *x)
+/* x = B_l^-1 b on a level l >= 1 (the cycle from there down: forward sweep, coarse
+ * correction, backward sweep; level 0 is cc_mg_begin4 and cc_mg_finish4); 4-lane vectors */
+static void vcycle(cc_mg *mg, int l, const double *b, double *x)
 {
     mg_level *L = mg->lev + l;
     if (l == mg->nlev - 1) {
@@ -498,9 +498,9 @@ static void vcycle(cc_mg *mg, int l, const cc_filter *F, const double *b, double
     }
     mg_level *C = L + 1;
     gs_forward(mg, L, b, x, L->g, NULL);
-    restrict_residual(mg, L, l == 0 ? F : NULL, L->g, C->b, C->n);
-    coarse_solve(mg, l + 1, F);
-    prolong(L, l == 0 ? F : NULL, C->x, x);
+    restrict_residual(mg, L, NULL, L->g, C->b, C->n);
+    coarse_solve(mg, l + 1);
+    prolong(L, C->x, x);
     gs_backward(mg, L, b, x, L->g);
 }
 
@@ -528,7 +528,7 @@ double cc_mg_begin4(cc_mg *mg, const cc_filter *F, const double *r, double *s)
     }
     mg_level *C = L + 1;
     restrict_residual(mg, L, F, L->g, C->b, C->n);
-    coarse_solve(mg, 1, F);
+    coarse_solve(mg, 1);
     return ydy + cc_dot(C->b, C->x, 4 * C->n);
 }
 

@@ -437,6 +437,15 @@ int cc_mgi_cut(mg_level *L, int np)
     return 0;
 }
 
+/* part[i] = the part of row i (cc_mgi_cut's pstart), malloc'd; NULL if no memory */
+static int *row_parts(const mg_level *L)
+{
+    int *part = malloc(((size_t)L->n + 1) * sizeof *part);
+    for (int p = 0; part && p < L->np; p++)
+        for (int i = L->pstart[p]; i < L->pstart[p + 1]; i++) part[i] = p;
+    return part;
+}
+
 /* the rest of L's parts (cc_mgi_cut first; one part: sbeg = srow, wbeg = wrow): the sweep order stably
  * partitioned by part (pord; each part keeps the order of its rows, which still solves its
  * triangular system), each row's first block in its own part (sbeg, wbeg) and the rows
@@ -451,7 +460,7 @@ int cc_mgi_parts(mg_level *L)
         L->sbeg = L->srow, L->wbeg = L->wrow;
         return 0;
     }
-    int *part = malloc(((size_t)n + 1) * sizeof *part), *tmp = malloc(((size_t)n + 1) * sizeof *tmp);
+    int *part = row_parts(L), *tmp = malloc(((size_t)n + 1) * sizeof *tmp);
     L->sbeg = malloc(((size_t)n + 1) * sizeof *L->sbeg);
     L->wbeg = L->wrow ? malloc(((size_t)n + 1) * sizeof *L->wbeg) : NULL;
     L->xrow = malloc(((size_t)n + 1) * sizeof *L->xrow);
@@ -459,7 +468,6 @@ int cc_mgi_parts(mg_level *L)
     for (int p = 0, i = 0; rc == 0 && p < np; p++)
         for (; i < L->pstart[p + 1]; i++) {
             int c = L->pstart[p];
-            part[i] = p;
             L->sbeg[i] = first_from(L->scol, L->srow[i], L->srow[i + 1], c);
             int cross = L->sbeg[i] > L->srow[i];
             if (L->wrow) {
@@ -513,10 +521,8 @@ int cc_mgi_level0_pattern(mg_level *L, const cc_bsr *A)
 int cc_mgi_aggregate(mg_level *L, const double *nlo2, const double *nd, double theta, int *agg)
 {
     int n = L->n, na = 0, np = L->np;
-    int *part = np > 1 ? malloc(((size_t)n + 1) * sizeof *part) : NULL;
+    int *part = np > 1 ? row_parts(L) : NULL;
     if (np > 1 && !part) return -1;
-    for (int p = 0; part && p < np; p++)
-        for (int i = L->pstart[p]; i < L->pstart[p + 1]; i++) part[i] = p;
 #define STRONG(i, p) (nlo2[p] >= t2 * nd[i] * nd[L->col[p]] && nlo2[p] > 0 && (!part || part[i] == part[L->col[p]]))
     int *deg = calloc((size_t)n + 1, sizeof *deg), *adj = malloc(2 * ((size_t)L->nlo + 1) * sizeof *adj);
     int *start = malloc(((size_t)n + 1) * sizeof *start), *tmp = malloc(((size_t)n + 1) * sizeof *tmp);

@@ -30,7 +30,7 @@ struct cc_team {
     pthread_cond_t cv;
     _Atomic uint64_t ticket;    /* generation << 32 | parts << 16 | the next part to take */
     atomic_int done;            /* parts of the current run finished */
-    int quit;                   /* set with the last generation: the workers return */
+    atomic_int quit;            /* set with the last generation: the workers return */
     void (*fn)(void *, int);    /* the current run: written before its ticket */
     void *arg;
 };
@@ -90,7 +90,7 @@ static void *worker(void *p)
     uint32_t seen = 0;
     for (;;) {
         seen = next_run(t, seen);
-        if (t->quit) return NULL;
+        if (atomic_load_explicit(&t->quit, memory_order_relaxed)) return NULL;
         take_parts(t, seen);
     }
 }
@@ -109,6 +109,7 @@ cc_team *cc_team_new(int n)
     t->n = n;
     atomic_init(&t->ticket, 0);
     atomic_init(&t->done, 0);
+    atomic_init(&t->quit, 0);
     if (pthread_mutex_init(&t->mu, NULL) != 0) return free(t), NULL;
     if (pthread_cond_init(&t->cv, NULL) != 0) return pthread_mutex_destroy(&t->mu), free(t), NULL;
     for (int w = 1; w < n; w++) {
@@ -134,7 +135,7 @@ static uint32_t publish(cc_team *t, int np)
 void cc_team_free(cc_team *t)
 {
     if (!t) return;
-    t->quit = 1;
+    atomic_store_explicit(&t->quit, 1, memory_order_relaxed);   /* published by the ticket */
     publish(t, 0);
     for (int w = 1; w <= t->started; w++) pthread_join(t->th[w], NULL);
     pthread_cond_destroy(&t->cv);
