@@ -10,6 +10,38 @@
  * lane and sums the lanes once per row; the scatter adds sum_a (row a of L_ik) x_ia, which is
  * L_ik^T x_i, with its fourth lane cleared. Otherwise the same sums are taken one by one. */
 
+/* On a level too large for the caches (ahead > 0) the passes ask for a row's data that many
+ * rows before they reach it: the sweeps take the rows in the sweep order, which walks two rows
+ * of the grid side by side, so each array is read in two places at once and the hardware's
+ * own prefetch falls behind. On the bench scene at 256 x 256 (one thread) a cycle took 2.4 ms
+ * instead of 3.6 and a product 0.66 instead of 1.07; below CC_MG_FAR_ROWS rows, where the
+ * level stays in L3, it made no difference or cost a little (docs/performance.md). The two
+ * helpers are always inlined: GCC 12 judges a function of nothing but prefetches to have no
+ * effect and drops its calls. */
+
+/* prefetch row i of a sweep: its smoother blocks (up to four: 3 cache lines), D_i^-1, b_i,
+ * and the vectors it writes (x_i, and out_i: res zeroed forward, g read backward) */
+static inline __attribute__((always_inline)) void sweep_prefetch(const mg_level *L, int i, const double *b, const double *x, const double *out)
+{
+    const char *B = (const char *)(L->sf + 9 * (size_t)L->sbeg[i]), *D = (const char *)(L->dinv + 12 * (size_t)i);
+    __builtin_prefetch(B), __builtin_prefetch(B + 64), __builtin_prefetch(B + 128);
+    __builtin_prefetch(D), __builtin_prefetch(D + 64);
+    __builtin_prefetch(b + 4 * (size_t)i);
+    __builtin_prefetch(x + 4 * (size_t)i, 1), __builtin_prefetch(out + 4 * (size_t)i, 1);
+}
+
+/* prefetch row i of the product: its strong and weak blocks and its diagonal block */
+static inline __attribute__((always_inline)) void product_prefetch(const mg_level *L, int i)
+{
+    const char *B = (const char *)(L->sf + 9 * (size_t)L->sbeg[i]), *D = (const char *)(L->dsys + 12 * (size_t)i);
+    __builtin_prefetch(B), __builtin_prefetch(B + 64);
+    if (L->wrow) {
+        const char *W = (const char *)(L->wf + 9 * (size_t)L->wbeg[i]);
+        __builtin_prefetch(W), __builtin_prefetch(W + 64);
+    }
+    __builtin_prefetch(D), __builtin_prefetch(D + 64);
+}
+
 /* x_i = D_i^-1 (t - sum_p L_p x_col(p)) over the stored lower blocks of row i; then
  * out_col(p) += sign L_p^T x_i (the transposed blocks, i.e. the upper part of A, applied);
  * *tx += x_i . D_i x_i when tx is not NULL */
@@ -46,6 +78,7 @@ static void gs_forward_scalar(const mg_level *L, int q0, int q1, const double *b
 {
     for (int q = q0; q < q1; q++) {
         int i = L->ord[q];
+        if (L->ahead && q + L->ahead < q1) sweep_prefetch(L, L->ord[q + L->ahead], b, x, res);
         memset(res + 4 * i, 0, 4 * sizeof *res);
         gs_row(L, i, b + 4 * i, x, res, -1.0, tx);
     }
@@ -57,6 +90,7 @@ static void gs_backward_scalar(const mg_level *L, int q0, int q1, const double *
 {
     for (int q = q1 - 1; q >= q0; q--) {
         int i = L->ord[q];
+        if (L->ahead && q - L->ahead >= q0) sweep_prefetch(L, L->ord[q - L->ahead], b, x, g);
         double t[3] = {b[4 * i] - g[4 * i], b[4 * i + 1] - g[4 * i + 1], b[4 * i + 2] - g[4 * i + 2]};
         gs_row(L, i, t, x, g, 1.0, NULL);
     }
@@ -158,6 +192,7 @@ CC_TARGET_AVX2 static void gs_forward_avx2(const mg_level *L, int q0, int q1, co
     __m256d sign = _mm256_set1_pd(-1.0), zero = _mm256_setzero_pd(), acc = zero;
     for (int q = q0; q < q1; q++) {
         int i = L->ord[q];
+        if (L->ahead && q + L->ahead < q1) sweep_prefetch(L, L->ord[q + L->ahead], b, x, res);
         _mm256_store_pd(res + 4 * i, zero);
         gs_row_avx2(L, i, _mm256_load_pd(b + 4 * i), x, res, sign, tx ? &acc : NULL);
     }
@@ -174,6 +209,7 @@ CC_TARGET_AVX2 static void gs_backward_avx2(const mg_level *L, int q0, int q1, c
     __m256d sign = _mm256_set1_pd(1.0);
     for (int q = q1 - 1; q >= q0; q--) {
         int i = L->ord[q];
+        if (L->ahead && q - L->ahead >= q0) sweep_prefetch(L, L->ord[q - L->ahead], b, x, g);
         gs_row_avx2(L, i, _mm256_sub_pd(_mm256_load_pd(b + 4 * i), _mm256_load_pd(g + 4 * i)), x, g, sign, NULL);
     }
 }
@@ -615,6 +651,7 @@ static double product_scalar(const mg_level *L, int i0, int i1, const double *c,
 {
     double cq = 0;
     for (int i = i0; i < i1; i++) {
+        if (L->ahead && i + L->ahead < i1) product_prefetch(L, i + L->ahead);
         const double *D = L->dsys + 12 * (size_t)i, *ci = c + 4 * (size_t)i;
         double g[3] = {0, 0, 0};
         product_blocks(L->scol, L->sf, L->sbeg[i], L->srow[i + 1], ci, c, q, g);
@@ -655,6 +692,7 @@ CC_TARGET_AVX2 static double product_avx2(const mg_level *L, int i0, int i1, con
 {
     __m256d zero = _mm256_setzero_pd(), cq = zero;
     for (int i = i0; i < i1; i++) {
+        if (L->ahead && i + L->ahead < i1) product_prefetch(L, i + L->ahead);
         __m256d ci = _mm256_load_pd(c + 4 * (size_t)i);
         __m256d x0 = _mm256_permute4x64_pd(ci, 0x00), x1 = _mm256_permute4x64_pd(ci, 0x55);
         __m256d x2 = _mm256_permute4x64_pd(ci, 0xAA), a0 = zero, a1 = zero, a2 = zero;

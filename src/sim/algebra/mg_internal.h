@@ -25,6 +25,8 @@
 #define CC_MG_MINOR 10.0     /* and a minor block (cc_bsr.minor) when it is below this many times that */
 #define CC_MG_PARTS 2        /* level 0's sweeps and product run in this many parts of consecutive rows */
 #define CC_MG_PART_ROWS 256  /* ... when each part has at least this many rows (else in one) */
+#define CC_MG_FAR_ROWS 16384 /* a level this large outgrows the caches: its passes prefetch (cc_mg_set_far) */
+#define CC_MG_AHEAD 32       /* ... the data of the row this many rows ahead */
 
 typedef float cc_mgf;        /* precision of the smoother's off-diagonal blocks */
 
@@ -39,6 +41,7 @@ typedef struct mg_level {
     int *wrow, *wcol;   /* level 0 when it drops: the dropped (weak) blocks, as srow, scol, sf; */
     cc_mgf *wf;     /* lf is then not kept (sf and wf hold its blocks) */
     int *ord;       /* n: the order the smoother's forward sweep takes the rows in (backward: reversed) */
+    int ahead;      /* rows ahead the sweeps and the product prefetch (n >= cc_mg.far), or 0 */
     int np;         /* parts (cc_mgi_parts): part p is the rows pstart[p] .. pstart[p+1]-1, and */
     int *pstart;    /* np+1 */
     int *pord;      /* np+1: ord[pord[p]] .. ord[pord[p+1]-1] are its rows in the sweep order */
@@ -75,6 +78,7 @@ struct cc_mg {
     int pre;        /* level 0's rows filled ahead of the setup (cc_mg_prefill), -1 if none */
     int pre_bad;    /* 1 if one of them had a diagonal block that is not SPD */
     int parts;      /* level 0's parts (cc_mg_set_parts) */
+    int far;        /* levels of this many block rows or more prefetch (cc_mg_set_far) */
     cc_team *team;  /* the threads level 0's parts run on (cc_mg_set_team; not owned), or NULL */
     mg_level lev[CC_MG_MAXLEV];
 };

@@ -255,6 +255,7 @@ static int build(cc_mg *mg, const cc_bsr *A, const cc_filter *F)
     free(nd);
     if (rc < 0) return cc_mgi_clear(mg), -1;
     for (int k = 0; k <= l; k++) {
+        mg->lev[k].ahead = mg->lev[k].n >= mg->far ? CC_MG_AHEAD : 0;
         if (cc_mgi_sweep_order(mg->lev + k, mg->reorder) < 0 || cc_mgi_parts(mg->lev + k) < 0)
             return cc_mgi_clear(mg), -1;
     }

@@ -176,8 +176,17 @@ cc_mg *cc_mg_new(void)
 {
     cc_mg *mg = calloc(1, sizeof *mg);
     if (mg) cc_mgi_clear(mg), mg->avx2 = cc_have_avx2(), mg->weak = CC_MG_WEAK, mg->reorder = 1,
-                 mg->parts = CC_MG_PARTS;
+                 mg->parts = CC_MG_PARTS, mg->far = CC_MG_FAR_ROWS;
     return mg;
+}
+
+/* the levels of at least `rows` block rows prefetch (mg_cycle.c); the hierarchy is rebuilt at
+ * the next setup */
+void cc_mg_set_far(cc_mg *mg, int rows)
+{
+    if (!mg || rows < 1) return;
+    mg->far = rows;
+    cc_mgi_clear(mg);
 }
 
 /* level 0's smoother drops lower blocks with ||L_ik||_F < theta sqrt(||A_ii||_F ||A_kk||_F)
