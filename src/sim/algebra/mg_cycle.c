@@ -10,14 +10,16 @@
  * lane and sums the lanes once per row; the scatter adds sum_a (row a of L_ik) x_ia, which is
  * L_ik^T x_i, with its fourth lane cleared. Otherwise the same sums are taken one by one. */
 
-/* On a level too large for the caches (ahead > 0) the passes ask for a row's data that many
- * rows before they reach it: the sweeps take the rows in the sweep order, which walks two rows
- * of the grid side by side, so each array is read in two places at once and the hardware's
- * own prefetch falls behind. On the bench scene at 256 x 256 (one thread) a cycle took 2.4 ms
- * instead of 3.6 and a product 0.66 instead of 1.07; below CC_MG_FAR_ROWS rows, where the
- * level stays in L3, it made no difference or cost a little (docs/performance.md). The two
- * helpers are always inlined: GCC 12 judges a function of nothing but prefetches to have no
- * effect and drops its calls. */
+/* On a level too large for the near caches (ahead > 0: CC_MG_FAR_ROWS block rows or more) the
+ * passes ask for a row's data that many rows before they reach it: the sweeps take the rows
+ * in the sweep order, which walks two rows of the grid side by side, so each array is read in
+ * two places at once and the hardware's own prefetch falls behind. On the bench scene at
+ * 256 x 256 (one thread) a cycle took 2.4 ms instead of 3.6 with level 0 prefetching, and a
+ * product 0.66 ms instead of 1.07; level 1 (11 000 rows) prefetching as well took a step from
+ * 79.5 to 74.6 ms. At 66 x 66 (4356 rows on level 0) it cost 3 % of a cycle, at 132 x 132
+ * and 160 x 160 it made no difference (docs/performance.md). The two helpers are always
+ * inlined: GCC 12 judges a function of nothing but prefetches to have no effect and drops its
+ * calls. */
 
 /* prefetch row i of a sweep: its smoother blocks (up to four: 3 cache lines), D_i^-1, b_i,
  * and the vectors it writes (x_i, and out_i: res zeroed forward, g read backward) */

@@ -79,9 +79,9 @@ void cc_mg_set_reorder(cc_mg *mg, int on);
  * not depend on the threads. Clears the hierarchy. */
 void cc_mg_set_parts(cc_mg *mg, int np);
 
-/* the levels of at least `rows` block rows (default 16384: larger than the caches of the
- * project machine) ask for each row's data a few rows before their sweeps and the product
- * reach it (mg_cycle.c); same B and products bit for bit. Clears the hierarchy. */
+/* the levels of at least `rows` block rows (default 8192) ask for each row's data a few rows
+ * before their sweeps and the product reach it (mg_cycle.c); same B and products bit for
+ * bit. Clears the hierarchy. */
 void cc_mg_set_far(cc_mg *mg, int rows);
 
 /* level 0's parts run on the threads of team t (team.h; not owned, it must outlive mg's
