@@ -447,7 +447,7 @@ static void restrict_part(void *arg, int p)
     restrict_rows(L, j->F, j->g, j->bc, L->pstart[p], L->pstart[p + 1], L->cstart[p], L->cstart[p + 1]);
 }
 
-/* bc = P^T g (nc = the next level's rows), and g = 0; level 0's parts side by side (their
+/* bc = P^T g (nc = the next level's rows), and g = 0; a level's parts side by side (their
  * aggregates do not cross the cut, cc_mgi_aggregate) */
 static void restrict_residual(const cc_mg *mg, const mg_level *L, const cc_filter *F, double *g, double *bc, int nc)
 {

@@ -155,6 +155,7 @@ void cc_mgi_level_free(mg_level *L);
 int cc_mgi_smoother0(mg_level *L, const double *nlo2, const double *nd, const unsigned char *minor, double weak);
 int cc_mgi_sweep_order(mg_level *L, int reorder);
 int cc_mgi_cut(mg_level *L, int np);
+int cc_mgi_cut_as(mg_level *C, const mg_level *F);
 int cc_mgi_parts(mg_level *L);
 int cc_mgi_level0_pattern(mg_level *L, const cc_bsr *A);
 int cc_mgi_aggregate(mg_level *L, const double *nlo2, const double *nd, double theta, int *agg);

@@ -99,7 +99,9 @@
  * chain set the pace, took it to 0.166 ms (docs/performance.md).
  *
  * Parts. Level 0's sweeps and MPCG's product run in two parts of consecutive rows, side by
- * side on two threads (team.h) when each part has 256 rows or more (cc_mg_set_parts). The
+ * side on two threads (team.h) when each part has 256 rows or more (cc_mg_set_parts), and
+ * level 1's sweeps and restriction in the same two parts (its rows are level 0's aggregates,
+ * numbered part by part: cc_mgi_cut_as) when each of those has 256 rows or more too. The
  * rows of the second part leave their blocks into the first part (the cross blocks C, at
  * the start of each such row: columns ascend) out of their sweeps, so the forward sweep
  * solves with M = D + L - C instead of D + L (block Jacobi between the parts, Gauss-Seidel
@@ -116,9 +118,11 @@
  * MPCG's vector updates (cc_mg_rows): each thread keeps working on its own half of every
  * level-0 vector, which matters where the two CPUs are far apart (a round trip between
  * them took 80 ns at some times on the project machine and 400 ns at others). What a part
- * computes does not depend on the threads, so neither does B. On the bench scene the cut
- * costs little: MPCG iterations a step 7.15 / 8.17 / 10.62 at 66 / 132 / 256 in one part,
- * 7.14 / 8.23 / 10.56 in two.
+ * computes does not depend on the threads, so neither does B. On the bench scene the cuts
+ * cost little: MPCG iterations a step 7.15 / 8.17 / 10.62 at 66 / 132 / 256 in one part,
+ * 7.14 / 8.23 / 10.56 with level 0 in two, 7.21 / 8.22 / 10.77 with level 1 in two as well
+ * (docs/performance.md: with two threads the steps are faster). Levels 2 and below stay in
+ * one part: level 2 in two as well took 256 x 256 to 11.04 iterations for no gain in time.
  */
 #include "sim/algebra/mg_internal.h"
 
@@ -443,6 +447,20 @@ int cc_mgi_cut(mg_level *L, int np)
     L->pstart = malloc(((size_t)np + 1) * sizeof *L->pstart);
     if (!L->pstart) return -1;
     for (int p = 0; p <= np; p++) L->pstart[p] = (int)((long long)n * p / np);
+    return 0;
+}
+
+/* C, the level below F, in the parts of F's aggregates (F->cstart: C's rows are F's aggregates,
+ * numbered part by part) when each has CC_MG_PART_ROWS rows, else in one part; -1 if no memory */
+int cc_mgi_cut_as(mg_level *C, const mg_level *F)
+{
+    int small = F->np < 2;
+    for (int p = 0; p < F->np && !small; p++) small = F->cstart[p + 1] - F->cstart[p] < CC_MG_PART_ROWS;
+    if (small) return cc_mgi_cut(C, 1);
+    C->np = F->np;
+    C->pstart = malloc(((size_t)C->np + 1) * sizeof *C->pstart);
+    if (!C->pstart) return -1;
+    memcpy(C->pstart, F->cstart, ((size_t)C->np + 1) * sizeof *C->pstart);
     return 0;
 }
 
