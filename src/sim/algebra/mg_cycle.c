@@ -325,18 +325,18 @@ static void dense_solve(const mg_level *L, const double *b, double *x)
 /* sym_residual_scalar with AVX2: row i gathers D_i x_i + sum_k L_ik x_k lane by lane and
  * scatters -L_ik^T x_i to the earlier rows k < i, already stored (a block row load reads one
  * double past the block, the next block's or the scratch block's, which meets lane 3 of x) */
-CC_TARGET_AVX2 static void sym_residual_avx2(const mg_level *L, const double *b, const double *x, double *r)
+CC_TARGET_AVX2 static void sym_residual_avx2(const mg_level *L, int i0, int i1, const double *b, const double *x, double *r)
 {
     const int *col = L->col;
     __m256d zero = _mm256_setzero_pd();
-    for (int i = 0; i < L->n; i++) {
+    for (int i = i0; i < i1; i++) {
         __m256d xi = _mm256_load_pd(x + 4 * (size_t)i);
         __m256d x0 = _mm256_permute4x64_pd(xi, 0x00), x1 = _mm256_permute4x64_pd(xi, 0x55);
         __m256d x2 = _mm256_permute4x64_pd(xi, 0xAA);
         const double *D = L->dv + 9 * (size_t)i;
         __m256d a0 = _mm256_mul_pd(_mm256_loadu_pd(D), xi), a1 = _mm256_mul_pd(_mm256_loadu_pd(D + 3), xi);
         __m256d a2 = _mm256_mul_pd(_mm256_loadu_pd(D + 6), xi);
-        for (int p = L->rowptr[i]; p < L->rowptr[i + 1]; p++) {
+        for (int p = L->sbeg[i]; p < L->rowptr[i + 1]; p++) {
             const double *B = L->lv + 9 * (size_t)p;
             __m256d b0 = _mm256_loadu_pd(B), b1 = _mm256_loadu_pd(B + 3), b2 = _mm256_loadu_pd(B + 6);
             __m256d xk = _mm256_load_pd(x + 4 * (size_t)col[p]);
@@ -354,16 +354,17 @@ CC_TARGET_AVX2 static void sym_residual_avx2(const mg_level *L, const double *b,
 }
 #endif
 
-/* r = b - A x on a level >= 1, with its Galerkin matrix in double (D + L + L^T); 4-lane vectors */
-static void sym_residual_scalar(const mg_level *L, const double *b, const double *x, double *r)
+/* rows i0 .. i1-1 of r = b - A x on a level >= 1, with its Galerkin matrix in double
+ * (D + L + L^T) and the blocks of the rows' own part (sbeg); 4-lane vectors */
+static void sym_residual_scalar(const mg_level *L, int i0, int i1, const double *b, const double *x, double *r)
 {
-    for (int i = 0; i < L->n; i++) {
+    for (int i = i0; i < i1; i++) {
         const double *D = L->dv + 9 * i, *xi = x + 4 * i;
         for (int a = 0; a < 3; a++) r[4 * i + a] = b[4 * i + a] - (D[3 * a] * xi[0] + D[3 * a + 1] * xi[1] + D[3 * a + 2] * xi[2]);
         r[4 * i + 3] = 0;
     }
-    for (int i = 0; i < L->n; i++)
-        for (int p = L->rowptr[i]; p < L->rowptr[i + 1]; p++) {
+    for (int i = i0; i < i1; i++)
+        for (int p = L->sbeg[i]; p < L->rowptr[i + 1]; p++) {
             const double *B = L->lv + 9 * p, *xk = x + 4 * L->col[p], *xi = x + 4 * i;
             double *ri = r + 4 * i, *rk = r + 4 * L->col[p];
             for (int a = 0; a < 3; a++) {
@@ -373,17 +374,47 @@ static void sym_residual_scalar(const mg_level *L, const double *b, const double
         }
 }
 
-/* r = b - A x on a level >= 1 (4-lane vectors) */
-static void sym_residual(const cc_mg *mg, const mg_level *L, const double *b, const double *x, double *r)
+/* what the parts of a residual need */
+typedef struct {
+    const cc_mg *mg;
+    const mg_level *L;
+    const double *b, *x;
+    double *r;
+} residual_job;
+
+/* the residual's rows of part p */
+static void residual_part(void *arg, int p)
 {
+    residual_job *j = arg;
+    int i0 = j->L->pstart[p], i1 = j->L->pstart[p + 1];
 #if CC_AVX2
-    if (mg->avx2) {
-        sym_residual_avx2(L, b, x, r);
+    if (j->mg->avx2) {
+        sym_residual_avx2(j->L, i0, i1, j->b, j->x, j->r);
         return;
     }
 #endif
-    (void)mg;
-    sym_residual_scalar(L, b, x, r);
+    sym_residual_scalar(j->L, i0, i1, j->b, j->x, j->r);
+}
+
+/* r = b - A x on a level >= 1 (4-lane vectors): its parts side by side, then the terms of
+ * the blocks across them */
+static void sym_residual(const cc_mg *mg, const mg_level *L, const double *b, const double *x, double *r)
+{
+    residual_job j = {mg, L, b, x, r};
+    cc_team_run(L->np > 1 ? mg->team : NULL, residual_part, &j, L->np);
+    for (int c = 0; c < L->nx; c++) {
+        int i = L->xrow[c];
+        const double *xi = x + 4 * (size_t)i;
+        double *ri = r + 4 * (size_t)i;
+        for (int p = L->rowptr[i]; p < L->sbeg[i]; p++) {
+            const double *B = L->lv + 9 * (size_t)p, *xk = x + 4 * (size_t)L->col[p];
+            double *rk = r + 4 * (size_t)L->col[p];
+            for (int a = 0; a < 3; a++) {
+                ri[a] -= B[3 * a] * xk[0] + B[3 * a + 1] * xk[1] + B[3 * a + 2] * xk[2];
+                rk[a] -= B[a] * xi[0] + B[3 + a] * xi[1] + B[6 + a] * xi[2];
+            }
+        }
+    }
 }
 
 /* the rows c0 .. c1-1 of bc = P^T g from the rows i0 .. i1-1 of g, which hold all of those

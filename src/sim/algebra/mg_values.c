@@ -233,8 +233,8 @@ static int build(cc_mg *mg, const cc_bsr *A, const cc_filter *F)
         if (na < 0) rc = -1;
         if (na <= 0 || 5 * na > 4 * L->n) break;   /* no coarsening, or too little */
         mg_level *C = L + 1;
-        int cut = l == 0 ? cc_mgi_cut_as(C, L) : cc_mgi_cut(C, 1);   /* level 1 in level 0's parts */
-        if (cc_mgi_coarse_pattern(L, C, na) < 0 || cc_mgi_level_alloc(C, 1) < 0 || cut < 0) {
+        if (cc_mgi_coarse_pattern(L, C, na) < 0 || cc_mgi_level_alloc(C, 1) < 0 ||
+            (l == 0 ? cc_mgi_cut_as(C, L) : cc_mgi_cut(C, 1)) < 0) {   /* level 1 in level 0's parts */
             rc = -1;
             break;
         }
