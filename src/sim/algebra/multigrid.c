@@ -44,8 +44,8 @@
  *     whose piecewise constant coarse functions overestimate the energy of smooth errors;
  *     the bound below needs alpha < 2). MPCG iterations a step on the bench scene, 66 x 66 /
  *     132 x 132, with the other settings of this file and the default warm start: alpha 1.2
- *     7.24 / 9.21, 1.3 7.12 / 8.84, 1.5 7.04 / 8.46, 1.7 7.04 / 8.05, 1.8 7.04 / 7.91,
- *     1.9 6.95 / 8.45. The coarsest level is solved
+ *     7.26 / 9.27, 1.3 7.20 / 9.00, 1.5 7.11 / 8.65, 1.7 7.21 / 8.22, 1.8 7.21 / 8.16,
+ *     1.9 7.10 / 8.43. The coarsest level is solved
  *     by a dense Cholesky factorisation (or, if coarsening stalls above that size, by one
  *     symmetric Gauss-Seidel sweep).
  * Why B is symmetric, and positive definite, so CG stays valid: with M = D + L the forward
@@ -57,7 +57,8 @@
  * the coarse B_c^-1 is SPD (with A replaced by A' in (I - M^-T A) on level 0: the cycle is
  * that of A' with the Galerkin coarse operators of A). Two coarse cycles give
  * B_c^-1 (2 B_c - A_c) B_c^-1, symmetric, and SPD when the eigenvalues of B_c^-1 A_c lie in
- * (0, 2). For an SPD filtered system they do, by induction from the coarsest level up
+ * (0, 2) (the residual between the two cycles takes A_c's lower blocks rounded to single
+ * precision, as the sweeps do: A_c is then that symmetric matrix, 2^-24 from the Galerkin one). For an SPD filtered system they do, by induction from the coarsest level up
  * (the error propagation I - B^-1 A is, in the A inner product, a contraction times
  * I - alpha (projection) times its adjoint, with eigenvalues in [1 - alpha, 1), so those
  * of B^-1 A lie in (0, alpha], alpha < 2; two cycles square I - B_c^-1 A_c). The coarsest
