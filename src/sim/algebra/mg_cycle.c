@@ -25,7 +25,7 @@
  * and the vectors it writes (x_i, and out_i: res zeroed forward, g read backward) */
 static inline __attribute__((always_inline)) void sweep_prefetch(const mg_level *L, int i, const double *b, const double *x, const double *out)
 {
-    const char *B = (const char *)(L->sf + 9 * (size_t)L->sbeg[i]), *D = (const char *)(L->dinv + 12 * (size_t)i);
+    const char *B = (const char *)(L->sf + 9 * (size_t)L->sbeg[i]), *D = (const char *)(L->dinv + 9 * (size_t)i);
     __builtin_prefetch(B), __builtin_prefetch(B + 64), __builtin_prefetch(B + 128);
     __builtin_prefetch(D), __builtin_prefetch(D + 64);
     __builtin_prefetch(b + 4 * (size_t)i);
@@ -35,7 +35,7 @@ static inline __attribute__((always_inline)) void sweep_prefetch(const mg_level 
 /* prefetch row i of the product: its strong and weak blocks and its diagonal block */
 static inline __attribute__((always_inline)) void product_prefetch(const mg_level *L, int i)
 {
-    const char *B = (const char *)(L->sf + 9 * (size_t)L->sbeg[i]), *D = (const char *)(L->dsys + 12 * (size_t)i);
+    const char *B = (const char *)(L->sf + 9 * (size_t)L->sbeg[i]), *D = (const char *)(L->dsys + 9 * (size_t)i);
     __builtin_prefetch(B), __builtin_prefetch(B + 64);
     if (L->wrow) {
         const char *W = (const char *)(L->wf + 9 * (size_t)L->wbeg[i]);
@@ -58,10 +58,10 @@ static inline void gs_row(const mg_level *L, int i, const double *t, double *x, 
         t1 -= B[3] * xk[0] + B[4] * xk[1] + B[5] * xk[2];
         t2 -= B[6] * xk[0] + B[7] * xk[1] + B[8] * xk[2];
     }
-    const double *Di = L->dinv + 12 * i;
-    double x0 = Di[0] * t0 + Di[4] * t1 + Di[8] * t2;
-    double x1 = Di[1] * t0 + Di[5] * t1 + Di[9] * t2;
-    double x2 = Di[2] * t0 + Di[6] * t1 + Di[10] * t2;
+    const double *Di = L->dinv + 9 * i;
+    double x0 = Di[0] * t0 + Di[3] * t1 + Di[6] * t2;
+    double x1 = Di[1] * t0 + Di[4] * t1 + Di[7] * t2;
+    double x2 = Di[2] * t0 + Di[5] * t1 + Di[8] * t2;
     x[4 * i] = x0, x[4 * i + 1] = x1, x[4 * i + 2] = x2;
     if (tx) *tx += t0 * x0 + t1 * x1 + t2 * x2;
     for (int p = p0; p < p1; p++) {
@@ -99,14 +99,16 @@ static void gs_backward_scalar(const mg_level *L, int q0, int q1, const double *
 }
 
 #if CC_AVX2
-/* x_i = D_i^-1 t (lanes 0..2 of t; lane 3 of x_i is 0, the padded columns of D_i^-1), stored;
- * lane by lane *tx += t D_i^-1 t when tx is not NULL */
+/* x_i = D_i^-1 t (lanes 0..2 of t; lane 3 of x_i is 0: each column load of D_i^-1 reads one
+ * double past the column, and that lane is cleared), stored; lane by lane *tx += t D_i^-1 t
+ * when tx is not NULL */
 CC_TARGET_AVX2 static inline __m256d gs_solve_avx2(const mg_level *L, int i, __m256d t, double *x, __m256d *tx)
 {
-    const double *D = L->dinv + 12 * i;
-    __m256d xi = _mm256_mul_pd(_mm256_load_pd(D), _mm256_permute4x64_pd(t, 0x00));
-    xi = _mm256_fmadd_pd(_mm256_load_pd(D + 4), _mm256_permute4x64_pd(t, 0x55), xi);
-    xi = _mm256_fmadd_pd(_mm256_load_pd(D + 8), _mm256_permute4x64_pd(t, 0xAA), xi);
+    const double *D = L->dinv + 9 * (size_t)i;
+    __m256d xi = _mm256_mul_pd(_mm256_loadu_pd(D), _mm256_permute4x64_pd(t, 0x00));
+    xi = _mm256_fmadd_pd(_mm256_loadu_pd(D + 3), _mm256_permute4x64_pd(t, 0x55), xi);
+    xi = _mm256_fmadd_pd(_mm256_loadu_pd(D + 6), _mm256_permute4x64_pd(t, 0xAA), xi);
+    xi = _mm256_blend_pd(xi, _mm256_setzero_pd(), 8);
     _mm256_store_pd(x + 4 * i, xi);
     if (tx) *tx = _mm256_fmadd_pd(t, xi, *tx);   /* t = D_i x_i in lanes 0..2 */
     return xi;
@@ -693,13 +695,13 @@ static double product_scalar(const mg_level *L, int i0, int i1, const double *c,
     double cq = 0;
     for (int i = i0; i < i1; i++) {
         if (L->ahead && i + L->ahead < i1) product_prefetch(L, i + L->ahead);
-        const double *D = L->dsys + 12 * (size_t)i, *ci = c + 4 * (size_t)i;
+        const double *D = L->dsys + 9 * (size_t)i, *ci = c + 4 * (size_t)i;
         double g[3] = {0, 0, 0};
         product_blocks(L->scol, L->sf, L->sbeg[i], L->srow[i + 1], ci, c, q, g);
         if (L->wrow) product_blocks(L->wcol, L->wf, L->wbeg[i], L->wrow[i + 1], ci, c, q, g);
         double *qi = q + 4 * (size_t)i;
         for (int a = 0; a < 3; a++) {
-            double d = D[a] * ci[0] + D[4 + a] * ci[1] + D[8 + a] * ci[2];
+            double d = D[a] * ci[0] + D[3 + a] * ci[1] + D[6 + a] * ci[2];
             qi[a] = d + g[a];
             cq += ci[a] * (d + 2 * g[a]);
         }
@@ -744,10 +746,11 @@ CC_TARGET_AVX2 static double product_avx2(const mg_level *L, int i0, int i1, con
         __m256d h01 = _mm256_hadd_pd(a0, a1), h22 = _mm256_hadd_pd(a2, a2);
         __m256d g = _mm256_add_pd(_mm256_permute2f128_pd(h01, h22, 0x20), _mm256_permute2f128_pd(h01, h22, 0x31));
         g = _mm256_blend_pd(g, zero, 8);
-        const double *D = L->dsys + 12 * (size_t)i;
-        __m256d d = _mm256_mul_pd(_mm256_load_pd(D), x0);
-        d = _mm256_fmadd_pd(_mm256_load_pd(D + 4), x1, d);
-        d = _mm256_fmadd_pd(_mm256_load_pd(D + 8), x2, d);
+        const double *D = L->dsys + 9 * (size_t)i;   /* columns read 4 wide: lane 3 cleared */
+        __m256d d = _mm256_mul_pd(_mm256_loadu_pd(D), x0);
+        d = _mm256_fmadd_pd(_mm256_loadu_pd(D + 3), x1, d);
+        d = _mm256_fmadd_pd(_mm256_loadu_pd(D + 6), x2, d);
+        d = _mm256_blend_pd(d, zero, 8);
         _mm256_store_pd(q + 4 * (size_t)i, _mm256_add_pd(d, g));
         cq = _mm256_fmadd_pd(ci, _mm256_add_pd(d, _mm256_add_pd(g, g)), cq);
     }

@@ -53,8 +53,8 @@ typedef struct mg_level {
     int nx;
     int *slot0;     /* nlo (the same): block p of A's lower pattern is sf block v >= 0 or wf block -1 - v */
     double *lump;   /* 9n (the same): D_i with the dropped blocks lumped onto it, row-major */
-    double *dinv;   /* 12 n: D_i^-1 by columns, each padded to 4 with a zero */
-    double *dsys;   /* 12 n (level 0 only): S_i A_ii S_i by columns, padded as dinv (the product) */
+    double *dinv;   /* 9 n (+ 4 zero pad): D_i^-1 by columns (column-major 3 x 3) */
+    double *dsys;   /* 9 n (+ 4, level 0 only): S_i A_ii S_i by columns, as dinv (the product) */
     double *lv;     /* 9 (nlo + n + 1): Galerkin lower blocks, then the diagonal blocks dv, then a
                        scratch block (levels >= 1, and level 0 when it is the coarsest) */
     double *dv;     /* = lv + 9 nlo: Galerkin diagonal blocks */
@@ -120,21 +120,19 @@ static inline int spd_inverse(const double *D, double *Dinv)
     return 0;
 }
 
-/* c = the columns of the row-major 3x3 M, each padded to 4 doubles with a zero */
+/* c = the columns of the row-major 3x3 M, one after the other (column-major) */
 static inline void set_cols(double *c, const double *M)
 {
-    for (int j = 0; j < 3; j++) {
-        for (int a = 0; a < 3; a++) c[4 * j + a] = M[3 * a + j];
-        c[4 * j + 3] = 0;
-    }
+    for (int j = 0; j < 3; j++)
+        for (int a = 0; a < 3; a++) c[3 * j + a] = M[3 * a + j];
 }
 
-/* level L's D_i^-1 (padded columns) from the symmetric block D; -1 if D is not SPD */
+/* level L's D_i^-1 (by columns) from the symmetric block D; -1 if D is not SPD */
 static inline int set_dinv(mg_level *L, int i, const double *D)
 {
     double Dinv[9];
     if (spd_inverse(D, Dinv) < 0) return -1;
-    set_cols(L->dinv + 12 * (size_t)i, Dinv);
+    set_cols(L->dinv + 9 * (size_t)i, Dinv);
     return 0;
 }
 
@@ -150,6 +148,7 @@ static inline double fro2(const double *B)
 
 /* multigrid.c: storage and the once-per-pattern structure */
 double *cc_mgi_vec4_alloc(size_t n);
+double *cc_mgi_blocks_alloc(size_t n);
 int cc_mgi_level_alloc(mg_level *L, int coarse);
 void cc_mgi_level_free(mg_level *L);
 int cc_mgi_smoother0(mg_level *L, const double *nlo2, const double *nd, const unsigned char *minor, double weak);

@@ -75,7 +75,7 @@ static int fill0_rows(cc_mg *mg, const cc_bsr *A, const cc_filter *F, int from, 
         double D[9];
         const double *Aii = cc_bsr_block(A, A->diag[i]);
         filt(Aii, Si, Si, D);
-        set_cols(L->dsys + 12 * (size_t)i, D);
+        set_cols(L->dsys + 9 * (size_t)i, D);
         if (I >= 0) {
             double *t = C->dv + 9 * I, eps = CC_MG_NULLFIX * fabs(Aii[0] + Aii[4] + Aii[8]) / 3;
             for (int c = 0; c < 9; c++) t[c] += D[c] + cd[c];

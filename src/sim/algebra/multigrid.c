@@ -290,17 +290,27 @@ double *cc_mgi_vec4_alloc(size_t n)
     return v;
 }
 
+/* n 3x3 blocks of doubles and 4 more (a 4-wide load of a block's last column reads one
+ * past it), 32-byte aligned, zero; NULL if no memory */
+double *cc_mgi_blocks_alloc(size_t n)
+{
+    size_t bytes = (9 * n + 4) * sizeof(double);
+    double *v = aligned_alloc(32, (bytes + 31) / 32 * 32);
+    if (v) memset(v, 0, bytes);
+    return v;
+}
+
 /* the value arrays of level L for its n and nlo (vectors, smoother blocks); -1 if no memory */
 int cc_mgi_level_alloc(mg_level *L, int coarse)
 {
     size_t n = (size_t)L->n, nlo = (size_t)L->nlo;
     L->lf = calloc(9 * nlo + 4, sizeof *L->lf);   /* the pad: a row load of the last block reads one past it */
-    L->dinv = cc_mgi_vec4_alloc(3 * n);
+    L->dinv = cc_mgi_blocks_alloc(n);
     L->b = cc_mgi_vec4_alloc(n);
     L->x = cc_mgi_vec4_alloc(n);
     L->g = cc_mgi_vec4_alloc(n);
     if (!coarse) {
-        L->dsys = cc_mgi_vec4_alloc(3 * n);
+        L->dsys = cc_mgi_blocks_alloc(n);
         if (!L->dsys) return -1;
     }
     if (coarse) {
