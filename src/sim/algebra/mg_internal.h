@@ -79,7 +79,7 @@ struct cc_mg {
     int pre_bad;    /* 1 if one of them had a diagonal block that is not SPD */
     int parts;      /* level 0's parts (cc_mg_set_parts) */
     int far;        /* levels of this many block rows or more prefetch (cc_mg_set_far) */
-    cc_team *team;  /* the threads level 0's parts run on (cc_mg_set_team; not owned), or NULL */
+    cc_team *team;  /* the threads the parts run on (cc_mg_set_team; not owned), or NULL */
     mg_level lev[CC_MG_MAXLEV];
 };
 

@@ -212,7 +212,7 @@ void cc_mg_set_parts(cc_mg *mg, int np)
     cc_mgi_clear(mg);
 }
 
-/* level 0's parts run on team t (not owned; NULL: the caller alone) */
+/* the parts of levels 0 and 1 run on team t (not owned; NULL: the caller alone) */
 void cc_mg_set_team(cc_mg *mg, cc_team *t)
 {
     if (mg) mg->team = t;

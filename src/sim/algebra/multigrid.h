@@ -74,7 +74,8 @@ void cc_mg_set_reorder(cc_mg *mg, int on);
 
 /* level 0's sweeps and product run in np parts of consecutive rows when each part has at
  * least 256 rows, else in one (multigrid.c: a part leaves its couplings into earlier parts
- * to before or after the sweep); np = 1: one part, the plain block Gauss-Seidel sweeps.
+ * to before or after the sweep), and level 1 in the parts of level 0's aggregates when each
+ * of those has 256 rows too; np = 1: one part, the plain block Gauss-Seidel sweeps.
  * Default 2, at most 8. The cycle depends on np (its iterations change a little); it does
  * not depend on the threads. Clears the hierarchy. */
 void cc_mg_set_parts(cc_mg *mg, int np);
@@ -84,7 +85,7 @@ void cc_mg_set_parts(cc_mg *mg, int np);
  * bit. Clears the hierarchy. */
 void cc_mg_set_far(cc_mg *mg, int rows);
 
-/* level 0's parts run on the threads of team t (team.h; not owned, it must outlive mg's
+/* the parts of levels 0 and 1 run on the threads of team t (team.h; not owned, it must outlive mg's
  * use of it), or the caller alone (t = NULL, the default). The results are the same bit for
  * bit on any team. */
 void cc_mg_set_team(cc_mg *mg, cc_team *t);
