@@ -411,20 +411,7 @@ static void sym_residual(const cc_mg *mg, const mg_level *L, const double *b, co
 {
     residual_job j = {mg, L, b, x, r};
     cc_team_run(L->np > 1 ? mg->team : NULL, residual_part, &j, L->np);
-    for (int c = 0; c < L->nx; c++) {
-        int i = L->xrow[c];
-        const double *xi = x + 4 * (size_t)i;
-        double *ri = r + 4 * (size_t)i;
-        for (int p = L->rowptr[i]; p < L->sbeg[i]; p++) {
-            const cc_mgf *B = L->lf + 9 * (size_t)p;
-            const double *xk = x + 4 * (size_t)L->col[p];
-            double *rk = r + 4 * (size_t)L->col[p];
-            for (int a = 0; a < 3; a++) {
-                ri[a] -= B[3 * a] * xk[0] + B[3 * a + 1] * xk[1] + B[3 * a + 2] * xk[2];
-                rk[a] -= B[a] * xi[0] + B[3 + a] * xi[1] + B[6 + a] * xi[2];
-            }
-        }
-    }
+    if (L->np > 1) (void)cross_terms(L, x, r, -1.0);   /* the smoother's blocks are all of them here */
 }
 
 /* the rows c0 .. c1-1 of bc = P^T g from the rows i0 .. i1-1 of g, which hold all of those
