@@ -22,6 +22,7 @@
 #define CC_MG_NULLFIX 1e-8   /* relative weight of the constrained directions on level 1 */
 #define CC_MG_ALPHA 1.7      /* over-correction: the coarse correction is scaled by this */
 #define CC_MG_WEAK 1e-2      /* level 0's smoother drops L_ik when ||L_ik||_F < this sqrt(||A_ii||_F ||A_kk||_F) */
+#define CC_MG_GAMMA 0.25     /* level 1 weighs a dropped block across aggregates by 1 + this, minus its lumps */
 #define CC_MG_MINOR 10.0     /* and a minor block (cc_bsr.minor) when it is below this many times that */
 #define CC_MG_PARTS 2        /* level 0's sweeps and product run in this many parts of consecutive rows */
 #define CC_MG_PART_ROWS 256  /* ... when each part has at least this many rows (else in one) */
@@ -75,6 +76,7 @@ struct cc_mg {
     int avx2;       /* 1 if the smoother uses AVX2 and FMA (the CPU has them) */
     int reorder;    /* 1: the sweeps take the rows in cc_mgi_sweep_order's order; 0: in index order */
     double weak;    /* level 0's smoother drops the blocks weaker than this (cc_mgi_smoother0); 0: none */
+    double gamma;   /* the correction of level 1 for the dropped blocks (cc_mg_set_gamma); 0: Galerkin */
     int pre;        /* level 0's rows filled ahead of the setup (cc_mg_prefill), -1 if none */
     int pre_bad;    /* 1 if one of them had a diagonal block that is not SPD */
     int parts;      /* level 0's parts (cc_mg_set_parts) */

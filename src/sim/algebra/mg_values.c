@@ -65,11 +65,19 @@ static int fill0_rows(cc_mg *mg, const cc_bsr *A, const cc_filter *F, int from, 
             cc_mgf *dst = v >= 0 ? L->sf + 9 * (size_t)v : L->wf + 9 * (size_t)(-1 - v);
             for (int c = 0; c < 9; c++) dst[c] = (cc_mgf)B[c];
             if (v < 0) lump_pair(L->lump + 9 * (size_t)i, L->lump + 9 * (size_t)k, B, Si, Sk);
-            if (C && L->cslot[q] == own)   /* within row i's aggregate: summed here, added once */
+            int K = C ? L->agg[k] : -1;
+            if (C && L->cslot[q] == own) {   /* within row i's aggregate: summed here, added once */
                 for (int a = 0; a < 3; a++)
                     for (int b = 0; b < 3; b++) cd[3 * a + b] += B[3 * a + b] + B[3 * b + a];
-            else if (C)
+            } else if (C && v < 0 && mg->gamma > 0 && I >= 0 && K >= 0) {   /* dropped, across aggregates */
+                double G[9];
+                for (int c = 0; c < 9; c++) G[c] = (1 + mg->gamma) * B[c];
+                add_coarse(C->lv, L->cslot[q], G);
+                for (int c = 0; c < 9; c++) G[c] = -mg->gamma * B[c];
+                lump_pair(C->dv + 9 * (size_t)I, C->dv + 9 * (size_t)K, G, Si, Sk);
+            } else if (C) {
                 add_coarse(C->lv, L->cslot[q], B);
+            }
             if (self) memcpy(L->lv + 9 * q, B, 9 * sizeof *B);
         }
         double D[9];
@@ -282,10 +290,9 @@ static int build(cc_mg *mg, const cc_bsr *A, const cc_filter *F)
     return 0;
 }
 
-/* B for this A and F: the hierarchy when the pattern is new, then the values */
-int cc_mg_setup(cc_mg *mg, const cc_bsr *A, const cc_filter *F)
+/* the hierarchy when the pattern is new, then the values; 0 or -1 */
+static int setup_once(cc_mg *mg, const cc_bsr *A, const cc_filter *F)
 {
-    if (!mg || !A || !F || A->n != F->n || A->n < 1) return -1;
     if (mg->nlev == 0 || mg->n != A->n || mg->nnzb != A->nnzb || mg->id != A->id)
         if (build(mg, A, F) < 0) return -1;
     if (fill_all(mg, A, F) < 0) {
@@ -293,6 +300,19 @@ int cc_mg_setup(cc_mg *mg, const cc_bsr *A, const cc_filter *F)
         return -1;
     }
     return 0;
+}
+
+/* B for this A and F; when it fails with level 1's correction (gamma), once more without it */
+int cc_mg_setup(cc_mg *mg, const cc_bsr *A, const cc_filter *F)
+{
+    if (!mg || !A || !F || A->n != F->n || A->n < 1) return -1;
+    if (setup_once(mg, A, F) == 0) return 0;
+    if (!(mg->gamma > 0)) return -1;
+    double g = mg->gamma;
+    mg->gamma = 0;
+    int rc = setup_once(mg, A, F);
+    mg->gamma = g;
+    return rc;
 }
 
 /* rows from <= i < to of level 0's values for A and F, ahead of cc_mg_setup (as an assembly

@@ -21,6 +21,21 @@
  *     one of its vertices has constrained have a zero column in P; the coarse diagonal
  *     gets 1e-8 tr(A_ii)/3 (I - S_i) per constrained vertex so that those directions stay
  *     invertible and decoupled (they are multiplied by zero on the way back).
+ *   - except for the blocks level 0's smoother leaves out (W, below): one that couples two
+ *     aggregates enters level 1 with weight 1 + gamma (gamma = 0.25), and gamma times its
+ *     lumps come off the two aggregates' diagonal blocks, so level 1 is the Galerkin operator
+ *     of A + gamma (W - lump(W)). Translations keep their energy; a jump t between the two
+ *     aggregates across the block loses gamma t^T sym(W_ik) t. On cloth the left-out blocks
+ *     are the bend-only couplings of a hinge's wings, and piecewise constant coarse functions
+ *     give bending too much energy at the aggregates' borders, kinks that smooth errors do
+ *     not have; on the bench scene at 256 x 256 bending is a plate problem at the grid's
+ *     scale (h^2 k_bend / (rho l^4) is 166 times the mass; with k_bend 1e-6 instead of 1e-5
+ *     the iterations fall from 10.77 to 8.33). MPCG iterations a step on the bench scene at
+ *     33 / 66 / 132 / 256 with gamma 0: 7.09 / 7.21 / 8.22 / 10.77; 0.1: 7.24 / 7.18 / 7.99 /
+ *     10.45; 0.2: 7.09 / 7.17 / 7.77 / 10.02; 0.25: 7.32 / 7.16 / 7.77 / 9.91; 0.3 at 66 / 132 /
+ *     256: 7.16 / 7.72 / 9.66; 0.5: 7.33 / 9.53 / 16.82. A level 1 that has a diagonal block
+ *     that is not SPD with it (gamma 1 and more did that on a 60 x 60 cloth) is set up again
+ *     without it (cc_mg_setup).
  *   - the smoother is block Gauss-Seidel on 3x3 vertex blocks: one forward sweep before the
  *     coarse correction, one backward sweep after it. On level 0 it runs on A' = A - W +
  *     diag_i(sym(sum_k W_ik)), where W holds the weak couplings, ||A_ik||_F < 1e-2
@@ -58,7 +73,15 @@
  * that of A' with the Galerkin coarse operators of A). Two coarse cycles give
  * B_c^-1 (2 B_c - A_c) B_c^-1, symmetric, and SPD when the eigenvalues of B_c^-1 A_c lie in
  * (0, 2) (the residual between the two cycles takes A_c's lower blocks rounded to single
- * precision, as the sweeps do: A_c is then that symmetric matrix, 2^-24 from the Galerkin one). For an SPD filtered system they do, by induction from the coarsest level up
+ * precision, as the sweeps do: A_c is then that symmetric matrix, 2^-24 from the Galerkin one).
+ * None of this needs level 1 to be A's Galerkin operator, only symmetric positive definite,
+ * with the levels below it Galerkin of it. With gamma > 0 it is the Galerkin operator of
+ * A + gamma (W - lump(W)), which is not SPD by construction: W - lump(W) is negative
+ * semidefinite where each sym(W_ik) is positive semidefinite, and can take more energy than
+ * A has in some direction. So the setup requires level 1's diagonal blocks to be SPD (else
+ * it starts again with gamma = 0), and MPCG checks r^T B^-1 r > 0 as before; on the bench
+ * scene every step MPCG met negative curvature in (33 x 33: 7 of 100 with gamma 0.25, 5 with
+ * 0) was c^T A c <= 0, A's own indefiniteness, never r^T B^-1 r < 0. For an SPD filtered system they do, by induction from the coarsest level up
  * (the error propagation I - B^-1 A is, in the A inner product, a contraction times
  * I - alpha (projection) times its adjoint, with eigenvalues in [1 - alpha, 1), so those
  * of B^-1 A lie in (0, alpha], alpha < 2; two cycles square I - B_c^-1 A_c). The coarsest
@@ -181,8 +204,18 @@ cc_mg *cc_mg_new(void)
 {
     cc_mg *mg = calloc(1, sizeof *mg);
     if (mg) cc_mgi_clear(mg), mg->avx2 = cc_have_avx2(), mg->weak = CC_MG_WEAK, mg->reorder = 1,
-                 mg->parts = CC_MG_PARTS, mg->far = CC_MG_FAR_ROWS;
+                 mg->parts = CC_MG_PARTS, mg->far = CC_MG_FAR_ROWS, mg->gamma = CC_MG_GAMMA;
     return mg;
+}
+
+/* level 1 weighs each block level 0's smoother drops, between two aggregates, by 1 + g and
+ * takes g times its lumps off their diagonal blocks (g = 0: the Galerkin operator); the
+ * hierarchy is rebuilt at the next setup */
+void cc_mg_set_gamma(cc_mg *mg, double g)
+{
+    if (!mg || !(g >= 0) || !isfinite(g)) return;
+    mg->gamma = g;
+    cc_mgi_clear(mg);
 }
 
 /* the levels of at least `rows` block rows prefetch (mg_cycle.c); the hierarchy is rebuilt at

@@ -63,6 +63,13 @@ void cc_mg_prefill_reset(cc_mg *mg);
  * theta = 0 keeps them all. Default 1e-2. Clears the hierarchy. */
 void cc_mg_set_weak(cc_mg *mg, double theta);
 
+/* level 1 takes each block that level 0's smoother leaves out, between two aggregates, with
+ * weight 1 + g and g times its lumps off their diagonal blocks: the operator of
+ * A + g (W - lump(W)) instead of A's Galerkin operator (multigrid.c); g = 0: Galerkin.
+ * Default 0.25; a setup whose level 1 then has a diagonal block that is not SPD is done
+ * again with g = 0. Clears the hierarchy. */
+void cc_mg_set_gamma(cc_mg *mg, double g);
+
 /* how many lower blocks of level 0 the smoother leaves out (0 if none, or no hierarchy) */
 int cc_mg_dropped(const cc_mg *mg);
 
