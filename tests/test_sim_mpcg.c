@@ -611,7 +611,7 @@ static void test_mg_sim(void)
 
 /* the simulator with precond = multigrid on a 60 x 60 cloth, large enough for level 1 to run
  * in two parts too (multigrid.c, "Parts"; their W-cycle residual is summed part by part):
- * 20 steps, every one converged without a PSD retry, in about 6 MPCG iterations a step (5.90;
+ * 20 steps, every one converged without a PSD retry, in about 6 MPCG iterations a step (5.85;
  * a level-1 residual summed over the wrong rows made every step indefinite) */
 static void test_mg_sim_parts(void)
 {

@@ -404,9 +404,9 @@ static void residual_part(void *arg, int p)
 
 /* r = b - A x on a level >= 1 (4-lane vectors; A as in sym_residual_scalar): its parts side
  * by side, then the terms of the blocks across them. The lower blocks in single precision,
- * as the sweeps read them, halve what a residual reads; on the bench scene the iterations
- * stayed the same (7.21 / 8.22 / 10.77 at 66 / 132 / 256) and 256 x 256 took 43.3 ms a step
- * instead of 44.5 */
+ * as the sweeps read them, halve what a residual reads; on the bench scene (gamma 0) the
+ * iterations stayed the same (7.21 / 8.22 / 10.77 at 66 / 132 / 256) and 256 x 256 took
+ * 43.3 ms a step instead of 44.5 */
 static void sym_residual(const cc_mg *mg, const mg_level *L, const double *b, const double *x, double *r)
 {
     residual_job j = {mg, L, b, x, r};

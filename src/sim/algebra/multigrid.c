@@ -59,10 +59,10 @@
  *     whose piecewise constant coarse functions overestimate the energy of smooth errors;
  *     the bound below needs alpha < 2). MPCG iterations a step on the bench scene, 66 x 66 /
  *     132 x 132, with the other settings of this file and the default warm start: alpha 1.2
- *     7.26 / 9.27, 1.3 7.20 / 9.00, 1.5 7.11 / 8.65, 1.7 7.21 / 8.22, 1.8 7.21 / 8.16,
- *     1.9 7.10 / 8.43. The coarsest level is solved
- *     by a dense Cholesky factorisation (or, if coarsening stalls above that size, by one
- *     symmetric Gauss-Seidel sweep).
+ *     7.22 / 8.96, 1.3 7.15 / 8.71, 1.5 7.07 / 8.15, 1.7 7.16 / 7.77, 1.8 7.14 / 7.74,
+ *     1.9 7.06 / 8.14 (256 x 256: 12.14, 11.53, 10.47, 9.91, 9.70, 9.94). The coarsest level
+ *     is solved by a dense Cholesky factorisation (or, if coarsening stalls above that size,
+ *     by one symmetric Gauss-Seidel sweep).
  * Why B is symmetric, and positive definite, so CG stays valid: with M = D + L the forward
  * sweep (of A' on level 0: D its diagonal blocks with the lumps, L its lower blocks), one
  * level gives
@@ -143,10 +143,11 @@
  * level-0 vector, which matters where the two CPUs are far apart (a round trip between
  * them took 80 ns at some times on the project machine and 400 ns at others). What a part
  * computes does not depend on the threads, so neither does B. On the bench scene the cuts
- * cost little: MPCG iterations a step 7.15 / 8.17 / 10.62 at 66 / 132 / 256 in one part,
- * 7.14 / 8.23 / 10.56 with level 0 in two, 7.21 / 8.22 / 10.77 with level 1 in two as well
- * (docs/performance.md: with two threads the steps are faster). Levels 2 and below stay in
- * one part: level 2 in two as well took 256 x 256 to 11.04 iterations for no gain in time.
+ * cost little: MPCG iterations a step, without level 1's correction (gamma 0), 7.15 / 8.17 /
+ * 10.62 at 66 / 132 / 256 in one part, 7.14 / 8.23 / 10.56 with level 0 in two, 7.21 / 8.22 /
+ * 10.77 with level 1 in two as well (docs/performance.md: with two threads the steps are
+ * faster). Levels 2 and below stay in one part: level 2 in two as well took 256 x 256 to
+ * 11.04 iterations for no gain in time.
  */
 #include "sim/algebra/mg_internal.h"
 
