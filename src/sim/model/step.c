@@ -164,7 +164,8 @@ static void project_obstacles(cc_sim *s, double *x, double *v)
  * other parity's change over two steps for the drift (the whole change overshoots). Where
  * dv varies smoothly (the tablecloth of bend_compare, h = 2.5 ms) (a) is better, and the
  * choice follows whichever is. Iterations a step, bench 66 x 66 / 132 x 132 (the multigrid's
- * level 0 in one part) / bend_compare's pritchard (Ascher & Boxerman's preconditioner there):
+ * level 0 in one part, level 1 its Galerkin operator) / bend_compare's pritchard (Ascher &
+ * Boxerman's preconditioner there):
  * always (a) 8.10 / 10.67 / 12.2;
  * always (b) 7.12 / 8.84 / 14.6; (b) when nearer at all 7.09 / 8.03 / 13.2; when nearer by
  * the factor 2 above (the default) 7.15 / 8.17 / 11.6; by 1.25, 7.12 / 8.10 / 13.5 (the
