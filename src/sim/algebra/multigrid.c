@@ -73,7 +73,14 @@
  * that of A' with the Galerkin coarse operators of A). Two coarse cycles give
  * B_c^-1 (2 B_c - A_c) B_c^-1, symmetric, and SPD when the eigenvalues of B_c^-1 A_c lie in
  * (0, 2) (the residual between the two cycles takes A_c's lower blocks rounded to single
- * precision, as the sweeps do: A_c is then that symmetric matrix, 2^-24 from the Galerkin one).
+ * precision, as the sweeps do: A_c is then that symmetric matrix, 2^-24 from the Galerkin
+ * one). For an SPD filtered system they do, by induction from the coarsest level up (the
+ * error propagation I - B^-1 A is, in the A inner product, a contraction times
+ * I - alpha (projection) times its adjoint, with eigenvalues in [1 - alpha, 1), so those
+ * of B^-1 A lie in (0, alpha], alpha < 2; two cycles square I - B_c^-1 A_c). The coarsest
+ * solve is a Cholesky factor with non-positive pivots replaced by the diagonal entry, or
+ * M_c^-T D_c M_c^-1, SPD either way. Setup returns -1 when some D_i is not SPD; for an
+ * indefinite A, MPCG checks r^T B^-1 r > 0 as it goes.
  * None of this needs level 1 to be A's Galerkin operator, only symmetric positive definite,
  * with the levels below it Galerkin of it. With gamma > 0 it is the Galerkin operator of
  * A + gamma (W - lump(W)), which is not SPD by construction: W - lump(W) is negative
@@ -81,13 +88,7 @@
  * A has in some direction. So the setup requires level 1's diagonal blocks to be SPD (else
  * it starts again with gamma = 0), and MPCG checks r^T B^-1 r > 0 as before; on the bench
  * scene every step MPCG met negative curvature in (33 x 33: 7 of 100 with gamma 0.25, 5 with
- * 0) was c^T A c <= 0, A's own indefiniteness, never r^T B^-1 r < 0. For an SPD filtered system they do, by induction from the coarsest level up
- * (the error propagation I - B^-1 A is, in the A inner product, a contraction times
- * I - alpha (projection) times its adjoint, with eigenvalues in [1 - alpha, 1), so those
- * of B^-1 A lie in (0, alpha], alpha < 2; two cycles square I - B_c^-1 A_c). The coarsest
- * solve is a Cholesky factor with non-positive pivots replaced by the diagonal entry, or
- * M_c^-T D_c M_c^-1, SPD either way. Setup returns -1 when some D_i is not SPD; for an
- * indefinite A, MPCG checks r^T B^-1 r > 0 as it goes.
+ * 0) was c^T A c <= 0, A's own indefiniteness, never r^T B^-1 r < 0.
  *
  * Memory traffic. The cycle's fine level reads only the strictly lower blocks of At, in
  * single precision (36 bytes a block, against 72 for each of the two triangles of A in
