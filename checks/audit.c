@@ -20,6 +20,14 @@ int cc_ref_parse(const char *s)
     return -1;
 }
 
+/* the cc_quantity named s, or -1 */
+int cc_quantity_parse(const char *s)
+{
+    for (int q = 0; q < CC_Q_COUNT; q++)
+        if (!strcmp(s, quantity_names[q])) return q;
+    return -1;
+}
+
 /* 1000 samples, seed 1, edge cases, every reference, 3 sweep and 16 Taylor elements */
 cc_audit_opts cc_audit_defaults(void)
 {
@@ -30,6 +38,7 @@ cc_audit_opts cc_audit_defaults(void)
     o.refs = CC_REFS_ALL;
     o.sweep_cases = 3;
     o.taylor_cases = 16;
+    o.quantities = CC_QS_ALL;
     return o;
 }
 
@@ -50,7 +59,9 @@ static const char *unavailable(const cc_target *t, cc_ref r)
     return NULL;
 }
 
-/* a new row (ref, q) with tolerance tol; gating only if available and claimed */
+/* a new row (ref, q) with tolerance tol; gating only if available and claimed. A quantity the
+ * options leave out gets a row that is never filled in: the caller's pointer stays valid, and
+ * the row is dropped after planning (drop_unwanted). */
 static cc_audit_row *add_row(cc_audit *a, cc_ref ref, cc_quantity q, double tol, int gates)
 {
     cc_audit_row *w = &a->rows[a->nrows++];
@@ -103,6 +114,15 @@ static void plan_rows(cc_audit *a)
     if (t->frozen) add_row(a, CC_REF_FD_FROZEN, CC_Q_TAYLOR, 0, t->claim == CC_CLAIM_FROZEN);
 }
 
+/* keep only the rows of the quantities the options ask for */
+static void drop_unwanted(cc_audit *a)
+{
+    int k = 0;
+    for (int i = 0; i < a->nrows; i++)
+        if (a->opts.quantities & (1u << a->rows[i].q)) a->rows[k++] = a->rows[i];
+    a->nrows = k;
+}
+
 /* the elements of the batch: random ids 0..samples-1, then the edge cases; or the one case */
 static int build_cases(const cc_audit *a, cc_case **out)
 {
@@ -123,27 +143,29 @@ static int build_cases(const cc_audit *a, cc_case **out)
     return n;
 }
 
-/* References at one element, computed once each when first needed. */
+/* References at one element, each part computed once, when first needed. */
 typedef struct refs_at {
     cc_deriv d[CC_REF_COUNT];   /* gradient and Hessian per reference */
-    int state[CC_REF_COUNT];    /* 0 not computed, 1 computed, -1 undefined */
+    int gstate[CC_REF_COUNT];   /* gradient: 0 not computed, 1 computed, -1 undefined */
+    int hstate[CC_REF_COUNT];   /* Hessian: as gstate */
     cc_deriv hg;                /* Hessian from differences of the analytic gradient */
-    int hg_state;               /* as state */
+    int hg_state;               /* as gstate */
     double ell;                 /* step scale of the element (cc_target_step_scale) */
 } refs_at;
 
-/* d = reference r at element (x, rd) (central4 steps scaled by ell); 0 or -1 */
-static int compute_ref(const cc_target *t, const double *x, const cc_rest *rd, cc_ref r, double ell, cc_deriv *d)
+/* d = reference r at element (x, rd) (central4 steps scaled by ell): its gradient, and with
+ * hess its Hessian too (exact references give both at once); 0 or -1 */
+static int compute_ref(const cc_target *t, const double *x, const cc_rest *rd, cc_ref r, double ell, int hess,
+                       cc_deriv *d)
 {
-    static cc_deriv hess;
     const double *xf = ref_frozen(r) ? x : NULL;
     if (unavailable(t, r)) return -1;
     if (ref_exact(r)) return cc_exact_derivs(t, x, xf, rd, 1, d);
-    if (cc_fd_estimate(t, x, xf, rd, CC_FDQ_GRADIENT, CC_FD_CENTRAL4, CC_AUDIT_STEP_GRAD * ell, d) < 0)
-        return -1;
-    if (cc_fd_estimate(t, x, xf, rd, CC_FDQ_HESS_VALUE, CC_FD_CENTRAL4, CC_AUDIT_STEP_HESS * ell, &hess) < 0)
-        return -1;
-    memcpy(d->H, hess.H, sizeof d->H);
+    if (!hess) return cc_fd_estimate(t, x, xf, rd, CC_FDQ_GRADIENT, CC_FD_CENTRAL4, CC_AUDIT_STEP_GRAD * ell, d);
+    cc_deriv grad;
+    if (cc_fd_estimate(t, x, xf, rd, CC_FDQ_GRADIENT, CC_FD_CENTRAL4, CC_AUDIT_STEP_GRAD * ell, &grad) < 0) return -1;
+    if (cc_fd_estimate(t, x, xf, rd, CC_FDQ_HESS_VALUE, CC_FD_CENTRAL4, CC_AUDIT_STEP_HESS * ell, d) < 0) return -1;
+    memcpy(d->g, grad.g, sizeof d->g);
     return 0;
 }
 
@@ -154,14 +176,20 @@ int cc_audit_reference(const cc_target *t, const double *x, const cc_rest *rd, c
     double ell = cc_target_step_scale(t, x, e);
     if (q == CC_Q_HESS_GRADIENT)
         return cc_fd_estimate(t, x, NULL, rd, CC_FDQ_HESS_GRADIENT, CC_FD_CENTRAL4, CC_AUDIT_STEP_GRAD * ell, d);
-    return compute_ref(t, x, rd, ref, ell, d);
+    return compute_ref(t, x, rd, ref, ell, q != CC_Q_GRADIENT, d);
 }
 
-/* reference r at c, computed at most once per element; NULL if undefined */
-static const cc_deriv *get_ref(const cc_target *t, const cc_case *c, refs_at *ra, cc_ref r)
+/* reference r at c (its Hessian too with hess), each part computed at most once per element;
+ * NULL if undefined */
+static const cc_deriv *get_ref(const cc_target *t, const cc_case *c, refs_at *ra, cc_ref r, int hess)
 {
-    if (!ra->state[r]) ra->state[r] = compute_ref(t, c->x, &c->r, r, ra->ell, &ra->d[r]) < 0 ? -1 : 1;
-    return ra->state[r] > 0 ? &ra->d[r] : NULL;
+    if (hess && !ra->hstate[r]) {
+        ra->hstate[r] = compute_ref(t, c->x, &c->r, r, ra->ell, 1, &ra->d[r]) < 0 ? -1 : 1;
+        ra->gstate[r] = ra->hstate[r];
+    } else if (!hess && !ra->gstate[r]) {
+        ra->gstate[r] = compute_ref(t, c->x, &c->r, r, ra->ell, 0, &ra->d[r]) < 0 ? -1 : 1;
+    }
+    return (hess ? ra->hstate[r] : ra->gstate[r]) > 0 ? &ra->d[r] : NULL;
 }
 
 /* central4 differences of the analytic gradient at c, once per element */
@@ -194,7 +222,7 @@ static void audit_row_at(const cc_target *t, const cc_case *c, cc_eval *e, refs_
     int n = 3 * t->nv;
     const cc_deriv *d;
     if (w->q == CC_Q_HESS_GRADIENT) d = get_hess_grad(t, c, ra);
-    else d = get_ref(t, c, ra, w->ref);
+    else d = get_ref(t, c, ra, w->ref, w->q != CC_Q_GRADIENT && w->q != CC_Q_TRANSLATION && w->q != CC_Q_ROTATION);
     if (!d) {
         w->undefined++;
         return;
@@ -219,23 +247,29 @@ static void audit_row_at(const cc_target *t, const cc_case *c, cc_eval *e, refs_
 /* every comparison row over the n elements, then pass = max_rel <= tol */
 static void run_batch(cc_audit *a, const cc_case *cases, int n)
 {
-    static cc_eval e;
-    static refs_at ra;
     const cc_target *t = &a->target;
+    refs_at *ra = malloc(sizeof *ra);   /* per audit (18 kB): audits may run side by side */
+    cc_eval e;
+    if (!ra) {
+        for (int i = 0; i < a->nrows; i++) a->rows[i].undefined = n;
+        return;
+    }
     int bad[CC_AUDIT_MAX_ROWS] = {0};
     for (int c = 0; c < n; c++) {
         int got = t->eval(t->ctx, cases[c].x, &cases[c].r, CC_WANT_ALL, &e);
         int ok = got >= 0 && (got & (CC_WANT_GRAD | CC_WANT_HESS)) == (CC_WANT_GRAD | CC_WANT_HESS);
-        memset(ra.state, 0, sizeof ra.state);
-        ra.hg_state = 0;
-        ra.ell = cc_target_step_scale(t, cases[c].x, ok ? &e : NULL);
+        memset(ra->gstate, 0, sizeof ra->gstate);
+        memset(ra->hstate, 0, sizeof ra->hstate);
+        ra->hg_state = 0;
+        ra->ell = cc_target_step_scale(t, cases[c].x, ok ? &e : NULL);
         for (int i = 0; i < a->nrows; i++) {
             cc_audit_row *w = &a->rows[i];
             if (!w->available || w->q == CC_Q_TAYLOR) continue;
             if (!ok) w->undefined++;
-            else audit_row_at(t, &cases[c], &e, &ra, w, &bad[i]);
+            else audit_row_at(t, &cases[c], &e, ra, w, &bad[i]);
         }
     }
+    free(ra);
     for (int i = 0; i < a->nrows; i++) {
         cc_audit_row *w = &a->rows[i];
         if (w->q == CC_Q_TAYLOR) continue;
@@ -304,6 +338,7 @@ int cc_audit_run(const cc_target *t, const cc_audit_opts *o, cc_audit *a)
     }
     a->ncases = n;
     plan_rows(a);
+    drop_unwanted(a);
     run_batch(a, cases, n);
     int nrand = o->only_case ? n : (n < o->samples ? n : o->samples);
     int ns = nrand < o->sweep_cases ? nrand : o->sweep_cases;

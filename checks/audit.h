@@ -47,6 +47,7 @@ typedef enum cc_quantity {
 } cc_quantity;
 
 #define CC_REFS_ALL ((1u << CC_REF_COUNT) - 1)   /* every reference, with structure and Taylor */
+#define CC_QS_ALL ((1u << CC_Q_COUNT) - 1)       /* every quantity */
 #define CC_AUDIT_MAX_ROWS 24
 #define CC_AUDIT_MAX_SWEEPS 16
 
@@ -71,10 +72,12 @@ typedef struct cc_audit_opts {
     unsigned refs;            /* bit 1 << cc_ref per reference; CC_REFS_ALL adds structure and Taylor */
     int sweep_cases;          /* elements per step sweep (0: no sweeps) */
     int taylor_cases;         /* elements in the Taylor test (0: none) */
+    unsigned quantities;      /* bit 1 << cc_quantity per kind of row kept (CC_QS_ALL: every row) */
     cc_sample_opts sample;    /* area power and rest stretch of random triangles */
 } cc_audit_opts;
 
-/* defaults: 1000 samples, seed 1, edge cases, every reference, 3 sweep and 16 Taylor elements */
+/* defaults: 1000 samples, seed 1, edge cases, every reference and quantity, 3 sweep and 16
+ * Taylor elements */
 cc_audit_opts cc_audit_defaults(void);
 
 typedef struct cc_audit_row {
@@ -112,6 +115,8 @@ const char *cc_ref_name(cc_ref r);
 const char *cc_quantity_name(cc_quantity q);
 /* the reference named s, or -1 */
 int cc_ref_parse(const char *s);
+/* the quantity named s ("gradient", "hessian-vs-gradient", "taylor", ...), or -1 */
+int cc_quantity_parse(const char *s);
 
 /* a = audit of target t with options o; 0, or -1 if not one element could be built */
 int cc_audit_run(const cc_target *t, const cc_audit_opts *o, cc_audit *a);

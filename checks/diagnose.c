@@ -2,6 +2,7 @@
 #include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include "checks/audit.h"
 #include "checks/diagnose.h"
@@ -219,7 +220,7 @@ static unsigned asym_vertices(const job *j, const sample *s)
 /* 1 if the version of A (0 lower mirrored, 1 upper mirrored, 2 (A + A^T)/2) matches R */
 static int half_matches(const job *j, const sample *s, int which)
 {
-    static double B[NMAX];
+    double B[NMAX];
     int n = j->n;
     for (int k = 0; k < j->t->ncomp; k++)
         for (int i = 0; i < n; i++)
@@ -269,7 +270,7 @@ static void find_frozen(const job *j, const sample *s, int nf, cc_diagnosis *dg)
     if (!t->frozen || j->w->q == CC_Q_HESS_GRADIENT || (r != CC_REF_EXACT && r != CC_REF_FD_TRUE)) return;
     cc_ref fr = t->value_hd ? CC_REF_EXACT_FROZEN : CC_REF_FD_FROZEN;
     double tol = fr == CC_REF_EXACT_FROZEN ? CC_AUDIT_TOL_EXACT : j->hess ? CC_AUDIT_TOL_FD_HESS : CC_AUDIT_TOL_FD_GRAD;
-    static sample f;
+    sample f;
     int cnt = 0, neg = 0;
     for (int i = 0; i < nf; i++) {
         if (load(j, fr, s[i].x, &s[i].r, &f) < 0) continue;
@@ -334,7 +335,7 @@ static int rest_element(const job *j, int k, double *x, cc_rest *r)
 static void find_off_rest(const job *j, cc_diagnosis *dg)
 {
     static const double taus[4] = {0.0, 0.03, 0.1, 0.3};
-    static sample s;
+    sample s;
     double err[REST_ELEMENTS][4], x0[CC_MAX_DOF], x[CC_MAX_DOF], delta[CC_MAX_DOF];
     cc_rest r;
     int n = j->n;
@@ -489,7 +490,7 @@ static int along(const double *p, int stride, cc_v3 vh, double noise, int *check
 /* 1 if every error vector of s lies along vh (for a Hessian: each block's columns, or rows) */
 static int all_along(const job *j, const sample *s, cc_v3 vh)
 {
-    static double E[NMAX];
+    double E[NMAX];
     int n = j->n, checked = 0;
     for (int e = 0; e < j->N; e++) E[e] = s->A[e] - s->R[e];
     for (int k = 0; k < j->t->ncomp; k++)
@@ -546,11 +547,11 @@ int cc_diagnose_wanted(const cc_audit *a, const cc_audit_row *w)
 
 void cc_diagnose_row(const cc_audit *a, const cc_audit_row *w, cc_diagnosis *dg)
 {
-    static sample s[CC_DIAG_CASES];
     job j = {a, w, &a->target, w->q != CC_Q_GRADIENT, 3 * a->target.nv, 0, (1u << a->target.nv) - 1};
     j.N = a->target.ncomp * j.n * (j.hess ? j.n : 1);
     memset(dg, 0, sizeof *dg);
-    int nf = gather(&j, s);
+    sample *s = malloc(sizeof *s * CC_DIAG_CASES);   /* per call: audits may run side by side */
+    int nf = s ? gather(&j, s) : 0;
     if (nf > 0) {
         find_frozen(&j, s, nf, dg);
         find_scale(&j, s, nf, dg);
@@ -571,4 +572,5 @@ void cc_diagnose_row(const cc_audit *a, const cc_audit_row *w, cc_diagnosis *dg)
             "None of the known kinds fits (sign, scale, symmetry, frozen magnitudes, rest state, "
             "rigid motions, vertices, directions, projector): compare the formula with its derivation term by "
             "term (clothcheck derive).");
+    free(s);
 }

@@ -1,5 +1,6 @@
 /* Finite-difference schemes (see fd.h). Finite differences live in checks/ only. */
 #include <math.h>
+#include <stdlib.h>
 #include <string.h>
 #include "checks/fd.h"
 
@@ -105,7 +106,7 @@ static int grad_at(const cc_target *t, const double *x, const cc_rest *r, int j,
 static int hess_grad_basic(const cc_target *t, const double *x, const cc_rest *r, int central,
                            double h, cc_deriv *d)
 {
-    static cc_eval e0, ep, em;   /* large; the audit is single-threaded */
+    cc_eval e0, ep, em;
     if (!central && grad_at(t, x, r, -1, 0, &e0) < 0) return -1;
     for (int j = 0; j < 3 * t->nv; j++) {
         if (grad_at(t, x, r, j, h, &ep) < 0) return -1;
@@ -140,47 +141,65 @@ static int flat_count(cc_fdq q)
 static int central4(const cc_target *t, const double *x, const double *xf, const cc_rest *r,
                     cc_fdq q, double h, cc_deriv *d)
 {
-    static cc_deriv wide;
+    cc_deriv wide;
+    memset(&wide, 0, sizeof wide);   /* the entries of components past ncomp stay 0 */
     if (basic(t, x, xf, r, q, 1, h, d) < 0 || basic(t, x, xf, r, q, 1, 2 * h, &wide) < 0) return -1;
     double *a = flat(d, q), *b = flat(&wide, q);
     for (int e = 0; e < flat_count(q); e++) a[e] = (4 * a[e] - b[e]) / 3;
     return 0;
 }
 
+/* the Ridders tableau: two columns of estimates, per-entry error and stop flags */
+typedef struct tableau {
+    double prev[RIDDERS_NTAB][NQ], cur[RIDDERS_NTAB][NQ], err[NQ];
+    unsigned char done[NQ];
+} tableau;
+
 /* Ridders: Neville tableau over central estimates at h, h/1.4, ...; per entry the estimate
- * with the smallest error estimate, stopping an entry when higher orders get worse */
-static int ridders(const cc_target *t, const double *x, const double *xf, const cc_rest *r,
-                   cc_fdq q, double h, cc_deriv *d)
+ * with the smallest error estimate, stopping an entry when higher orders get worse (w: the
+ * tableau, the caller's) */
+static int ridders_in(const cc_target *t, const double *x, const double *xf, const cc_rest *r,
+                      cc_fdq q, double h, cc_deriv *d, tableau *w)
 {
-    static double prev[RIDDERS_NTAB][NQ], cur[RIDDERS_NTAB][NQ], err[NQ];
-    static unsigned char done[NQ];
-    static cc_deriv step;
+    cc_deriv step;
+    memset(&step, 0, sizeof step);   /* the entries of components past ncomp stay 0 */
     int nq = flat_count(q);
     double *ans = flat(d, q), con2 = RIDDERS_CON * RIDDERS_CON, hh = h;
     if (basic(t, x, xf, r, q, 1, hh, &step) < 0) return -1;
-    memcpy(prev[0], flat(&step, q), sizeof(double) * nq);
-    memcpy(ans, prev[0], sizeof(double) * nq);
-    for (int e = 0; e < nq; e++) err[e] = INFINITY, done[e] = 0;
+    memcpy(w->prev[0], flat(&step, q), sizeof(double) * nq);
+    memcpy(ans, w->prev[0], sizeof(double) * nq);
+    for (int e = 0; e < nq; e++) w->err[e] = INFINITY, w->done[e] = 0;
     for (int i = 1; i < RIDDERS_NTAB; i++) {
         hh /= RIDDERS_CON;
         if (basic(t, x, xf, r, q, 1, hh, &step) < 0) return -1;
-        memcpy(cur[0], flat(&step, q), sizeof(double) * nq);
+        memcpy(w->cur[0], flat(&step, q), sizeof(double) * nq);
         int active = 0;
         for (int e = 0; e < nq; e++) {
             double fac = con2;
             for (int j = 1; j <= i; j++) {
-                cur[j][e] = (cur[j - 1][e] * fac - prev[j - 1][e]) / (fac - 1);
+                w->cur[j][e] = (w->cur[j - 1][e] * fac - w->prev[j - 1][e]) / (fac - 1);
                 fac *= con2;
-                double errt = fmax(fabs(cur[j][e] - cur[j - 1][e]), fabs(cur[j][e] - prev[j - 1][e]));
-                if (!done[e] && errt <= err[e]) err[e] = errt, ans[e] = cur[j][e];
+                double errt = fmax(fabs(w->cur[j][e] - w->cur[j - 1][e]), fabs(w->cur[j][e] - w->prev[j - 1][e]));
+                if (!w->done[e] && errt <= w->err[e]) w->err[e] = errt, ans[e] = w->cur[j][e];
             }
-            if (fabs(cur[i][e] - prev[i - 1][e]) >= RIDDERS_SAFE * err[e]) done[e] = 1;
-            active += !done[e];
+            if (fabs(w->cur[i][e] - w->prev[i - 1][e]) >= RIDDERS_SAFE * w->err[e]) w->done[e] = 1;
+            active += !w->done[e];
         }
-        memcpy(prev, cur, sizeof prev);
+        memcpy(w->prev, w->cur, sizeof w->prev);
         if (!active) break;
     }
     return 0;
+}
+
+/* ridders_in with a tableau of its own (70 kB on the heap: audits may run side by side) */
+static int ridders(const cc_target *t, const double *x, const double *xf, const cc_rest *r,
+                   cc_fdq q, double h, cc_deriv *d)
+{
+    tableau *w = malloc(sizeof *w);
+    if (!w) return -1;
+    int rc = ridders_in(t, x, xf, r, q, h, d, w);
+    free(w);
+    return rc;
 }
 
 /* d = estimate of quantity q by scheme s at step h; 0 or -1 */

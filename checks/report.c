@@ -303,8 +303,8 @@ static int write_vcurve(const char *dir, const cc_audit *a, char *name, char *er
 /* at bend angle theta: C, and the gradient and Hessian errors against the exact reference */
 static void angle_point(const cc_target *t, double theta, double *out)
 {
-    static cc_eval e;
-    static cc_deriv d;
+    cc_eval e;
+    cc_deriv d;
     double x[CC_MAX_DOF], C[CC_MAX_COMP];
     cc_rest r;
     char msg[CC_ERRLEN];
@@ -366,7 +366,7 @@ static int write_angle(const char *dir, const cc_audit *a, int n, char *err)
 int cc_report_plots(const char *dir, const cc_audit *a, int n, char *err)
 {
     char (*names)[96] = malloc(sizeof *names * (size_t)(n + 1));
-    const char **list = malloc(sizeof *list * (size_t)(n + 1));
+    const char **list = calloc((size_t)(n + 1), sizeof *list);
     int m = 0, rc = 0;
     err[0] = '\0';
     if (!names || !list) {

@@ -29,8 +29,8 @@ static double quantity_error(const cc_target *t, cc_fdq q, const double *x, cc_e
 void cc_sweep_run(const cc_target *t, const cc_case *cases, int n, cc_fdq q, cc_scheme scheme,
                   int frozen, cc_sweep *s)
 {
-    static cc_eval e;
-    static cc_deriv d;
+    cc_eval e;
+    cc_deriv d;
     s->q = q;
     s->scheme = scheme;
     s->frozen = frozen;

@@ -81,7 +81,7 @@ static int along(const cc_target *t, const cc_case *c, const double *xf, const c
  * to be special does not hide a correct one); -1 if the target is undefined there */
 static int one_case(const cc_target *t, const cc_case *c, uint64_t seed, int frozen, double *o)
 {
-    static cc_eval e;
+    cc_eval e;
     int n = 3 * t->nv;
     double p[CC_MAX_DOF], C0[CC_MAX_COMP], gx[CC_MAX_COMP] = {0}, od[3];
     const double *xf = frozen ? c->x : NULL;

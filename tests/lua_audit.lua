@@ -75,4 +75,40 @@ assert(row(p, "exact-frozen", "gradient").max_rel_error < 1e-12)
 assert(row(p, "exact", "gradient").max_rel_error > 1e-2, "and differs from the true derivative")
 local json = p:json()
 assert(json:find('"reference": "exact"', 1, true) and json:find('"max_rel_error"', 1, true))
+
+-- an audit started inside a condition's own callback (reentrancy): the outer audit of a
+-- correct spring still passes, and so does the inner one
+local inner_runs = 0
+local base = spring("nested")
+local nested = cc.define{condition = "spring", variant = "audits-inside", nv = 2, ncomp = 1, claim = "exact",
+  value = function(x, rest) return norm(x) - rest.rest_length end,
+  gradient = function(x, rest)
+    if inner_runs < 2 then
+      inner_runs = inner_runs + 1
+      assert(not cc.audit(base, {samples = 5, sweeps = 0}):failed(), "inner audit passes")
+    end
+    return base:eval(x, {rest = rest.rest_length}).gradient[1]
+  end,
+  hessian = function(x, rest) return base:eval(x, {rest = rest.rest_length}).hessian[1] end}
+local outer = cc.audit(nested, {samples = 30})
+assert(inner_runs == 2 and not outer:failed(), "an audit inside a callback leaves the outer one correct")
+assert(row(outer, "fd-true", "hessian-vs-gradient").max_rel_error < 1e-7)
+
+-- options: sweeps = 0 and quantities keep only the rows asked for
+local few = cc.audit(spring("few"), {samples = 10, sweeps = 0, quantities = {"gradient", "taylor"}})
+local kinds = {}
+for _, r in ipairs(few:rows()) do kinds[r.quantity] = true end
+assert(kinds.gradient and kinds.taylor and not kinds.hessian and not kinds.symmetry, "only the rows asked for")
+local okq, msgq = pcall(cc.audit, spring("q"), {quantities = {"gradiant"}})
+assert(not okq and msgq:find("unknown quantity 'gradiant'"), msgq)
+
+-- cond:eval's want: the value alone, or with the gradient
+local st = cc.condition("stretch", "bw98")
+local tri = {0, 0, 0, 1, 0.1, 0, 0, 1.2, 0.3}
+local only = st:eval(tri, {uv = {0, 0, 1, 0, 0, 1}, want = "value"})
+assert(only.value and not only.gradient and not only.hessian)
+local vg = st:eval(tri, {uv = {0, 0, 1, 0, 0, 1}, want = "gradient"})
+assert(vg.gradient and not vg.hessian and vg.value[1] == only.value[1])
+local okw, msgw = pcall(st.eval, st, tri, {uv = {0, 0, 1, 0, 0, 1}, want = "hessain"})
+assert(not okw and msgw:find("want must be"), msgw)
 print("lua_audit: all assertions passed")

@@ -28,7 +28,7 @@ local function check_frozen(f, _, part)
   for _, x in ipairs(hinges) do
     local v = f({table.unpack(x)}, {table.unpack(x)})
     if v == nil then return false, {grade.todo_message(part)} end
-    off_value = math.max(off_value, math.abs(v - pritchard:eval(x, {}).value[1]))
+    off_value = math.max(off_value, math.abs(v - pritchard:eval(x, {want = "value"}).value[1]))
     local fd = {}
     for i = 1, 12 do
       local xp, xm = {table.unpack(x)}, {table.unpack(x)}
@@ -51,7 +51,7 @@ end
 
 -- theta - theta0 of (30), the value the exact gradient is audited against, and the same with
 -- the lengths of nA, nB, e frozen at xf (so that the diagnosis can name a frozen gradient)
-local function theta(x, rest) return exact:eval(x, {}).value[1] - rest.rest_angle end
+local function theta(x, rest) return exact:eval(x, {want = "value"}).value[1] - rest.rest_angle end
 local function theta_frozen(x, xf, rest)
   local function vectors(y)
     local v = function(m) return {y[3 * m + 1], y[3 * m + 2], y[3 * m + 3]} end

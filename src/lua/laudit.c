@@ -3,7 +3,9 @@
  *   clothcheck.audit(cond [, opts]) -> audit
  *       opts: samples (default 1000; 200 for Lua-defined conditions), seed (1),
  *             reference ("all", "fd-true", "fd-frozen", "exact", "exact-frozen"),
- *             edges (true: add the edge cases), case (replay one case id), area_power
+ *             edges (true: add the edge cases), case (replay one case id), area_power,
+ *             sweeps (elements per step sweep, 3; 0: none), quantities (the rows kept, by
+ *             name: {"gradient", "hessian-vs-gradient", ...}; default every row)
  *   audit:failed()      -> true when a row that the condition's claim gates failed
  *   audit:rows()        -> {{reference=, quantity=, available=, note=, scheme=, step=,
  *                            max_rel_error=, pass=, gates=, tol=, samples=, undefined=,
@@ -63,6 +65,26 @@ static cc_target target_of(cc_lcondition *lc)
     return t;
 }
 
+/* the bit set of the quantities named in the list at index i (opts.quantities) */
+static unsigned check_quantities(lua_State *L, int i)
+{
+    luaL_argcheck(L, lua_istable(L, i), 2, "quantities must be a list of names (gradient, hessian, ...)");
+    unsigned set = 0;
+    for (lua_Integer k = 1; lua_geti(L, i, k) != LUA_TNIL; k++) {
+        const char *name = lua_tostring(L, -1);
+        int q = name ? cc_quantity_parse(name) : -1;
+        if (q < 0)
+            luaL_argerror(L, 2, lua_pushfstring(L, "unknown quantity '%s' (gradient, hessian, hessian-vs-gradient, "
+                                                   "symmetry, translation, rotation, rigid-modes, taylor)",
+                                                name ? name : luaL_typename(L, -1)));
+        set |= 1u << q;
+        lua_pop(L, 1);
+    }
+    lua_pop(L, 1);
+    luaL_argcheck(L, set != 0, 2, "quantities names none");
+    return set;
+}
+
 static int l_audit(lua_State *L)
 {
     cc_lcondition *lc = cc_lua_checkcondition(L, 1);
@@ -83,6 +105,11 @@ static int l_audit(lua_State *L)
             o.refs = r >= 0 ? 1u << r : CC_REFS_ALL;
         }
         lua_pop(L, 6);
+        if (lua_getfield(L, 2, "sweeps") != LUA_TNIL) o.sweep_cases = (int)luaL_checkinteger(L, -1);
+        lua_pop(L, 1);
+        luaL_argcheck(L, o.sweep_cases >= 0 && o.sweep_cases <= 1000, 2, "sweeps must be 0..1000 elements");
+        if (lua_getfield(L, 2, "quantities") != LUA_TNIL) o.quantities = check_quantities(L, lua_gettop(L));
+        lua_pop(L, 1);
     }
     luaL_argcheck(L, o.samples >= 0 && o.samples <= 1000000, 2, "samples must be 0..1000000");
     luaL_argcheck(L, o.sample.area_power >= 0, 2, "area_power must be positive");

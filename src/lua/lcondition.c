@@ -337,6 +337,26 @@ static int l_define(lua_State *L)
     return 1;
 }
 
+/* the CC_WANT_* bits opts.want at index i asks for: "value", "gradient" (with the value),
+ * "hessian" or nil (all three) */
+static int eval_want(lua_State *L, int i)
+{
+    if (lua_isnoneornil(L, i) || lua_getfield(L, i, "want") == LUA_TNIL) {
+        if (!lua_isnoneornil(L, i)) lua_pop(L, 1);
+        return CC_WANT_ALL;
+    }
+    static const char *const names[] = {"value", "gradient", "hessian", NULL};
+    static const int bits[] = {CC_WANT_VALUE, CC_WANT_VALUE | CC_WANT_GRAD, CC_WANT_ALL};
+    const char *w = lua_tostring(L, -1);
+    for (int k = 0; w && names[k]; k++)
+        if (!strcmp(w, names[k])) {
+            lua_pop(L, 1);
+            return bits[k];
+        }
+    return luaL_argerror(L, i, lua_pushfstring(L, "want must be \"value\", \"gradient\" or \"hessian\", not '%s'",
+                                               w ? w : luaL_typename(L, -1)));
+}
+
 static int l_eval(lua_State *L)
 {
     cc_lcondition *lc = cc_lua_checkcondition(L, 1);
@@ -348,21 +368,24 @@ static int l_eval(lua_State *L)
     cc_lua_checkrest(L, 3, lc, &r);
     char err[CC_ERRLEN];
     if (lc->c && cc_positions_in_range(x, nv, err) < 0) return luaL_error(L, "positions: %s", err);
+    int want = eval_want(L, 3);
     memset(&e, 0, sizeof e);
     lc->L = L;   /* call back into the running thread */
-    int got = lc->c ? lc->c->eval(x, &r, CC_WANT_ALL, &e) : cc_lua_condition_eval(lc, x, &r, CC_WANT_ALL, &e);
+    int got = lc->c ? lc->c->eval(x, &r, want, &e) : cc_lua_condition_eval(lc, x, &r, want, &e);
     if (got < 0 && !lc->c) return luaL_error(L, "%s", lc->err);
     if (got < 0) return luaL_error(L, "%s/%s is undefined at these positions", lc->c->condition, lc->c->variant);
-    if (!cc_eval_finite(&e, CC_WANT_ALL))
+    if (!cc_eval_finite(&e, want))
         return luaL_error(L, "%s/%s gives a number that is not finite at these positions", lc->c ? lc->c->condition : lc->name,
                           lc->c ? lc->c->variant : lc->variant);
     int n = e.ndof;
     lua_createtable(L, 0, 3);
     cc_lua_pushnumbers(L, e.C, e.ncomp);
     lua_setfield(L, -2, "value");
+    if (!(want & CC_WANT_GRAD)) return 1;
     lua_createtable(L, e.ncomp, 0);
     for (int k = 0; k < e.ncomp; k++) cc_lua_pushnumbers(L, e.dC[k], n), lua_rawseti(L, -2, k + 1);
     lua_setfield(L, -2, "gradient");
+    if (!(want & CC_WANT_HESS)) return 1;
     lua_createtable(L, e.ncomp, 0);
     for (int k = 0; k < e.ncomp; k++) {
         lua_createtable(L, n, 0);
