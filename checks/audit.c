@@ -4,10 +4,10 @@
 #include <string.h>
 #include "checks/audit.h"
 
-static const char *const ref_names[] = {"fd-true", "fd-frozen", "exact", "exact-frozen"};
+static const char *const ref_names[] = {"fd-true", "fd-frozen", "exact", "exact-frozen", "claim"};
 static const char *const quantity_names[] = {"gradient", "hessian", "hessian-vs-gradient",
                                              "symmetry", "translation", "rotation",
-                                             "rigid-modes", "taylor"};
+                                             "rigid-modes", "taylor", "value"};
 
 const char *cc_ref_name(cc_ref r) { return r >= 0 && r < CC_REF_COUNT ? ref_names[r] : "?"; }
 const char *cc_quantity_name(cc_quantity q) { return q >= 0 && q < CC_Q_COUNT ? quantity_names[q] : "?"; }
@@ -54,8 +54,44 @@ static int claims(const cc_target *t, cc_ref r)
 /* why reference r cannot be computed for t, or NULL if it can */
 static const char *unavailable(const cc_target *t, cc_ref r)
 {
+    if (r == CC_REF_CLAIM) return cc_claim_given(&t->claims) ? NULL : "not applicable: no claim given";
     if (ref_exact(r) && !t->value_hd) return "unavailable: the target has no hyper-dual value code";
     if (ref_frozen(r) && !t->frozen) return "unavailable: the target's value cannot freeze magnitudes";
+    return NULL;
+}
+
+/* 1 if t gives what the bits `want` name (CC_WANT_VALUE: its value) */
+static int gives(const cc_target *t, int want) { return !t->provides || (t->provides & want) == want; }
+
+/* the CC_WANT_* bits of the target a row (ref, q) needs at each element */
+static int row_needs(cc_ref ref, cc_quantity q)
+{
+    int fd = ref == CC_REF_FD_TRUE || ref == CC_REF_FD_FROZEN;
+    switch (q) {
+    case CC_Q_VALUE: return CC_WANT_VALUE;
+    case CC_Q_GRADIENT: return CC_WANT_GRAD | (fd ? CC_WANT_VALUE : 0);
+    case CC_Q_HESSIAN: return CC_WANT_HESS | (fd ? CC_WANT_VALUE : 0);
+    case CC_Q_HESS_GRADIENT: return CC_WANT_GRAD | CC_WANT_HESS;
+    case CC_Q_TRANSLATION:
+    case CC_Q_ROTATION: return CC_WANT_GRAD | (fd ? CC_WANT_VALUE : 0);
+    case CC_Q_TAYLOR: return CC_WANT_ALL;
+    default: return CC_WANT_GRAD | CC_WANT_HESS | (fd ? CC_WANT_VALUE : 0);
+    }
+}
+
+/* why row (ref, q) does not apply to t: a reference it cannot have, or something the target
+ * does not give; NULL if it applies */
+static const char *not_applicable(const cc_target *t, cc_ref ref, cc_quantity q)
+{
+    const char *why = unavailable(t, ref);
+    if (why) return why;
+    if (ref == CC_REF_CLAIM && q == CC_Q_VALUE && t->claims.bridson_force)
+        return "not applicable: Bridson's force model has no energy to compare";
+    int need = row_needs(ref, q);
+    if (!gives(t, need & CC_WANT_VALUE))
+        return q == CC_Q_VALUE ? "not applicable: the target gives no value" : "not applicable: the target gives no value (energy) to take differences of";
+    if (!gives(t, need & CC_WANT_HESS)) return "not applicable: the target gives no Hessian (Jacobian)";
+    if (!gives(t, need & CC_WANT_GRAD)) return "not applicable: the target gives no gradient (force)";
     return NULL;
 }
 
@@ -65,7 +101,7 @@ static const char *unavailable(const cc_target *t, cc_ref r)
 static cc_audit_row *add_row(cc_audit *a, cc_ref ref, cc_quantity q, double tol, int gates)
 {
     cc_audit_row *w = &a->rows[a->nrows++];
-    const char *why = unavailable(&a->target, ref);
+    const char *why = not_applicable(&a->target, ref, q);
     memset(w, 0, sizeof *w);
     w->ref = ref;
     w->q = q;
@@ -74,11 +110,11 @@ static cc_audit_row *add_row(cc_audit *a, cc_ref ref, cc_quantity q, double tol,
     w->scheme = "";
     w->worst = (cc_diff){0, -1, -1, -1, 0, 0};
     w->tol = tol;
-    w->gates = gates && w->available && a->target.claim != CC_CLAIM_NONE;
+    w->gates = gates && w->available && (a->target.claim != CC_CLAIM_NONE || ref == CC_REF_CLAIM);
     w->sweep = -1;
     if (q == CC_Q_GRADIENT || q == CC_Q_HESSIAN || q == CC_Q_HESS_GRADIENT) {
-        w->scheme = ref_exact(ref) ? "hyper-dual" : "central4";
-        w->step = ref_exact(ref) ? 0 : q == CC_Q_HESSIAN ? CC_AUDIT_STEP_HESS : CC_AUDIT_STEP_GRAD;
+        w->scheme = ref == CC_REF_CLAIM ? "claim" : ref_exact(ref) ? "hyper-dual" : "central4";
+        w->step = ref_exact(ref) || ref == CC_REF_CLAIM ? 0 : q == CC_Q_HESSIAN ? CC_AUDIT_STEP_HESS : CC_AUDIT_STEP_GRAD;
     }
     return w;
 }
@@ -88,6 +124,7 @@ static cc_ref structure_baseline(const cc_target *t)
 {
     int fr = t->claim == CC_CLAIM_FROZEN && t->frozen;
     if (t->value_hd) return fr ? CC_REF_EXACT_FROZEN : CC_REF_EXACT;
+    if (cc_claim_given(&t->claims) && !t->claims.bridson_force) return CC_REF_CLAIM;
     return fr ? CC_REF_FD_FROZEN : CC_REF_FD_TRUE;
 }
 
@@ -95,7 +132,13 @@ static cc_ref structure_baseline(const cc_target *t)
 static void plan_rows(cc_audit *a)
 {
     const cc_target *t = &a->target;
-    for (int r = 0; r < CC_REF_COUNT; r++) {
+    if (cc_claim_given(&t->claims)) {
+        double tol = a->opts.claim_tol > 0 ? a->opts.claim_tol : CC_AUDIT_TOL_EXACT;
+        add_row(a, CC_REF_CLAIM, CC_Q_VALUE, tol, 1)->note = "the value against the claim's";
+        add_row(a, CC_REF_CLAIM, CC_Q_GRADIENT, tol, 1);
+        add_row(a, CC_REF_CLAIM, CC_Q_HESSIAN, tol, 1);
+    }
+    for (int r = 0; r < CC_REF_CLAIM; r++) {
         if (!(a->opts.refs & (1u << r))) continue;
         int g = claims(t, (cc_ref)r);
         double tg = ref_exact(r) ? CC_AUDIT_TOL_EXACT : CC_AUDIT_TOL_FD_GRAD;
@@ -106,7 +149,7 @@ static void plan_rows(cc_audit *a)
             add_row(a, (cc_ref)r, CC_Q_HESS_GRADIENT, CC_AUDIT_TOL_FD_GRAD, t->claim == CC_CLAIM_EXACT)->note =
                 "the Hessian against central4 differences of the analytic gradient";
     }
-    if (a->opts.refs != CC_REFS_ALL) return;
+    if ((a->opts.refs | (1u << CC_REF_CLAIM)) != CC_REFS_ALL) return;
     cc_ref base = structure_baseline(t);
     for (int c = 0; c < CC_CHECK_COUNT; c++)
         add_row(a, base, (cc_quantity)(CC_Q_SYMMETRY + c), CC_AUDIT_TOL_STRUCTURE, 1);
@@ -148,6 +191,8 @@ typedef struct refs_at {
     cc_deriv d[CC_REF_COUNT];   /* gradient and Hessian per reference */
     int gstate[CC_REF_COUNT];   /* gradient: 0 not computed, 1 computed, -1 undefined */
     int hstate[CC_REF_COUNT];   /* Hessian: as gstate */
+    double claimC[CC_MAX_COMP]; /* the claim's value (reference claim) */
+    int claim_bits;             /* CC_CLAIM_HAS_* of it */
     cc_deriv hg;                /* Hessian from differences of the analytic gradient */
     int hg_state;               /* as gstate */
     double ell;                 /* step scale of the element (cc_target_step_scale) */
@@ -160,6 +205,10 @@ static int compute_ref(const cc_target *t, const double *x, const cc_rest *rd, c
 {
     const double *xf = ref_frozen(r) ? x : NULL;
     if (unavailable(t, r)) return -1;
+    if (r == CC_REF_CLAIM) {
+        double C[CC_MAX_COMP];
+        return cc_claim_eval(&t->claims, x, rd, C, d) < 0 ? -1 : 0;
+    }
     if (ref_exact(r)) return cc_exact_derivs(t, x, xf, rd, 1, d);
     if (!hess) return cc_fd_estimate(t, x, xf, rd, CC_FDQ_GRADIENT, CC_FD_CENTRAL4, CC_AUDIT_STEP_GRAD * ell, d);
     cc_deriv grad;
@@ -183,6 +232,10 @@ int cc_audit_reference(const cc_target *t, const double *x, const cc_rest *rd, c
  * NULL if undefined */
 static const cc_deriv *get_ref(const cc_target *t, const cc_case *c, refs_at *ra, cc_ref r, int hess)
 {
+    if (r == CC_REF_CLAIM && !ra->gstate[r]) {   /* value and derivatives at once */
+        ra->claim_bits = unavailable(t, r) ? -1 : cc_claim_eval(&t->claims, c->x, &c->r, ra->claimC, &ra->d[r]);
+        ra->gstate[r] = ra->hstate[r] = ra->claim_bits < 0 ? -1 : 1;
+    }
     if (hess && !ra->hstate[r]) {
         ra->hstate[r] = compute_ref(t, c->x, &c->r, r, ra->ell, 1, &ra->d[r]) < 0 ? -1 : 1;
         ra->gstate[r] = ra->hstate[r];
@@ -223,11 +276,17 @@ static void audit_row_at(const cc_target *t, const cc_case *c, cc_eval *e, refs_
     const cc_deriv *d;
     if (w->q == CC_Q_HESS_GRADIENT) d = get_hess_grad(t, c, ra);
     else d = get_ref(t, c, ra, w->ref, w->q != CC_Q_GRADIENT && w->q != CC_Q_TRANSLATION && w->q != CC_Q_ROTATION);
-    if (!d) {
+    if (!d || (w->q == CC_Q_VALUE && !(ra->claim_bits & CC_CLAIM_HAS_VALUE))) {
         w->undefined++;
         return;
     }
     switch (w->q) {
+    case CC_Q_VALUE: {
+        cc_diff v = cc_compare_flat(e->C, ra->claimC, t->ncomp);
+        v.k = v.i, v.i = -1;   /* the component */
+        fold(w, v, c->id);
+        break;
+    }
     case CC_Q_GRADIENT: fold(w, cc_compare_gradient(e->dC, (double (*)[CC_MAX_DOF])d->g, t->ncomp, n), c->id); break;
     case CC_Q_HESSIAN:
     case CC_Q_HESS_GRADIENT:
@@ -257,15 +316,18 @@ static void run_batch(cc_audit *a, const cc_case *cases, int n)
     int bad[CC_AUDIT_MAX_ROWS] = {0};
     for (int c = 0; c < n; c++) {
         int got = t->eval(t->ctx, cases[c].x, &cases[c].r, CC_WANT_ALL, &e);
-        int ok = got >= 0 && (got & (CC_WANT_GRAD | CC_WANT_HESS)) == (CC_WANT_GRAD | CC_WANT_HESS);
+        int both = CC_WANT_GRAD | CC_WANT_HESS;
+        int fd_here = a->opts.fd_cases <= 0 || c < a->opts.fd_cases || cases[c].id < 0;
         memset(ra->gstate, 0, sizeof ra->gstate);
         memset(ra->hstate, 0, sizeof ra->hstate);
         ra->hg_state = 0;
-        ra->ell = cc_target_step_scale(t, cases[c].x, ok ? &e : NULL);
+        ra->ell = cc_target_step_scale(t, cases[c].x, got >= 0 && (got & both) == both ? &e : NULL);
         for (int i = 0; i < a->nrows; i++) {
             cc_audit_row *w = &a->rows[i];
             if (!w->available || w->q == CC_Q_TAYLOR) continue;
-            if (!ok) w->undefined++;
+            if (!fd_here && (w->ref == CC_REF_FD_TRUE || w->ref == CC_REF_FD_FROZEN || w->q == CC_Q_HESS_GRADIENT)) continue;
+            int need = row_needs(CC_REF_CLAIM, w->q);   /* what the analytic side needs */
+            if (got < 0 || (got & need) != need) w->undefined++;
             else audit_row_at(t, &cases[c], &e, ra, w, &bad[i]);
         }
     }
@@ -331,6 +393,10 @@ int cc_audit_run(const cc_target *t, const cc_audit_opts *o, cc_audit *a)
     memset(a, 0, sizeof *a);
     a->target = *t;
     a->opts = *o;
+    a->target.claims = o->claims;
+    if (cc_claim_given(&o->claims) &&
+        (cc_claim_nv(&o->claims) != t->nv || cc_claim_ncomp(&o->claims) != t->ncomp))
+        return -1;
     int n = build_cases(a, &cases);
     if (n <= 0) {
         free(cases);

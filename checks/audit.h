@@ -22,6 +22,7 @@
 
 #include <stdint.h>
 #include "checks/cases.h"
+#include "checks/claim.h"
 #include "checks/diagnose.h"
 #include "checks/structure.h"
 #include "checks/taylor.h"
@@ -31,6 +32,7 @@ typedef enum cc_ref {
     CC_REF_FD_FROZEN,
     CC_REF_EXACT,
     CC_REF_EXACT_FROZEN,
+    CC_REF_CLAIM,         /* what the target claims to implement (opts.claims, claim.h) */
     CC_REF_COUNT
 } cc_ref;
 
@@ -43,6 +45,7 @@ typedef enum cc_quantity {
     CC_Q_ROTATION,
     CC_Q_RIGID,
     CC_Q_TAYLOR,
+    CC_Q_VALUE,           /* C itself against the claim's */
     CC_Q_COUNT
 } cc_quantity;
 
@@ -73,6 +76,11 @@ typedef struct cc_audit_opts {
     int sweep_cases;          /* elements per step sweep (0: no sweeps) */
     int taylor_cases;         /* elements in the Taylor test (0: none) */
     unsigned quantities;      /* bit 1 << cc_quantity per kind of row kept (CC_QS_ALL: every row) */
+    int fd_cases;             /* finite-difference rows on the first fd_cases random elements and
+                                 the edge cases only (0: on every element) */
+    cc_claim_spec claims;     /* what the target claims to implement: rows against the
+                                 reference "claim" (cond NULL and bridson_force 0: none) */
+    double claim_tol;         /* tolerance of those rows (0: CC_AUDIT_TOL_EXACT) */
     cc_sample_opts sample;    /* area power and rest stretch of random triangles */
 } cc_audit_opts;
 

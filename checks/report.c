@@ -23,6 +23,7 @@ void cc_report_where(const cc_audit_row *w, char *buf, int len)
 {
     const cc_diff *d = &w->worst;
     if (d->k < 0 || w->q == CC_Q_TAYLOR) snprintf(buf, (size_t)len, "-");
+    else if (w->q == CC_Q_VALUE) snprintf(buf, (size_t)len, "k%d", d->k);
     else if (w->q == CC_Q_TRANSLATION || w->q == CC_Q_ROTATION) snprintf(buf, (size_t)len, "k%d s%d", d->k, d->i);
     else if (w->q == CC_Q_RIGID)
         snprintf(buf, (size_t)len, "k%d m%d s%d %s", d->k, d->i / 3, d->i % 3, mode_names[d->j % 6]);
@@ -129,6 +130,7 @@ static void json_worst(FILE *f, const cc_audit_row *w)
     fputs(", \"worst\": {", f);
     if (d->k >= 0 && w->q != CC_Q_TAYLOR) {
         if (w->q == CC_Q_TRANSLATION || w->q == CC_Q_ROTATION) fprintf(f, "\"k\": %d, \"s\": %d", d->k, d->i);
+        else if (w->q == CC_Q_VALUE) fprintf(f, "\"k\": %d", d->k);
         else fprintf(f, "\"k\": %d, \"m\": %d, \"s\": %d", d->k, d->i / 3, d->i % 3);
         if (w->q == CC_Q_RIGID) fprintf(f, ", \"mode\": \"%s\"", mode_names[d->j % 6]);
         else if (two_index(w)) fprintf(f, ", \"n\": %d, \"t\": %d", d->j / 3, d->j % 3);
@@ -189,6 +191,7 @@ static void json_row(FILE *f, const cc_audit *a, const cc_audit_row *w)
     json_kv_string(f, "quantity", cc_quantity_name(w->q));
     json_kv_number(f, "max_rel_error", w->available ? w->max_rel : NAN);
     fprintf(f, ", \"pass\": %s", w->available && w->pass ? "true" : "false");
+    json_kv_string(f, "status", !w->available ? "not applicable" : w->pass ? "pass" : "fail");
     json_worst(f, w);
     fprintf(f, ", \"samples\": %d", w->samples);
     json_kv_string(f, "claim", cc_claim_name(a->target.claim));

@@ -14,6 +14,17 @@
 
 #include "conditions/condition.h"
 
+/* What a target says it implements, to be compared with it entry by entry (the reference
+ * "claim" of the audit): a registered variant, taken as the target's own condition or, with
+ * as_energy, as the energy E = k/2 C.C of a force (value E, gradient -F, Hessian -dF/dx); or
+ * Bridson's force model (cc_bridson_force, stiffness k), which has no energy. */
+typedef struct cc_claim_spec {
+    const cc_condition *cond;   /* the claimed variant, or NULL (with bridson_force 0: no claim) */
+    int as_energy;              /* 1: the target is E = k/2 C.C of cond, in the force form */
+    double k;                   /* stiffness of the force form */
+    int bridson_force;          /* 1: the claimed force is Bridson's model, cond unused */
+} cc_claim_spec;
+
 typedef struct cc_target {
     const char *condition;  /* name for reports, e.g. "bend" */
     const char *variant;    /* name for reports, e.g. "pritchard" */
@@ -33,6 +44,8 @@ typedef struct cc_target {
     int (*value)(void *ctx, const double *x, const double *xf, const cc_rest *r, double *C);
     /* C over hyper-duals, or NULL when the target has no such code */
     void (*value_hd)(void *ctx, const cc_hd *x, const double *xf, const cc_rest *r, cc_hd *C);
+    cc_claim_spec claims;   /* what it says it implements (cc_audit_run sets it from the options) */
+    int provides;           /* CC_WANT_* bits its eval can fill, and value gives (0: all of them) */
 } cc_target;
 
 /* the target auditing registered variant c through its own eval and value_hd (period 2 pi

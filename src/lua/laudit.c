@@ -5,7 +5,12 @@
  *             reference ("all", "fd-true", "fd-frozen", "exact", "exact-frozen"),
  *             edges (true: add the edge cases), case (replay one case id), area_power,
  *             sweeps (elements per step sweep, 3; 0: none), quantities (the rows kept, by
- *             name: {"gradient", "hessian-vs-gradient", ...}; default every row)
+ *             name: {"gradient", "hessian-vs-gradient", ...}; default every row),
+ *             claims (what cond says it implements: a registered condition, e.g.
+ *             cc.condition("bend", "bridson"), or its name "bend/bridson", or "bridson-force";
+ *             adds the rows of the reference "claim": value, gradient and Hessian compared
+ *             entry by entry), as_energy (true: cond is the energy k/2 C.C of the claim),
+ *             k (stiffness of as_energy and bridson-force, 1)
  *   audit:failed()      -> true when a row that the condition's claim gates failed
  *   audit:rows()        -> {{reference=, quantity=, available=, note=, scheme=, step=,
  *                            max_rel_error=, pass=, gates=, tol=, samples=, undefined=,
@@ -85,6 +90,31 @@ static unsigned check_quantities(lua_State *L, int i)
     return set;
 }
 
+/* opts.claims, opts.as_energy and opts.k of the options table at index 2 into o */
+static void check_claims(lua_State *L, cc_audit_opts *o)
+{
+    int t = lua_getfield(L, 2, "claims");
+    if (t == LUA_TNIL) {
+        lua_pop(L, 1);
+        return;
+    }
+    lua_getfield(L, 2, "k");
+    double k = luaL_optnumber(L, -1, 1.0);
+    lua_getfield(L, 2, "as_energy");
+    int as_energy = lua_toboolean(L, -1);
+    lua_pop(L, 2);
+    luaL_argcheck(L, k > 0, 2, "k must be positive");
+    char err[160];
+    if (t == LUA_TSTRING) {
+        if (cc_claim_parse(lua_tostring(L, -1), k, as_energy, &o->claims, err, sizeof err) < 0) luaL_argerror(L, 2, err);
+    } else {
+        cc_lcondition *c = luaL_testudata(L, -1, CC_LUA_CONDITION);
+        luaL_argcheck(L, c && c->c, 2, "claims must be a registered condition (cc.condition) or its name");
+        o->claims = (cc_claim_spec){c->c, as_energy, k, 0};
+    }
+    lua_pop(L, 1);
+}
+
 static int l_audit(lua_State *L)
 {
     cc_lcondition *lc = cc_lua_checkcondition(L, 1);
@@ -110,6 +140,7 @@ static int l_audit(lua_State *L)
         luaL_argcheck(L, o.sweep_cases >= 0 && o.sweep_cases <= 1000, 2, "sweeps must be 0..1000 elements");
         if (lua_getfield(L, 2, "quantities") != LUA_TNIL) o.quantities = check_quantities(L, lua_gettop(L));
         lua_pop(L, 1);
+        check_claims(L, &o);
     }
     luaL_argcheck(L, o.samples >= 0 && o.samples <= 1000000, 2, "samples must be 0..1000000");
     luaL_argcheck(L, o.sample.area_power >= 0, 2, "area_power must be positive");
@@ -121,6 +152,9 @@ static int l_audit(lua_State *L)
     cc_target t = target_of(lc);
     lc->L = L;
     lc->err[0] = '\0';
+    if (cc_claim_given(&o.claims) && (cc_claim_nv(&o.claims) != t.nv || cc_claim_ncomp(&o.claims) != t.ncomp))
+        return luaL_error(L, "claims: %s/%s has %d vertices and %d components, the claim %d and %d", t.condition,
+                          t.variant, t.nv, t.ncomp, cc_claim_nv(&o.claims), cc_claim_ncomp(&o.claims));
     int rc = cc_audit_run(&t, &o, a);
     if (lc->err[0]) return luaL_error(L, "%s", lc->err);
     if (rc < 0) return luaL_error(L, "audit of %s/%s: no element could be built", t.condition, t.variant);

@@ -1,0 +1,246 @@
+/* A program spoken to in lines (see proc.h). */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <fcntl.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+#include "io/proc.h"
+
+#define DEFAULT_MAX_LINE (256u << 20)   /* 256 MB: a batch of 256 hinges with Hessians is ~1 MB */
+
+static double now(void)
+{
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
+}
+
+int cc_proc_split(const char *cmd, char **argv, int max, char *buf, size_t n, char *err, int errlen)
+{
+    int argc = 0;
+    size_t o = 0;
+    const char *s = cmd;
+    for (;;) {
+        while (*s == ' ' || *s == '\t' || *s == '\n') s++;
+        if (!*s) break;
+        if (argc >= max - 1) return snprintf(err, (size_t)errlen, "more than %d words", max - 1), -1;
+        argv[argc++] = buf + o;
+        char quote = 0;
+        for (; *s && (quote || (*s != ' ' && *s != '\t' && *s != '\n')); s++) {
+            if (!quote && (*s == '\'' || *s == '"')) {
+                quote = *s;
+                continue;
+            }
+            if (quote && *s == quote) {
+                quote = 0;
+                continue;
+            }
+            if (*s == '\\' && quote != '\'' && s[1]) s++;
+            if (o + 1 >= n) return snprintf(err, (size_t)errlen, "the command is too long"), -1;
+            buf[o++] = *s;
+        }
+        if (quote) return snprintf(err, (size_t)errlen, "a %c quote is not closed", quote), -1;
+        if (o + 1 >= n) return snprintf(err, (size_t)errlen, "the command is too long"), -1;
+        buf[o++] = '\0';
+    }
+    argv[argc] = NULL;
+    if (!argc) return snprintf(err, (size_t)errlen, "the command is empty"), -1;
+    return argc;
+}
+
+int cc_proc_start(cc_proc *p, char *const argv[], char *err, int errlen)
+{
+    int in[2], out[2], st[2];
+    memset(p, 0, sizeof *p);
+    p->in = p->out = -1;
+    p->max_line = DEFAULT_MAX_LINE;
+    if (pipe2(in, O_CLOEXEC) < 0) return snprintf(err, (size_t)errlen, "pipe: %s", strerror(errno)), -1;
+    if (pipe2(out, O_CLOEXEC) < 0 || pipe2(st, O_CLOEXEC) < 0) {
+        close(in[0]), close(in[1]);
+        return snprintf(err, (size_t)errlen, "pipe: %s", strerror(errno)), -1;
+    }
+    signal(SIGPIPE, SIG_IGN);   /* a program that stops reading is an error to report, not a death */
+    fflush(NULL);
+    pid_t pid = fork();
+    if (pid < 0) {
+        close(in[0]), close(in[1]), close(out[0]), close(out[1]), close(st[0]), close(st[1]);
+        return snprintf(err, (size_t)errlen, "fork: %s", strerror(errno)), -1;
+    }
+    if (pid == 0) {   /* the child: stdin and stdout on the pipes, stderr as it was */
+        signal(SIGPIPE, SIG_DFL);
+        if (dup2(in[0], 0) < 0 || dup2(out[1], 1) < 0) _exit(127);
+        execvp(argv[0], argv);
+        int e = errno;
+        if (write(st[1], &e, sizeof e) < 0) _exit(127);
+        _exit(127);
+    }
+    close(in[0]), close(out[1]), close(st[1]);
+    int e = 0;
+    ssize_t got;
+    while ((got = read(st[0], &e, sizeof e)) < 0 && errno == EINTR) {}
+    close(st[0]);
+    if (got == (ssize_t)sizeof e) {   /* exec failed */
+        close(in[1]), close(out[0]);
+        waitpid(pid, NULL, 0);
+        return snprintf(err, (size_t)errlen, "cannot start '%s': %s", argv[0], strerror(e)), -1;
+    }
+    p->pid = pid;
+    p->in = in[1];
+    p->out = out[0];
+    fcntl(p->in, F_SETFL, fcntl(p->in, F_GETFL) | O_NONBLOCK);
+    fcntl(p->out, F_SETFL, fcntl(p->out, F_GETFL) | O_NONBLOCK);
+    return 0;
+}
+
+int cc_proc_ended(cc_proc *p)
+{
+    if (!p->pid) return 1;
+    int st;
+    pid_t r = waitpid(p->pid, &st, WNOHANG);
+    if (r == p->pid) {
+        p->status = st;
+        p->pid = 0;
+        return 1;
+    }
+    return 0;
+}
+
+void cc_proc_describe_end(const cc_proc *p, char *buf, int n)
+{
+    if (WIFSIGNALED(p->status)) {
+        int sig = WTERMSIG(p->status);
+        const char *name = sigabbrev_np(sig);
+        snprintf(buf, (size_t)n, "was killed by signal %d (SIG%s)", sig, name ? name : "?");
+    } else {
+        snprintf(buf, (size_t)n, "exited with status %d", WEXITSTATUS(p->status));
+    }
+}
+
+/* wait up to `secs` for the program to end; 1 if it did */
+static int wait_end(cc_proc *p, double secs)
+{
+    double until = now() + secs;
+    while (!cc_proc_ended(p)) {
+        if (now() >= until) return 0;
+        struct timespec t = {0, 2000000};
+        nanosleep(&t, NULL);
+    }
+    return 1;
+}
+
+/* the output ended (or the program stopped reading) before a whole answer: why, into err */
+static int ended_early(cc_proc *p, const char *what, char *err, int errlen)
+{
+    char how[96];
+    if (wait_end(p, 1.0)) {
+        cc_proc_describe_end(p, how, sizeof how);
+        snprintf(err, (size_t)errlen, "%s %s", what, how);
+    } else {
+        snprintf(err, (size_t)errlen, "%s closed its output", what);
+    }
+    return -1;
+}
+
+/* read what is there into buf; 1 data, 0 nothing now, -1 end of output, -2 too long */
+static int take(cc_proc *p)
+{
+    for (;;) {
+        if (p->cap - p->len < 65536) {
+            size_t cap = p->cap ? 2 * p->cap : 1u << 20;
+            char *b = realloc(p->buf, cap + 1);
+            if (!b) return -2;
+            p->buf = b, p->cap = cap;
+        }
+        ssize_t r = read(p->out, p->buf + p->len, p->cap - p->len);
+        if (r > 0) {
+            p->len += (size_t)r;
+            if (p->len > p->max_line && !memchr(p->buf, '\n', p->len)) return -2;
+            continue;
+        }
+        if (r == 0) return -1;
+        if (errno == EINTR) continue;
+        return errno == EAGAIN || errno == EWOULDBLOCK ? 1 : -1;
+    }
+}
+
+int cc_proc_exchange(cc_proc *p, const char *line, size_t n, double timeout, char **out, char *err, int errlen)
+{
+    const char *what = "the program";
+    /* drop the line returned last time; a whole line left over is one nobody asked for */
+    char *nl = p->len ? memchr(p->buf, '\n', p->len) : NULL;
+    if (nl) return snprintf(err, (size_t)errlen, "%s wrote more than one line for one request", what), -1;
+    size_t sent = 0;
+    int eof = 0;
+    double until = now() + timeout;
+    while (p->in >= 0 || p->out >= 0) {
+        nl = p->len ? memchr(p->buf, '\n', p->len) : NULL;
+        if (nl && sent == n) break;
+        if (eof) {
+            if (nl) break;
+            return ended_early(p, what, err, errlen);
+        }
+        struct pollfd fds[2] = {{p->out, POLLIN, 0}, {sent < n ? p->in : -1, POLLOUT, 0}};
+        double left = until - now();
+        if (left <= 0)
+            return snprintf(err, (size_t)errlen, "%s sent no answer within %g s", what, timeout), -1;
+        int r = poll(fds, 2, (int)(left * 1000) + 1);
+        if (r < 0 && errno != EINTR) return snprintf(err, (size_t)errlen, "poll: %s", strerror(errno)), -1;
+        if (r <= 0) continue;
+        if (fds[1].revents & (POLLOUT | POLLERR | POLLHUP)) {
+            ssize_t w = write(p->in, line + sent, n - sent);
+            if (w > 0) sent += (size_t)w;
+            else if (w < 0 && errno != EAGAIN && errno != EINTR) {
+                /* it stopped reading: whatever it wrote may still explain why */
+                sent = n;
+                eof = take(p) == -1;
+                if (!eof && !(p->len && memchr(p->buf, '\n', p->len))) {
+                    if (wait_end(p, 1.0)) eof = 1;
+                    else return snprintf(err, (size_t)errlen, "%s stopped reading its input", what), -1;
+                }
+            }
+        }
+        if (fds[0].revents & (POLLIN | POLLHUP | POLLERR)) {
+            int t = take(p);
+            if (t == -2)
+                return snprintf(err, (size_t)errlen, "%s wrote a line longer than %zu bytes", what, p->max_line), -1;
+            if (t == -1) eof = 1;
+        }
+    }
+    nl = memchr(p->buf, '\n', p->len);
+    if (!nl) return ended_early(p, what, err, errlen);
+    *nl = '\0';
+    size_t used = (size_t)(nl - p->buf) + 1;
+    /* hand out a copy, and keep what follows the line for the next exchange */
+    if (used > p->line_cap) {
+        char *b = realloc(p->line, used);
+        if (!b) return snprintf(err, (size_t)errlen, "out of memory"), -1;
+        p->line = b, p->line_cap = used;
+    }
+    memcpy(p->line, p->buf, used);
+    memmove(p->buf, p->buf + used, p->len - used);
+    p->len -= used;
+    *out = p->line;
+    return 0;
+}
+
+void cc_proc_close(cc_proc *p, double grace)
+{
+    if (p->in >= 0) close(p->in);
+    if (p->out >= 0) close(p->out);
+    p->in = p->out = -1;
+    if (p->pid && !wait_end(p, grace)) {
+        kill(p->pid, SIGKILL);
+        waitpid(p->pid, &p->status, 0);
+        p->pid = 0;
+    }
+    free(p->buf);
+    free(p->line);
+    p->buf = p->line = NULL;
+    p->len = p->cap = p->line_cap = 0;
+}
