@@ -79,6 +79,9 @@ static int row_needs(cc_ref ref, cc_quantity q)
     }
 }
 
+/* 1 if q is one of the structure checks (symmetry, translation, rotation, rigid modes) */
+static int is_structure(cc_quantity q) { return q >= CC_Q_SYMMETRY && q < CC_Q_SYMMETRY + CC_CHECK_COUNT; }
+
 /* why row (ref, q) does not apply to t: a reference it cannot have, or something the target
  * does not give; NULL if it applies */
 static const char *not_applicable(const cc_target *t, cc_ref ref, cc_quantity q)
@@ -88,6 +91,7 @@ static const char *not_applicable(const cc_target *t, cc_ref ref, cc_quantity q)
     if (ref == CC_REF_CLAIM && q == CC_Q_VALUE && t->claims.bridson_force)
         return "not applicable: Bridson's force model has no energy to compare";
     int need = row_needs(ref, q);
+    if (is_structure(q) && !gives(t, CC_WANT_VALUE)) need &= ~CC_WANT_VALUE;   /* checked without the baseline */
     if (!gives(t, need & CC_WANT_VALUE))
         return q == CC_Q_VALUE ? "not applicable: the target gives no value" : "not applicable: the target gives no value (energy) to take differences of";
     if (!gives(t, need & CC_WANT_HESS)) return "not applicable: the target gives no Hessian (Jacobian)";
@@ -156,8 +160,11 @@ static void plan_rows(cc_audit *a)
     }
     if ((a->opts.refs | (1u << CC_REF_CLAIM)) != CC_REFS_ALL && !a->opts.all_checks) return;
     cc_ref base = structure_baseline(t);
-    for (int c = 0; c < CC_CHECK_COUNT; c++)
-        add_row(a, base, (cc_quantity)(CC_Q_SYMMETRY + c), CC_AUDIT_TOL_STRUCTURE, 1);
+    for (int c = 0; c < CC_CHECK_COUNT; c++) {
+        cc_audit_row *w = add_row(a, base, (cc_quantity)(CC_Q_SYMMETRY + c), CC_AUDIT_TOL_STRUCTURE, 1);
+        if (w->q == CC_Q_SYMMETRY && w->available && !gives(t, CC_WANT_VALUE) && !cc_claim_given(&t->claims))
+            w->gates = 0, w->note = "reported, not gated: a force with no energy need not have a symmetric Jacobian";
+    }
     add_row(a, CC_REF_FD_TRUE, CC_Q_TAYLOR, 0, t->claim == CC_CLAIM_EXACT);
     if (t->frozen) add_row(a, CC_REF_FD_FROZEN, CC_Q_TAYLOR, 0, t->claim == CC_CLAIM_FROZEN);
 }
@@ -281,7 +288,7 @@ static void audit_row_at(const cc_target *t, const cc_case *c, cc_eval *e, refs_
     const cc_deriv *d;
     if (w->q == CC_Q_HESS_GRADIENT) d = get_hess_grad(t, c, ra);
     else d = get_ref(t, c, ra, w->ref, w->q != CC_Q_GRADIENT && w->q != CC_Q_TRANSLATION && w->q != CC_Q_ROTATION);
-    if (!d || (w->q == CC_Q_VALUE && !(ra->claim_bits & CC_CLAIM_HAS_VALUE))) {
+    if ((!d && !is_structure(w->q)) || (w->q == CC_Q_VALUE && !(ra->claim_bits & CC_CLAIM_HAS_VALUE))) {
         w->undefined++;
         return;
     }
@@ -300,9 +307,11 @@ static void audit_row_at(const cc_target *t, const cc_case *c, cc_eval *e, refs_
         break;
     default: {
         cc_structure_check k = (cc_structure_check)(w->q - CC_Q_SYMMETRY);
-        cc_diff base = cc_structure(k, c->x, t->nv, t->ncomp, (double (*)[CC_MAX_DOF])d->g,
-                                    (double (*)[CC_MAX_DOF][CC_MAX_DOF])d->H);
-        if (!(base.rel <= (ref_exact(w->ref) ? CC_AUDIT_TOL_STRUCTURE : CC_AUDIT_TOL_FD_HESS))) (*baseline_bad)++;
+        if (d) {   /* the claimed function's own residual: an identity it breaks is not gated */
+            cc_diff base = cc_structure(k, c->x, t->nv, t->ncomp, (double (*)[CC_MAX_DOF])d->g,
+                                        (double (*)[CC_MAX_DOF][CC_MAX_DOF])d->H);
+            if (!(base.rel <= (ref_exact(w->ref) ? CC_AUDIT_TOL_STRUCTURE : CC_AUDIT_TOL_FD_HESS))) (*baseline_bad)++;
+        }
         fold(w, cc_structure(k, c->x, t->nv, t->ncomp, e->dC, e->d2C), c->id);
     }
     }
