@@ -731,7 +731,7 @@ static int reorder_count(const job *j, const reorder *o, const sample *s, int nf
 static void find_relabelled(const job *j, const sample *s, int nf, cc_diagnosis *dg)
 {
     cc_ref r = j->w->ref;
-    if (r != CC_REF_CLAIM && r != CC_REF_EXACT && r != CC_REF_EXACT_FROZEN) return;
+    if (r != CC_REF_CLAIM && r != CC_REF_CLAIM_EXACT && r != CC_REF_EXACT && r != CC_REF_EXACT_FROZEN) return;
     int nv = j->t->nv;
     reorder o = {{0, 1, 2, 3}, 0, 0};
     while (next_perm(o.perm, nv)) {
