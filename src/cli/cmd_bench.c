@@ -1,10 +1,14 @@
-/* clothcheck bench: the standard scene, timed.
+/* clothcheck bench: the standard scene, or bend_compare's cantilever strip, timed.
  *
- * A 1 m square cloth of N x N vertices, flat in the xy-plane, gravity along -z, the two
- * corners of the edge y = 1 pinned; 001 Table 1 parameters (k_stretch 5000, k_shear 500,
- * k_bend 1e-5, damping 0.2 x each, density 0.1, g 9.81), area power 0.75, bend/pritchard,
- * MPCG relative tolerance 1e-2 (multigrid preconditioner unless --precond), backward Euler
- * with fixed steps h = 0.02. */
+ * The standard scene: a 1 m square cloth of N x N vertices, flat in the xy-plane, gravity
+ * along -z, the two corners of the edge y = 1 pinned; 001 Table 1 parameters (k_stretch 5000,
+ * k_shear 500, k_bend 1e-5, damping 0.2 x each, density 0.1, g 9.81), area power 0.75,
+ * bend/pritchard, MPCG relative tolerance 1e-2 (multigrid preconditioner unless --precond),
+ * backward Euler with fixed steps h = 0.02.
+ * The strip (--scene strip): lua/scenarios/scene.lua's scene.strip, the bending-dominated
+ * cantilever of bend_compare: 0.5 m x 0.1 m of NX x NY patches of the same cloth with k_bend
+ * 0.02 (d_bend 0.2 k_bend), flat, its first two columns of vertices pinned, h = 0.01, 150
+ * steps (bend_compare's 1.5 s). */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -17,6 +21,7 @@
 
 static const char *const bench_help =
     "usage: clothcheck bench [--grid N] [--steps S] [--h H] [--bend VARIANT] [--precond P]\n"
+    "                        [--scene standard|strip] [--strip NXxNY] [--k-bend K]\n"
     "                        [--psd-project] [--stretch-hessian M] [--shear-hessian M]\n"
     "                        [--bend-hessian M] [--no-kernels] [--threads T] [--csv FILE]\n"
     "                        [--json]\n"
@@ -27,12 +32,21 @@ static const char *const bench_help =
     "0.2 x each, density 0.1, g 9.81), area power 0.75, bend/pritchard, MPCG relative\n"
     "tolerance 1e-2 with the aggregation multigrid preconditioner, backward Euler with S fixed\n"
     "steps (default 100) of H (default 0.02).\n\n"
+    "With --scene strip, bend_compare's cantilever instead (lua/scenarios/scene.lua,\n"
+    "scene.strip): a strip 0.5 m x 0.1 m of NX x NY patches (default 30x6) of the same cloth\n"
+    "with k_bend 0.02 and d_bend 0.2 k_bend, flat, its first two columns of vertices pinned,\n"
+    "S steps (default 150) of H (default 0.01): the bending-dominated regime.\n\n"
     "Prints the vertex count, the median wall time per step, MPCG iterations per step (mean),\n"
     "the median assembly and solve times per step, and whether the run stayed finite. A run\n"
     "that blows up stops at that step, says where, and exits 1.\n\n"
     "  --grid N        vertices per side, 2..500 (default 66)\n"
-    "  --steps S       number of steps, 1..1000000 (default 100)\n"
-    "  --h H           time step in seconds, > 0 (default 0.02)\n"
+    "  --scene S       standard (default) or strip\n"
+    "  --strip NXxNY   the strip's patches along and across it, 1..1000 each (default\n"
+    "                  30x6); implies --scene strip\n"
+    "  --k-bend K      bending stiffness k_bend > 0, d_bend 0.2 K (default 1e-5 on the\n"
+    "                  standard scene, 0.02 on the strip)\n"
+    "  --steps S       number of steps, 1..1000000 (default 100; strip 150)\n"
+    "  --h H           time step in seconds, > 0 (default 0.02; strip 0.01)\n"
     "  --bend VARIANT  bend variant from the registry (default pritchard), or bridson-force\n"
     "                  for Bridson's bending force model (bend_condition, see sim.h)\n"
     "  --precond P     jacobi, block-jacobi, ascher-boxerman, block-ic0 or multigrid (default)\n"
@@ -52,7 +66,8 @@ static const char *const bench_help =
     "                  blows up\n"
     "  --json          one JSON object on stdout (keys: grid, vertices, steps, ms_per_step,\n"
     "                  cg_iterations_per_step, assembly_ms, solve_ms, finite, stretch_hessian,\n"
-    "                  shear_hessian, bend_hessian, kernels, threads, ...)\n\n"
+    "                  shear_hessian, bend_hessian, kernels, threads, scene, k_bend; the strip\n"
+    "                  also strip_nx, strip_ny)\n\n"
     "  --audit         instead of the scene, time the full audit matrix: R runs (--repeat,\n"
     "                  default 5) of what `clothcheck audit --plots DIR` does with its defaults\n"
     "                  (the table to /dev/null, the plots to a temporary directory); prints the\n"
@@ -66,11 +81,14 @@ static const char *const hessian_terms[3] = {"stretch", "shear", "bend"};
 static const char *const hessian_opts[3] = {"stretch-hessian", "shear-hessian", "bend-hessian"};
 
 typedef struct bench_opts {
-    int grid;              /* vertices per side */
-    int steps;             /* steps to run */
+    int grid;              /* vertices per side (standard scene) */
+    int strip;             /* 1: the strip (--scene strip) */
+    int nx, ny;            /* the strip's patches along and across */
+    int steps;             /* steps to run; 0 until set: the scene's default */
     int json;              /* 1: JSON output */
     int psd;               /* 1: PSD projection */
-    double h;              /* time step */
+    double h;              /* time step; 0 until set: the scene's default */
+    double k_bend;         /* k_bend; 0 until set: the scene's default */
     const char *bend;      /* bend variant */
     const char *precond;   /* preconditioner name */
     const char *hessian[3]; /* --stretch-hessian, --shear-hessian, --bend-hessian */
@@ -88,7 +106,7 @@ static int parse(int argc, char **argv, bench_opts *o)
                                        {"precond", 1}, {"psd-project", 0}, {"help", 0}, {"audit", 0},
                                        {"repeat", 1}, {"stretch-hessian", 1}, {"shear-hessian", 1},
                                        {"bend-hessian", 1}, {"no-kernels", 0}, {"threads", 1}, {"csv", 1},
-                                       {NULL, 0}};
+                                       {"scene", 1}, {"strip", 1}, {"k-bend", 1}, {NULL, 0}};
     cc_optparser p = {argc, argv, 1, specs, "bench"};
     cc_opt opt;
     int r;
@@ -99,6 +117,20 @@ static int parse(int argc, char **argv, bench_opts *o)
         if (!strcmp(opt.name, "steps") && cc_int_option("bench", "steps", opt.value, 1, 1000000, &o->steps) < 0) return -1;
         if (!strcmp(opt.name, "h") && (cc_parse_double(opt.value, &o->h) < 0 || !(o->h > 0)))
             return cc_cli_error("bench", "--h needs a number > 0 (got '%s')", opt.value), -1;
+        if (!strcmp(opt.name, "scene")) {
+            if (strcmp(opt.value, "standard") && strcmp(opt.value, "strip"))
+                return cc_cli_error("bench", "--scene must be standard or strip (got '%s')", opt.value), -1;
+            o->strip = !strcmp(opt.value, "strip");
+        }
+        if (!strcmp(opt.name, "strip")) {
+            char tail;
+            if (sscanf(opt.value, "%dx%d%c", &o->nx, &o->ny, &tail) != 2 || o->nx < 1 || o->nx > 1000 || o->ny < 1 ||
+                o->ny > 1000)
+                return cc_cli_error("bench", "--strip needs NXxNY with 1..1000 each (got '%s')", opt.value), -1;
+            o->strip = 1;
+        }
+        if (!strcmp(opt.name, "k-bend") && (cc_parse_double(opt.value, &o->k_bend) < 0 || !(o->k_bend > 0)))
+            return cc_cli_error("bench", "--k-bend needs a number > 0 (got '%s')", opt.value), -1;
         if (!strcmp(opt.name, "json")) o->json = 1;
         if (!strcmp(opt.name, "psd-project")) o->psd = 1;
         if (!strcmp(opt.name, "audit")) o->audit = 1;
@@ -115,12 +147,13 @@ static int parse(int argc, char **argv, bench_opts *o)
     return r < 0 ? -1 : 0;
 }
 
-/* the standard scene's simulation; NULL after an error message */
-static cc_sim *standard_scene(const bench_opts *o)
+/* the scene's simulation (the standard scene or the strip); NULL after an error message */
+static cc_sim *bench_scene(const bench_opts *o)
 {
     char err[CC_ERRLEN];
     cc_sim_params p;
-    cc_mesh *m = cc_mesh_grid(o->grid, o->grid, 1.0, 1.0, 0, err);
+    int nu = o->strip ? o->nx + 1 : o->grid, nv = o->strip ? o->ny + 1 : o->grid;
+    cc_mesh *m = cc_mesh_grid(nu, nv, o->strip ? 0.5 : 1.0, o->strip ? 0.1 : 1.0, 0, err);
     if (!m) return cc_cli_error("bench", "%s", err), NULL;
     char hbuf[64], psd[8];
     snprintf(hbuf, sizeof hbuf, "%.17g", o->h);
@@ -134,14 +167,19 @@ static cc_sim *standard_scene(const bench_opts *o)
         cc_sim_param_set(&p, "shear_hessian", o->hessian[1], err) == 0 &&
         cc_sim_param_set(&p, "bend_hessian", o->hessian[2], err) == 0) {
         p.cg_tol = 1e-2;
+        p.k_bend = o->k_bend;
+        p.d_bend = 0.2 * o->k_bend;
         p.kernels = o->kernels;
         p.threads = o->threads;
         s = cc_sim_new(m, &p, err);
     }
-    int top = o->grid * (o->grid - 1);
-    if (s && (cc_sim_pin(s, top, NULL, err) < 0 || cc_sim_pin(s, top + o->grid - 1, NULL, err) < 0)) {
-        cc_sim_free(s);
-        s = NULL;
+    if (s && o->strip) {   /* the clamp: the first two columns of vertices */
+        for (int j = 0; j < nv && s; j++)
+            for (int i = 0; i < 2 && s; i++)
+                if (cc_sim_pin(s, i + nu * j, NULL, err) < 0) cc_sim_free(s), s = NULL;
+    } else if (s) {   /* the two corners of the edge y = 1 */
+        int top = nu * (nv - 1);
+        if (cc_sim_pin(s, top, NULL, err) < 0 || cc_sim_pin(s, top + nu - 1, NULL, err) < 0) cc_sim_free(s), s = NULL;
     }
     cc_mesh_free(m);
     if (!s) cc_cli_error("bench", "%s", err);
@@ -153,7 +191,12 @@ static void report(const bench_opts *o, int nv, int done, double ms, double iter
                    double solve_ms, int finite, int unconverged, long psd_retries)
 {
     if (o->json) {
-        printf("{\"grid\": %d, \"vertices\": %d, \"steps\": %d, \"steps_done\": %d, \"h\": ", o->grid, nv, o->steps, done);
+        printf("{\"scene\": \"%s\", ", o->strip ? "strip" : "standard");
+        if (o->strip) printf("\"strip_nx\": %d, \"strip_ny\": %d, ", o->nx, o->ny);
+        else printf("\"grid\": %d, ", o->grid);
+        printf("\"vertices\": %d, \"steps\": %d, \"steps_done\": %d, \"k_bend\": ", nv, o->steps, done);
+        cc_json_number(stdout, o->k_bend);
+        printf(", \"h\": ");
         cc_json_number(stdout, o->h);
         printf(", \"ms_per_step\": ");
         cc_json_number(stdout, ms);
@@ -175,8 +218,12 @@ static void report(const bench_opts *o, int nv, int done, double ms, double iter
         printf(", \"kernels\": %s, \"threads\": %d}\n", o->kernels ? "true" : "false", o->threads);
         return;
     }
-    printf("standard scene: %d x %d grid, %d vertices, h = %g, bend/%s, preconditioner %s\n", o->grid, o->grid, nv,
-           o->h, o->bend, o->precond);
+    if (o->strip)
+        printf("strip: %d x %d patches, %d vertices, h = %g, k_bend = %g, bend/%s, preconditioner %s\n", o->nx, o->ny,
+               nv, o->h, o->k_bend, o->bend, o->precond);
+    else
+        printf("standard scene: %d x %d grid, %d vertices, h = %g, k_bend = %g, bend/%s, preconditioner %s\n", o->grid,
+               o->grid, nv, o->h, o->k_bend, o->bend, o->precond);
     printf("hessian          stretch %s, shear %s, bend %s\n", o->hessian[0], o->hessian[1], o->hessian[2]);
     printf("steps            %d of %d\n", done, o->steps);
     printf("ms per step      %.3f (median)\n", ms);
@@ -222,13 +269,17 @@ static int write_steps_csv(const char *path, const double *t, int steps, int don
 /* clothcheck bench: run the standard scene and report timings */
 int cc_cmd_bench(int argc, char **argv)
 {
-    bench_opts o = {66, 100, 0, 0, 0.02, "pritchard", "multigrid", {"full", "full", "full"}, 0, 1, 5, 0, NULL};
+    bench_opts o = {.grid = 66, .nx = 30, .ny = 6, .bend = "pritchard", .precond = "multigrid",
+                    .hessian = {"full", "full", "full"}, .kernels = 1, .repeat = 5};
     int r = parse(argc, argv, &o);
     if (r < 0) return CC_EXIT_USAGE;
     if (r > 0) return puts(bench_help), CC_EXIT_OK;
+    if (!o.steps) o.steps = o.strip ? 150 : 100;   /* the scene's defaults */
+    if (!(o.h > 0)) o.h = o.strip ? 0.01 : 0.02;
+    if (!(o.k_bend > 0)) o.k_bend = o.strip ? 0.02 : 1e-5;
     if (o.audit) return cc_bench_audit(o.repeat, o.json);
     if (o.csv && check_csv_path(o.csv) < 0) return CC_EXIT_USAGE;
-    cc_sim *s = standard_scene(&o);
+    cc_sim *s = bench_scene(&o);
     if (!s) return CC_EXIT_USAGE;
     /* per step: wall ms, assembly ms, solve ms, MPCG iterations, PSD retries */
     double *t = malloc((size_t)o.steps * 5 * sizeof *t), *ta = t + o.steps, *ts = t + 2 * o.steps;
