@@ -423,6 +423,19 @@ static void restrict_rows(const mg_level *L, const cc_filter *F, double *restric
                           int i1, int c0, int c1)
 {
     memset(bc + 4 * (size_t)c0, 0, (size_t)(c1 - c0) * 4 * sizeof *bc);
+    if (L->pv) {   /* with rotations: bc_(2I, 2I+1) += P_i^T g_i (S_i inside P_i on level 0) */
+        for (int i = i0; i < i1; i++) {
+            int I = L->agg[i];
+            double *restrict gi = g + 4 * (size_t)i;
+            if (I >= 0) {
+                const double *P = L->pv + 18 * (size_t)i;
+                double *b0 = bc + 8 * (size_t)I;
+                for (int c = 0; c < 6; c++) b0[c + (c > 2)] += P[c] * gi[0] + P[6 + c] * gi[1] + P[12 + c] * gi[2];
+            }
+            for (int a = 0; a < 4; a++) gi[a] = 0;
+        }
+        return;
+    }
     double t[4] = {0, 0, 0, 0};   /* the run's sum so far; lane 3: 0 + 0 */
     for (int i = i0, cur = -1; i <= i1; i++) {
         int I = i < i1 ? L->agg[i] : -1;
@@ -447,6 +460,18 @@ static void restrict_rows(const mg_level *L, const cc_filter *F, double *restric
 static void prolong_rows(const mg_level *L, const cc_filter *F, const double *restrict xc, double *restrict x, int i0,
                          int i1)
 {
+    if (L->pv) {   /* with rotations: x_i += P_i (xc_2I, xc_2I+1) */
+        for (int i = i0; i < i1; i++) {
+            int I = L->agg[i];
+            if (I < 0) continue;
+            const double *P = L->pv + 18 * (size_t)i, *c = xc + 8 * (size_t)I;
+            double *restrict xi = x + 4 * (size_t)i;
+            for (int a = 0; a < 3; a++)
+                xi[a] += P[6 * a] * c[0] + P[6 * a + 1] * c[1] + P[6 * a + 2] * c[2] + P[6 * a + 3] * c[4] +
+                         P[6 * a + 4] * c[5] + P[6 * a + 5] * c[6];
+        }
+        return;
+    }
     for (int i = i0; i < i1; i++) {
         int I = L->agg[i];
         if (I < 0) continue;

@@ -14,10 +14,11 @@ static inline void add_coarse(double *restrict lv, int code, const double *restr
             for (int b = 0; b < 3; b++) t[3 * a + b] += B[3 * b + a];
 }
 
-/* zero the Galerkin sums of level C (NULL is fine) */
+/* zero the Galerkin sums of level C (NULL is fine): its 6x6 node sums with rotations */
 static void coarse_zero(mg_level *C)
 {
-    if (C) memset(C->lv, 0, ((size_t)C->nlo + C->n + 1) * 9 * sizeof *C->lv);
+    if (C && C->g6) memset(C->g6, 0, ((size_t)C->nnlo + C->nn + 1) * 36 * sizeof *C->g6);
+    else if (C) memset(C->lv, 0, ((size_t)C->nlo + C->n + 1) * 9 * sizeof *C->lv);
 }
 
 /* Di += Si Y Si and Dk += Sk Y Sk for Y = (T + T^T)/2, a NULL filter block standing for I */
@@ -36,11 +37,13 @@ static inline void lump_pair(double *restrict Di, double *restrict Dk, const dou
     for (int c = 0; c < 9; c++) Di[c] += U[c], Dk[c] += V[c];
 }
 
-/* level 0's values, begun: level 1's Galerkin sums and the lumps zeroed */
-static void fill0_begin(cc_mg *mg)
+/* level 0's values, begun: level 1's Galerkin sums and the lumps zeroed, and with rotations
+ * level 0's P for the positions and F (cc_mgi_modes0) */
+static void fill0_begin(cc_mg *mg, const cc_filter *F)
 {
     mg_level *L = mg->lev;
     coarse_zero(mg->nlev > 1 ? mg->lev + 1 : NULL);
+    if (mg->nlev > 1 && mg->lev[1].g6) cc_mgi_modes0(mg, F);
     if (L->lump) memset(L->lump, 0, 9 * (size_t)L->n * sizeof *L->lump);
 }
 
@@ -52,8 +55,9 @@ static int fill0_rows(cc_mg *mg, const cc_bsr *A, const cc_filter *F, int from, 
 {
     mg_level *L = mg->lev, *C = mg->nlev > 1 ? mg->lev + 1 : NULL;
     int self = mg->nlev == 1 && mg->dense;   /* level 0 is factored densely: keep its values in double */
+    int six = C && C->g6;   /* rotations: 6x6 sums P_i^T B P_k, no correction of the dropped blocks */
     for (int i = from, q = from < L->n ? L->rowptr[from] : 0; i < to; i++) {
-        int pi = F->pos[i], I = C ? L->agg[i] : -1, own = I >= 0 ? 4 * (C->nlo + I) + 3 : -1;
+        int pi = F->pos[i], I = C ? L->agg[i] : -1, own = I >= 0 && !six ? 4 * (C->nlo + I) + 3 : -1;
         const double *Si = pi >= 0 ? F->S + 9 * pi : NULL;
         double cd[9] = {0, 0, 0, 0, 0, 0, 0, 0, 0};
         for (int p = A->rowptr[i]; p < A->diag[i]; p++, q++) {
@@ -66,7 +70,13 @@ static int fill0_rows(cc_mg *mg, const cc_bsr *A, const cc_filter *F, int from, 
             for (int c = 0; c < 9; c++) dst[c] = (cc_mgf)B[c];
             if (v < 0) lump_pair(L->lump + 9 * (size_t)i, L->lump + 9 * (size_t)k, B, Si, Sk);
             int K = C ? L->agg[k] : -1;
-            if (C && L->cslot[q] == own) {   /* within row i's aggregate: summed here, added once */
+            if (six) {
+                if (I >= 0 && K >= 0) {
+                    double G[36];
+                    galerkin6(L->pv + 18 * (size_t)i, B, L->pv + 18 * (size_t)k, G);
+                    add_coarse6(C->g6, L->cslot[q], G);
+                }
+            } else if (C && L->cslot[q] == own) {   /* within row i's aggregate: summed here, added once */
                 for (int a = 0; a < 3; a++)
                     for (int b = 0; b < 3; b++) cd[3 * a + b] += B[3 * a + b] + B[3 * b + a];
             } else if (C && v < 0 && mg->gamma > 0 && I >= 0 && K >= 0) {   /* dropped, across aggregates */
@@ -84,7 +94,11 @@ static int fill0_rows(cc_mg *mg, const cc_bsr *A, const cc_filter *F, int from, 
         const double *Aii = cc_bsr_block(A, A->diag[i]);
         filt(Aii, Si, Si, D);
         set_cols(L->dsys + 9 * (size_t)i, D);
-        if (I >= 0) {
+        if (I >= 0 && six) {   /* (I - S_i) P_i = 0: D without it */
+            double G[36], *t = C->g6 + 36 * ((size_t)C->nnlo + I);
+            galerkin6(L->pv + 18 * (size_t)i, D, L->pv + 18 * (size_t)i, G);
+            for (int c = 0; c < 36; c++) t[c] += G[c];
+        } else if (I >= 0) {
             double *t = C->dv + 9 * I, eps = CC_MG_NULLFIX * fabs(Aii[0] + Aii[4] + Aii[8]) / 3;
             for (int c = 0; c < 9; c++) t[c] += D[c] + cd[c];
             if (Si)
@@ -121,25 +135,40 @@ static int fill0_end(cc_mg *mg, const cc_bsr *A, const cc_filter *F)
  * not SPD */
 static int fill0(cc_mg *mg, const cc_bsr *A, const cc_filter *F)
 {
-    fill0_begin(mg);
+    fill0_begin(mg, F);
     return fill0_rows(mg, A, F, 0, A->n) < 0 ? -1 : fill0_end(mg, A, F);
 }
 
-/* level l >= 1 from its Galerkin sums: smoother blocks and the next level's sums; -1 if
- * some D_i is not SPD */
+/* level l >= 1 from its Galerkin sums (with rotations: its 6x6 node sums spread first, and
+ * its P computed, cc_mgi_modes): smoother blocks and the next level's sums; -1 if some D_i
+ * is not SPD */
 static int fill(cc_mg *mg, int l)
 {
     mg_level *L = mg->lev + l, *C = l + 1 < mg->nlev ? L + 1 : NULL;
+    int six = C && C->g6;
+    if (L->g6) cc_mgi_expand6(L);
+    if (six) cc_mgi_modes(mg, l);
     coarse_zero(C);
     for (int i = 0; i < L->n; i++) {
         for (int p = L->rowptr[i]; p < L->rowptr[i + 1]; p++) {
             const double *B = L->lv + 9 * p;
             for (int k = 0; k < 9; k++) L->lf[9 * p + k] = (cc_mgf)B[k];
-            if (C) add_coarse(C->lv, L->cslot[p], B);
+            if (six && L->agg[i] >= 0 && L->agg[L->col[p]] >= 0) {
+                double G[36];
+                galerkin6(L->pv + 18 * (size_t)i, B, L->pv + 18 * (size_t)L->col[p], G);
+                add_coarse6(C->g6, L->cslot[p], G);
+            } else if (C && !six) {
+                add_coarse(C->lv, L->cslot[p], B);
+            }
         }
         const double *D = L->dv + 9 * i;
-        if (C && L->agg[i] >= 0)
+        if (six && L->agg[i] >= 0) {
+            double G[36], *t = C->g6 + 36 * ((size_t)C->nnlo + L->agg[i]);
+            galerkin6(L->pv + 18 * (size_t)i, D, L->pv + 18 * (size_t)i, G);
+            for (int k = 0; k < 36; k++) t[k] += G[k];
+        } else if (C && !six && L->agg[i] >= 0) {
             for (int k = 0; k < 9; k++) C->dv[9 * L->agg[i] + k] += D[k];
+        }
         if (set_dinv(L, i, D) < 0) return -1;
     }
     return 0;
@@ -228,20 +257,25 @@ static int build(cc_mg *mg, const cc_bsr *A, const cc_filter *F)
         for (int i = 0, q = 0; i < A->n; i++)
             for (int p = A->rowptr[i]; p < A->diag[i]; p++) minor[q++] = A->minor[p];
     if (rc == 0 && A->minor && !minor) rc = -1;
-    if (rc == 0 && cc_mgi_smoother0(L, nlo2, nd, minor, mg->weak) < 0) rc = -1;
+    if (rc == 0) mg->modes = !mg->x ? 3 : mg->modes_req ? mg->modes_req : cc_mgi_choose_modes(mg, A, F, nlo2, nd);
+    if (rc == 0 && cc_mgi_smoother0(L, nlo2, nd, minor, mg->modes == 6 ? 0 : mg->weak) < 0) rc = -1;
     if (rc == 0 && cc_mgi_cut(L, L->n >= mg->parts * CC_MG_PART_ROWS ? mg->parts : 1) < 0) rc = -1;
     free(minor);
+    int six = mg->modes == 6;
     double theta = CC_MG_THETA;
     int l = 0;
     for (; rc == 0; l++, theta *= 0.5) {
         L = mg->lev + l;
         if (L->n <= CC_MG_DENSE || l == CC_MG_MAXLEV - 1) break;
         L->agg = malloc(((size_t)L->n + 1) * sizeof *L->agg);
-        int na = L->agg ? cc_mgi_aggregate(L, nlo2, nd, theta, L->agg) : -1;
+        int na = !L->agg ? -1 : six && l > 0 ? cc_mgi_aggregate6(L, theta) : cc_mgi_aggregate(L, nlo2, nd, theta, L->agg);
         if (na < 0) rc = -1;
-        if (na <= 0 || 5 * na > 4 * L->n) break;   /* no coarsening, or too little */
+        if (na <= 0 || 5 * na > 4 * (six && l > 0 ? L->nn : L->n)) break;   /* no coarsening, or too little */
+        if (six && l == 0)
+            for (int p = 0; p <= L->np; p++) L->cstart[p] *= 2;   /* in the next level's rows: two a node */
         mg_level *C = L + 1;
-        if (cc_mgi_coarse_pattern(L, C, na) < 0 || cc_mgi_level_alloc(C, 1) < 0 ||
+        if ((six ? cc_mgi_coarse_pattern6(L, C, na) : cc_mgi_coarse_pattern(L, C, na)) < 0 ||
+            cc_mgi_level_alloc(C, 1) < 0 || (six && cc_mgi_alloc6(L, C) < 0) ||
             (l == 0 ? cc_mgi_cut_as(C, L) : cc_mgi_cut(C, 1)) < 0) {   /* level 1 in level 0's parts */
             rc = -1;
             break;
@@ -251,6 +285,7 @@ static int build(cc_mg *mg, const cc_bsr *A, const cc_filter *F)
             rc = -1;
             break;
         }
+        if (six) continue;   /* the next aggregation reads the node sums (cc_mgi_aggregate6) */
         double *t2 = realloc(nlo2, ((size_t)C->nlo + 1) * sizeof *nlo2), *t1 = realloc(nd, ((size_t)C->n + 1) * sizeof *nd);
         if (t2) nlo2 = t2;
         if (t1) nd = t1;
@@ -293,7 +328,7 @@ static int build(cc_mg *mg, const cc_bsr *A, const cc_filter *F)
 /* the hierarchy when the pattern is new, then the values; 0 or -1 */
 static int setup_once(cc_mg *mg, const cc_bsr *A, const cc_filter *F)
 {
-    if (mg->nlev == 0 || mg->n != A->n || mg->nnzb != A->nnzb || mg->id != A->id)
+    if (mg->nlev == 0 || mg->n != A->n || mg->nnzb != A->nnzb || mg->id != A->id || (mg->modes == 6 && !mg->x))
         if (build(mg, A, F) < 0) return -1;
     if (fill_all(mg, A, F) < 0) {
         cc_mgi_clear(mg);   /* values only, but the aggregates were chosen from them: start over next time */
@@ -322,7 +357,8 @@ int cc_mg_setup(cc_mg *mg, const cc_bsr *A, const cc_filter *F)
 int cc_mg_prefill(cc_mg *mg, const cc_bsr *A, const cc_filter *F, int from, int to)
 {
     if (!mg || !A || !F || mg->nlev == 0 || mg->id != A->id || mg->n != A->n || F->n != A->n) return -1;
-    if (from == 0) fill0_begin(mg), mg->pre = 0, mg->pre_bad = 0;
+    if (mg->modes == 6 && !mg->x) return mg->pre = -1, -1;   /* the next setup builds anew */
+    if (from == 0) fill0_begin(mg, F), mg->pre = 0, mg->pre_bad = 0;
     if (from != mg->pre || to < from || to > A->n) {
         mg->pre = -1;
         return -1;

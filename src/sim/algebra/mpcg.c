@@ -261,6 +261,7 @@ static int precond_setup(const cc_bsr *A, const cc_filter *F, cc_precond pc, cc_
     if (pc == CC_PRECOND_MG) {
         if (!w->mg) w->mg = cc_mg_new();
         cc_mg_set_team(w->mg, w->team);
+        cc_mg_set_points(w->mg, w->x);
         if (w->mg && cc_mg_setup(w->mg, A, F) == 0) return w->mg_ok = 1, 0;
         pc = CC_PRECOND_AB;
     }

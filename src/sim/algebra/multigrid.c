@@ -187,6 +187,14 @@ void cc_mgi_level_free(mg_level *L)
     free(L->r);
     free(L->e);
     free(L->d3);
+    free(L->pv);
+    free(L->nrow);
+    free(L->ncol);
+    free(L->g6);
+    free(L->cen);
+    free(L->rn);
+    free(L->wn);
+    free(L->drop);
     memset(L, 0, sizeof *L);
 }
 
@@ -199,6 +207,7 @@ void cc_mgi_clear(cc_mg *mg)
     mg->n = mg->nnzb = -1;
     mg->id = 0;
     mg->pre = -1;
+    mg->modes = 3;
 }
 
 /* an empty preconditioner */
@@ -208,6 +217,29 @@ cc_mg *cc_mg_new(void)
     if (mg) cc_mgi_clear(mg), mg->avx2 = cc_have_avx2(), mg->weak = CC_MG_WEAK, mg->reorder = 1,
                  mg->parts = CC_MG_PARTS, mg->far = CC_MG_FAR_ROWS, mg->gamma = CC_MG_GAMMA;
     return mg;
+}
+
+/* the coarse space: 3 translations per aggregate, 6 with the rotations (mg_modes.c), or 0:
+ * chosen when the hierarchy is built (cc_mgi_choose_modes); the hierarchy is rebuilt at the
+ * next setup */
+void cc_mg_set_modes(cc_mg *mg, int modes)
+{
+    if (!mg || (modes != 0 && modes != 3 && modes != 6)) return;
+    mg->modes_req = modes;
+    cc_mgi_clear(mg);
+}
+
+/* the coarse space of the current hierarchy: 3 or 6 modes per aggregate, 0 if none */
+int cc_mg_modes(const cc_mg *mg)
+{
+    return mg && mg->nlev > 0 ? mg->modes : 0;
+}
+
+/* the positions (3n, not owned) the rotations of the coarse space turn about, read at every
+ * setup and prefill from now on; NULL: none (translations only) */
+void cc_mg_set_points(cc_mg *mg, const double *x)
+{
+    if (mg) mg->x = x;
 }
 
 /* level 1 weighs each block level 0's smoother drops, between two aggregates, by 1 + g and

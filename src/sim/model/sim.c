@@ -228,7 +228,7 @@ static int alloc_work(cc_sim *s)
     int nt = s->p.threads ? s->p.threads : cc_team_cpus();
     if (nt > CC_SIM_PARTS) nt = CC_SIM_PARTS;   /* more threads than parts would only wait */
     s->team = nt > 1 ? cc_team_new(nt) : NULL;   /* NULL also when it cannot start: the caller alone */
-    if (s->W) s->W->team = s->team;
+    if (s->W) s->W->team = s->team, s->W->x = s->x;   /* s->x is never reallocated */
     return (s->con && s->contact && s->crow && s->C0 && s->saved_contact && s->F && s->W) ? 0 : -1;
 }
 
