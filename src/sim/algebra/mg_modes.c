@@ -220,6 +220,8 @@ void cc_mgi_expand6(mg_level *L)
         double eps = kept > 0 && tr > 0 ? CC_MG_NULLFIX * tr / kept : 1.0;
         for (int j = 0; j < 6; j++)
             if (L->drop[I] >> j & 1) D[7 * j] += eps;
+        for (int a = 0; a < 6; a++)   /* exactly symmetric: the sums are, up to round-off */
+            for (int b = 0; b < a; b++) D[6 * a + b] = D[6 * b + a] = 0.5 * (D[6 * a + b] + D[6 * b + a]);
         for (int a = 0; a < 3; a++)
             for (int b = 0; b < 3; b++) {
                 L->dv[9 * (size_t)(2 * I) + 3 * a + b] = D[6 * a + b];
