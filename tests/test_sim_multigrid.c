@@ -20,8 +20,9 @@ static double rnd(void) { return cc_test_rnd(&rng); }
 
 /* bend_compare's cantilever (lua/scenarios/scene.lua, scene.strip): nx x ny patches of a
  * 0.5 x 0.1 m strip of Table 1 cloth with this k_bend (d_bend 0.2 k_bend), h 0.01, the first
- * two columns pinned; modes: the multigrid's coarse space (0: chosen, 3, 6) */
-static cc_sim *strip(int nx, int ny, double k_bend, int modes, cc_mesh **m)
+ * two columns pinned, bend/pritchard or the variant bend; modes: the multigrid's coarse space
+ * (0: chosen, 3, 6, 12) */
+static cc_sim *strip(int nx, int ny, double k_bend, int modes, const char *bend, cc_mesh **m)
 {
     char err[CC_ERRLEN];
     cc_sim_params p;
@@ -29,6 +30,7 @@ static cc_sim *strip(int nx, int ny, double k_bend, int modes, cc_mesh **m)
     CU_ASSERT_PTR_NOT_NULL_FATAL(*m);
     CU_ASSERT_EQUAL_FATAL(cc_sim_preset("pritchard-table1", &p, err), 0);
     CU_ASSERT_EQUAL_FATAL(cc_sim_param_set(&p, "precond", "multigrid", err), 0);
+    if (bend) CU_ASSERT_EQUAL_FATAL(cc_sim_param_set(&p, "bend_variant", bend, err), 0);
     p.h = 0.01, p.k_bend = k_bend, p.d_bend = 0.2 * k_bend, p.cg_tol = 1e-2;
     cc_sim *s = cc_sim_new(*m, &p, err);
     CU_ASSERT_PTR_NOT_NULL_FATAL(s);
@@ -42,115 +44,126 @@ static cc_sim *strip(int nx, int ny, double k_bend, int modes, cc_mesh **m)
     return s;
 }
 
-/* u = t + w x (p - c) */
-static void rigid(const double *t, const double *w, const double *c, const double *p, double *u)
+/* u = t + L b at offset d = p - c: b = w, L b = w x d (m = 6), or b = M row by row, L b = M d
+ * (m = 12) */
+static void motion(const double *t, const double *b, const double *c, const double *p, double *u, int m)
 {
     double d[3] = {p[0] - c[0], p[1] - c[1], p[2] - c[2]};
-    u[0] = t[0] + w[1] * d[2] - w[2] * d[1];
-    u[1] = t[1] + w[2] * d[0] - w[0] * d[2];
-    u[2] = t[2] + w[0] * d[1] - w[1] * d[0];
-}
-
-/* y = R_I F(c_I - c) (t, w): node I's coordinates of the rigid motion (t, w) about c, from the
- * centre and R of node I of level L (mg_modes.c) */
-static void node_coords(const mg_level *L, int I, const double *t, const double *w, const double *c, double *y)
-{
-    double a[6];
-    rigid(t, w, c, L->cen + 3 * I, a);   /* the translation of the node's centre */
-    memcpy(a + 3, w, 3 * sizeof *w);
-    for (int r = 0; r < 6; r++) {
-        y[r] = 0;
-        for (int k = 0; k < 6; k++) y[r] += L->rn[36 * I + 6 * r + k] * a[k];
+    if (m == 6) {
+        u[0] = t[0] + b[1] * d[2] - b[2] * d[1];
+        u[1] = t[1] + b[2] * d[0] - b[0] * d[2];
+        u[2] = t[2] + b[0] * d[1] - b[1] * d[0];
+    } else {
+        for (int a = 0; a < 3; a++) u[a] = t[a] + b[3 * a] * d[0] + b[3 * a + 1] * d[1] + b[3 * a + 2] * d[2];
     }
 }
 
-/* The prolongator of each level maps the coarse coordinates of a rigid motion onto the fine
- * ones exactly: on a strip bent under its weight, with a vertex sliding in a plane and one on
- * a line (their filter inside P), P y = S (t + w x (x - c)) on level 0, and level l's P
- * maps level l+1's coordinates of the motion onto level l's; for random t, w, c, to
- * round-off */
+/* y = R_I (t + L b at c_I - c, b): node I's coordinates of the motion (t, b) about c, from
+ * the centre and R of node I of level L (mg_modes.c) */
+static void node_coords(const mg_level *L, int I, const double *t, const double *b, const double *c, double *y)
+{
+    int m = L->nm;
+    double a[12];
+    motion(t, b, c, L->cen + 3 * I, a, m);   /* the motion of the node's centre */
+    memcpy(a + 3, b, (size_t)(m - 3) * sizeof *b);
+    for (int r = 0; r < m; r++) {
+        y[r] = 0;
+        for (int k = 0; k < m; k++) y[r] += L->rn[m * m * I + m * r + k] * a[k];
+    }
+}
+
+/* The prolongator of each level maps the coarse coordinates of a global mode onto the fine
+ * ones exactly, for the rigid motions (modes 6) and the affine maps (12): on a strip bent
+ * under its weight, with a vertex sliding in a plane and one on a line (their filter inside
+ * P), P y = S (t + L b at x - c) on level 0, and level l's P maps level l+1's coordinates of
+ * the motion onto level l's; for random t, b, c, to round-off */
 static void test_modes_reproduce(void)
 {
-    cc_mesh *m;
-    cc_sim *s = strip(30, 6, 0.2, 6, &m);
-    char err[CC_ERRLEN];
-    const double nrm[3] = {0.3, 0.1, 1}, dir[3] = {1, 0.2, 0};
-    CU_ASSERT_EQUAL(cc_sim_slide_plane(s, 100, nrm, err), 0);
-    CU_ASSERT_EQUAL(cc_sim_slide_line(s, 150, dir, err), 0);
-    for (int step = 0; step < 20; step++) CU_ASSERT_EQUAL_FATAL(cc_sim_step(s), 0);
-    cc_mg *mg = s->W->mg;
-    CU_ASSERT_EQUAL_FATAL(cc_mg_modes(mg), 6);
-    CU_ASSERT_FATAL(mg->nlev >= 3);
-    /* the hierarchy was set up at the positions before the last step */
-    double *x = malloc(3 * (size_t)s->nv * sizeof *x);
-    memcpy(x, s->x, 3 * (size_t)s->nv * sizeof *x);
-    cc_mg_set_points(mg, x);
-    CU_ASSERT_EQUAL_FATAL(cc_mg_setup(mg, s->A, s->F), 0);
-    double worst = 0, scale = 0;
-    for (int trial = 0; trial < 4; trial++) {
-        double t[3], w[3], c[3];
-        for (int a = 0; a < 3; a++) t[a] = rnd(), w[a] = 10 * rnd(), c[a] = 0.3 * rnd();
-        const mg_level *L = mg->lev, *C = mg->lev + 1;
-        for (int i = 0; i < L->n; i++) {   /* level 0: P y against S u */
-            int I = L->agg[i];
-            if (I < 0) continue;
-            double y[6], u[3], S[9], Pu[3];
-            node_coords(C, I, t, w, c, y);
-            rigid(t, w, c, x + 3 * i, u);
-            cc_filter_get(s->F, i, S);
-            for (int a = 0; a < 3; a++) {
-                double su = S[3 * a] * u[0] + S[3 * a + 1] * u[1] + S[3 * a + 2] * u[2];
-                Pu[a] = 0;
-                for (int k = 0; k < 6; k++) Pu[a] += L->pv[18 * i + 6 * a + k] * y[k];
-                worst = fmax(worst, fabs(Pu[a] - su)), scale = fmax(scale, fabs(su));
+    for (int m = 6; m <= 12; m += 6) {
+        cc_mesh *msh;
+        cc_sim *s = strip(30, 6, 0.2, m, NULL, &msh);
+        char err[CC_ERRLEN];
+        const double nrm[3] = {0.3, 0.1, 1}, dir[3] = {1, 0.2, 0};
+        CU_ASSERT_EQUAL(cc_sim_slide_plane(s, 100, nrm, err), 0);
+        CU_ASSERT_EQUAL(cc_sim_slide_line(s, 150, dir, err), 0);
+        for (int step = 0; step < 20; step++) CU_ASSERT_EQUAL_FATAL(cc_sim_step(s), 0);
+        cc_mg *mg = s->W->mg;
+        CU_ASSERT_EQUAL_FATAL(cc_mg_modes(mg), m);
+        CU_ASSERT_FATAL(mg->nlev >= 3);
+        double *x = malloc(3 * (size_t)s->nv * sizeof *x);   /* set up again at the current positions */
+        memcpy(x, s->x, 3 * (size_t)s->nv * sizeof *x);
+        cc_mg_set_points(mg, x);
+        CU_ASSERT_EQUAL_FATAL(cc_mg_setup(mg, s->A, s->F), 0);
+        double worst = 0, scale = 0;
+        int r = m / 3;
+        for (int trial = 0; trial < 4; trial++) {
+            double t[3], b[9], c[3];
+            for (int a = 0; a < 3; a++) t[a] = rnd(), c[a] = 0.3 * rnd();
+            for (int a = 0; a < 9; a++) b[a] = 10 * rnd();
+            const mg_level *L = mg->lev, *C = mg->lev + 1;
+            for (int i = 0; i < L->n; i++) {   /* level 0: P y against S u */
+                int I = L->agg[i];
+                if (I < 0) continue;
+                double y[12], u[3], S[9], Pu[3];
+                node_coords(C, I, t, b, c, y);
+                motion(t, b, c, x + 3 * i, u, m);
+                cc_filter_get(s->F, i, S);
+                for (int a = 0; a < 3; a++) {
+                    double su = S[3 * a] * u[0] + S[3 * a + 1] * u[1] + S[3 * a + 2] * u[2];
+                    Pu[a] = 0;
+                    for (int k = 0; k < m; k++) Pu[a] += L->pv[3 * m * i + m * a + k] * y[k];
+                    worst = fmax(worst, fabs(Pu[a] - su)), scale = fmax(scale, fabs(su));
+                }
             }
-        }
-        for (int l = 1; l + 1 < mg->nlev; l++) {   /* level l: P y_(l+1) against y_l */
-            const mg_level *F = mg->lev + l, *G = F + 1;
-            for (int I = 0; I < F->nn; I++) {
-                int J = F->agg[2 * I];
-                if (J < 0) continue;
-                double yf[6], yc[6];
-                node_coords(F, I, t, w, c, yf);
-                node_coords(G, J, t, w, c, yc);
-                for (int r = 0; r < 6; r++) {
-                    double Py = 0;
-                    for (int k = 0; k < 6; k++) Py += F->pv[18 * (2 * I + r / 3) + 6 * (r % 3) + k] * yc[k];
-                    worst = fmax(worst, fabs(Py - yf[r])), scale = fmax(scale, fabs(yf[r]));
+            for (int l = 1; l + 1 < mg->nlev; l++) {   /* level l: P y_(l+1) against y_l */
+                const mg_level *F = mg->lev + l, *G = F + 1;
+                for (int I = 0; I < F->nn; I++) {
+                    int J = F->agg[r * I];
+                    if (J < 0) continue;
+                    double yf[12], yc[12];
+                    node_coords(F, I, t, b, c, yf);
+                    node_coords(G, J, t, b, c, yc);
+                    for (int q = 0; q < m; q++) {
+                        double Py = 0;
+                        for (int k = 0; k < m; k++) Py += F->pv[3 * m * (r * I + q / 3) + m * (q % 3) + k] * yc[k];
+                        worst = fmax(worst, fabs(Py - yf[q])), scale = fmax(scale, fabs(yf[q]));
+                    }
                 }
             }
         }
+        printf("\n    modes %d, %d levels: reproduced to %.1e of their size", m, mg->nlev, worst / scale);
+        CU_ASSERT(worst <= 1e-12 * scale);
+        free(x);
+        cc_sim_free(s);
+        cc_mesh_free(msh);
     }
-    printf("\n    %d levels, rigid motions reproduced to %.1e of their size", mg->nlev, worst / scale);
-    CU_ASSERT(worst <= 1e-12 * scale);
-    free(x);
-    cc_sim_free(s);
-    cc_mesh_free(m);
 }
 
-/* the cycle with rotations is a symmetric positive definite operator on the free space:
- * u^T B^-1 v = v^T B^-1 u to round-off and u^T B^-1 u > 0 for random filtered u, v, in one part
- * and in two (a 120 x 24 strip: level 0 has 3025 rows, each part more than 256), and its
- * output lies in the free directions. The round-off grows with the conditioning that the
- * rotations let the coarse levels see: 2e-13 of sqrt(u B u v B v) at k_bend 2e-4, 1e-11 at
- * 0.02 and 0.2 (with translations only, 2e-14 at 0.02), hence the bound 1e-10 */
+/* the cycle with rotations (or the affine maps) is a symmetric positive definite operator on
+ * the free space: u^T B^-1 v = v^T B^-1 u to round-off and u^T B^-1 u > 0 for random filtered
+ * u, v, in one part and in two (a 120 x 24 strip: level 0 has 3025 rows, each part more than
+ * 256), and its output lies in the free directions. The round-off grows with the conditioning
+ * that the rotations let the coarse levels see: 2e-13 of sqrt(u B u v B v) at k_bend 2e-4,
+ * 1e-11 to 5e-11 at 0.02 and 0.2 (with translations only, 2e-14 at 0.02), hence the bound
+ * 1e-10 */
 static void test_modes_symmetric(void)
 {
     cc_mesh *m;
-    cc_sim *s = strip(120, 24, 0.02, 6, &m);
+    cc_sim *s = strip(120, 24, 0.02, 6, NULL, &m);
     for (int step = 0; step < 5; step++) CU_ASSERT_EQUAL_FATAL(cc_sim_step(s), 0);
     int n3 = 3 * s->nv;
     double *u = malloc((size_t)n3 * sizeof *u), *v = malloc((size_t)n3 * sizeof *v);
     double *Bu = malloc((size_t)n3 * sizeof *Bu), *Bv = malloc((size_t)n3 * sizeof *Bv);
     cc_team *team = cc_team_new(2);
-    for (int np = 1; np <= 2; np++) {
+    for (int k = 0; k < 3; k++) {   /* rotations in one part and two, the affine maps in two */
+        int np = k == 0 ? 1 : 2, modes = k < 2 ? 6 : 12;
         cc_mg *mg = cc_mg_new();
-        cc_mg_set_modes(mg, 6);
+        cc_mg_set_modes(mg, modes);
         cc_mg_set_parts(mg, np);
         cc_mg_set_team(mg, team);
         cc_mg_set_points(mg, s->x);
         CU_ASSERT_EQUAL_FATAL(cc_mg_setup(mg, s->A, s->F), 0);
-        CU_ASSERT_EQUAL(cc_mg_modes(mg), 6);
+        CU_ASSERT_EQUAL(cc_mg_modes(mg), modes);
         CU_ASSERT(cc_mg_levels(mg, 0, NULL) >= 3);
         double worst = 0;
         for (int trial = 0; trial < 5; trial++) {
@@ -165,7 +178,8 @@ static void test_modes_symmetric(void)
             for (int i = 0; i < 2 * 25; i++)   /* the clamp: pinned, so zero */
                 for (int k = 0; k < 3; k++) CU_ASSERT_EQUAL(Bu[3 * ((i % 2) + 121 * (i / 2)) + k], 0.0);
         }
-        printf("\n    %d part%s: |u B v - v B u| / sqrt(u B u v B v) = %.1e", np, np > 1 ? "s" : "", worst);
+        printf("\n    modes %d, %d part%s: |u B v - v B u| / sqrt(u B u v B v) = %.1e", modes, np, np > 1 ? "s" : "",
+               worst);
         CU_ASSERT(worst <= 1e-10);
         cc_mg_free(mg);
     }
@@ -178,16 +192,17 @@ static void test_modes_symmetric(void)
     cc_mesh_free(m);
 }
 
-/* the coarse space follows the matrix: bend_compare's strip at k_bend 0.02 gets rotations,
- * the same strip at k_bend 2e-4 (mass and stretch make its diagonal) and the hanging cloth of
- * the bench scene (Table 1, 40 x 40) translations only; without positions, translations */
+/* the coarse space follows the matrix: bend_compare's strip at k_bend 0.02 gets rotations, the
+ * affine maps with the quadratic model (its bending acts on all three coordinates alike), the
+ * same strip at k_bend 2e-4 (mass and stretch make its diagonal) and the hanging cloth of the
+ * bench scene (Table 1, 40 x 40) translations only; without positions, translations */
 static void test_modes_choice(void)
 {
     cc_mesh *m;
-    const double kb[2] = {0.02, 2e-4};
-    const int want[2] = {6, 3};
-    for (int k = 0; k < 2; k++) {
-        cc_sim *s = strip(30, 6, kb[k], 0, &m);
+    const double kb[3] = {0.02, 0.02, 2e-4};
+    const int want[3] = {6, 12, 3};
+    for (int k = 0; k < 3; k++) {
+        cc_sim *s = strip(30, 6, kb[k], 0, k == 1 ? "quadratic" : NULL, &m);
         CU_ASSERT_EQUAL_FATAL(cc_sim_step(s), 0);
         CU_ASSERT_EQUAL(cc_mg_modes(s->W->mg), want[k]);
         cc_mg_set_points(s->W->mg, NULL);   /* the next setup starts again, without rotations */
@@ -220,7 +235,7 @@ static void test_modes_iterations(void)
     const int modes[2] = {0, 3};
     for (int k = 0; k < 2; k++) {
         cc_mesh *m;
-        cc_sim *s = strip(30, 6, 0.2, modes[k], &m);
+        cc_sim *s = strip(30, 6, 0.2, modes[k], NULL, &m);
         cc_sim_stats st;
         for (int step = 0; step < 40; step++) {
             CU_ASSERT_EQUAL_FATAL(cc_sim_step(s), 0);
@@ -241,7 +256,7 @@ static void test_modes_iterations(void)
 int main(void)
 {
     static const cc_test_case tests[] = {
-        {"prolongator with rotations reproduces the rigid motions on every level", test_modes_reproduce},
+        {"prolongator reproduces the rigid motions and the affine maps on every level", test_modes_reproduce},
         {"cycle with rotations is symmetric positive definite, in one part and two", test_modes_symmetric},
         {"coarse space chosen from the matrix: rotations where bending makes the diagonal", test_modes_choice},
         {"bending-dominated strip: few iterations with rotations, many without", test_modes_iterations},

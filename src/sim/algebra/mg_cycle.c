@@ -423,14 +423,15 @@ static void restrict_rows(const mg_level *L, const cc_filter *F, double *restric
                           int i1, int c0, int c1)
 {
     memset(bc + 4 * (size_t)c0, 0, (size_t)(c1 - c0) * 4 * sizeof *bc);
-    if (L->pv) {   /* with rotations: bc_(2I, 2I+1) += P_i^T g_i (S_i inside P_i on level 0) */
+    if (L->pv) {   /* with rotations: bc_(rows of node I) += P_i^T g_i (S_i inside P_i on level 0) */
+        int m = L->pm;
         for (int i = i0; i < i1; i++) {
             int I = L->agg[i];
             double *restrict gi = g + 4 * (size_t)i;
             if (I >= 0) {
-                const double *P = L->pv + 18 * (size_t)i;
-                double *b0 = bc + 8 * (size_t)I;
-                for (int c = 0; c < 6; c++) b0[c + (c > 2)] += P[c] * gi[0] + P[6 + c] * gi[1] + P[12 + c] * gi[2];
+                const double *P = L->pv + 3 * (size_t)m * i;
+                double *b0 = bc + 4 * (size_t)(m / 3) * I;
+                for (int c = 0; c < m; c++) b0[c + c / 3] += P[c] * gi[0] + P[m + c] * gi[1] + P[2 * m + c] * gi[2];
             }
             for (int a = 0; a < 4; a++) gi[a] = 0;
         }
@@ -460,15 +461,18 @@ static void restrict_rows(const mg_level *L, const cc_filter *F, double *restric
 static void prolong_rows(const mg_level *L, const cc_filter *F, const double *restrict xc, double *restrict x, int i0,
                          int i1)
 {
-    if (L->pv) {   /* with rotations: x_i += P_i (xc_2I, xc_2I+1) */
+    if (L->pv) {   /* with rotations: x_i += P_i xc_(rows of node I) */
+        int m = L->pm;
         for (int i = i0; i < i1; i++) {
             int I = L->agg[i];
             if (I < 0) continue;
-            const double *P = L->pv + 18 * (size_t)i, *c = xc + 8 * (size_t)I;
+            const double *P = L->pv + 3 * (size_t)m * i, *c = xc + 4 * (size_t)(m / 3) * I;
             double *restrict xi = x + 4 * (size_t)i;
-            for (int a = 0; a < 3; a++)
-                xi[a] += P[6 * a] * c[0] + P[6 * a + 1] * c[1] + P[6 * a + 2] * c[2] + P[6 * a + 3] * c[4] +
-                         P[6 * a + 4] * c[5] + P[6 * a + 5] * c[6];
+            for (int a = 0; a < 3; a++) {
+                double s = 0;
+                for (int k = 0; k < m; k++) s += P[m * a + k] * c[k + k / 3];
+                xi[a] += s;
+            }
         }
         return;
     }

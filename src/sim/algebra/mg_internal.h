@@ -25,6 +25,7 @@
 #define CC_MG_GAMMA 0.25     /* level 1 weighs a dropped block across aggregates by 1 + this, minus its lumps */
 #define CC_MG_MINOR 10.0     /* and a minor block (cc_bsr.minor) when it is below this many times that */
 #define CC_MG_BENDING 0.03   /* rotations in the coarse space when half the minor blocks are this strong (cc_mgi_choose_modes) */
+#define CC_MG_ISOTROPIC 0.6  /* the affine maps when half of those have (tr B)^2 >= this 3 ||B||_F^2 (B = c I: 1; rank 1: 1/3) */
 #define CC_MG_PARTS 2        /* level 0's sweeps and product run in this many parts of consecutive rows */
 #define CC_MG_PART_ROWS 256  /* ... when each part has at least this many rows (else in one) */
 #define CC_MG_FAR_ROWS 8192  /* a level this large outgrows the near caches: its passes prefetch (cc_mg_set_far) */
@@ -67,19 +68,21 @@ typedef struct mg_level {
     double *r, *e;  /* 4n: residual and correction of the second coarse cycle (levels >= 1) */
     double *d3;     /* 3n: the dense solve's right-hand side and solution (coarsest level only) */
     double *chol;   /* (3n)^2: dense Cholesky factor, coarsest level only */
-    /* with rotations (cc_mg.modes 6, mg_modes.c): a level >= 1 has two block rows per node
-     * (an aggregate of the level above), 2I and 2I+1, the node's six coordinates */
-    double *pv;     /* 18 n (levels with agg): row i's block of P, 3 x 6 row-major, onto the
-                       coarse rows 2 agg[i] and 2 agg[i] + 1 (level 0: S_i included) */
-    int nn, nnlo;   /* levels >= 1: nodes (n / 2) and node pairs (I, K), I > K, coupled */
+    /* with rotations (cc_mg.modes 6 or 12, mg_modes.c): a level >= 1 has nm / 3 block rows
+     * per node (an aggregate of the level above), r I .. r I + r - 1, the node's nm coordinates */
+    int nm;         /* levels >= 1 with nodes: coordinates a node (6 or 12); 0 otherwise */
+    int pm;         /* levels with pv: the next level's nm */
+    double *pv;     /* 3 pm n (levels with agg): row i's block of P, 3 x pm */
+                    /* row-major, onto the next level's rows of node agg[i] (level 0: S_i inside) */
+    int nn, nnlo;   /* levels >= 1: nodes (n / r) and node pairs (I, K), I > K, coupled */
     int *nrow, *ncol;   /* nn+1, nnlo: the node pairs of node I are nrow[I] .. nrow[I+1]-1, */
                     /* ncol their K, ascending (the pattern cslot codes refer to) */
-    double *g6;     /* 36 (nnlo + nn + 1): the Galerkin sums as 6 x 6 node blocks, row-major: */
-                    /* the pairs, then the nodes' diagonal blocks (expanded into lv, dv) */
+    double *gn;     /* nm^2 (nnlo + nn + 1): the Galerkin sums as nm x nm node blocks, row-major: */
+                    /* the pairs, then the nodes' diagonal blocks (spread over lv, dv) */
     double *cen;    /* 3 nn: each node's centre (the mean of its vertices' or nodes' centres) */
-    double *rn;     /* 36 nn: R_I, the node's coordinates of the rigid motions of its centre */
-    double *wn;     /* 36 nn: W_I, the node's near-null basis made orthonormal (mg_modes.c) */
-    unsigned char *drop;   /* nn: bit j set if column j of W_I is zero (a mode the node lacks) */
+    double *rn;     /* nm^2 nn: R_I, the node's coordinates of the global modes about its centre */
+    double *wn;     /* nm^2 nn: W_I, the node's near-null basis made orthonormal (mg_modes.c) */
+    unsigned short *drop;   /* nn: bit j set if column j of W_I is zero (a mode the node lacks) */
 } mg_level;
 
 struct cc_mg {
@@ -95,8 +98,9 @@ struct cc_mg {
     int pre_bad;    /* 1 if one of them had a diagonal block that is not SPD */
     int parts;      /* level 0's parts (cc_mg_set_parts) */
     int far;        /* levels of this many block rows or more prefetch (cc_mg_set_far) */
-    int modes_req;  /* the coarse space asked for (cc_mg_set_modes): 0 chosen at build, 3, 6 */
-    int modes;      /* the hierarchy's: 3 translations per aggregate, or 6 with the rotations */
+    int modes_req;  /* the coarse space asked for (cc_mg_set_modes): 0 chosen at build, 3, 6, 12 */
+    int modes;      /* the hierarchy's modes per aggregate: 3 translations, 6 with the rotations,
+                       12 the affine maps */
     const double *x;   /* 3n: the positions the rotations turn about (cc_mg_set_points; not
                           owned), or NULL */
     cc_team *team;  /* the threads the parts run on (cc_mg_set_team; not owned), or NULL */
@@ -181,36 +185,44 @@ int cc_mgi_aggregate(mg_level *L, const double *nlo2, const double *nd, double t
 int cc_mgi_coarse_pattern(mg_level *F, mg_level *C, int na);
 void cc_mgi_clear(cc_mg *mg);
 
-/* mg_modes.c: the coarse space with rotations (cc_mg.modes 6) */
-int cc_mgi_coarse_pattern6(mg_level *F, mg_level *C, int na);
-int cc_mgi_alloc6(mg_level *F, mg_level *C);
-int cc_mgi_aggregate6(mg_level *L, double theta);
+/* mg_modes.c: the coarse space with rotations (cc_mg.modes 6 or 12) */
+#define CC_MG_MAXM 12        /* coordinates a node at most */
+int cc_mgi_coarse_pattern_nodes(mg_level *F, mg_level *C, int na, int nm);
+int cc_mgi_alloc_nodes(mg_level *F, mg_level *C);
+int cc_mgi_aggregate_nodes(mg_level *L, double theta);
 void cc_mgi_modes0(cc_mg *mg, const cc_filter *F);
 void cc_mgi_modes(cc_mg *mg, int l);
-void cc_mgi_expand6(mg_level *L);
+void cc_mgi_expand_nodes(mg_level *L);
 int cc_mgi_choose_modes(const cc_mg *mg, const cc_bsr *A, const cc_filter *F, const double *nlo2, const double *nd);
 
-/* G = P_i^T B P_k for row blocks P_i, P_k of P (3 x 6 row-major) and a 3x3 block B */
-static inline void galerkin6(const double *restrict Pi, const double *restrict B, const double *restrict Pk,
-                             double *restrict G)
+/* G = P_i^T B P_k for row blocks P_i, P_k of P (3 x m row-major) and a 3x3 block B */
+static inline __attribute__((always_inline)) void galerkin_m(const double *restrict Pi, const double *restrict B,
+                                                             const double *restrict Pk, double *restrict G, int m)
 {
-    double T[18];
+    double T[3 * CC_MG_MAXM];
     for (int a = 0; a < 3; a++)
-        for (int c = 0; c < 6; c++) T[6 * a + c] = B[3 * a] * Pk[c] + B[3 * a + 1] * Pk[6 + c] + B[3 * a + 2] * Pk[12 + c];
-    for (int r = 0; r < 6; r++)
-        for (int c = 0; c < 6; c++) G[6 * r + c] = Pi[r] * T[c] + Pi[6 + r] * T[6 + c] + Pi[12 + r] * T[12 + c];
+        for (int c = 0; c < m; c++) T[m * a + c] = B[3 * a] * Pk[c] + B[3 * a + 1] * Pk[m + c] + B[3 * a + 2] * Pk[2 * m + c];
+    for (int r = 0; r < m; r++)
+        for (int c = 0; c < m; c++) G[m * r + c] = Pi[r] * T[c] + Pi[m + r] * T[m + c] + Pi[2 * m + r] * T[2 * m + c];
 }
 
-/* 6x6 block code >> 2 of g6 += G for code & 3 = 1, G^T for 2, G + G^T for 3 (cslot's codes
- * at node level) */
-static inline void add_coarse6(double *restrict g6, int code, const double *restrict G)
+/* galerkin_m for m = 6 or 12 (each with its constant m) */
+static inline void galerkin_node(const double *Pi, const double *B, const double *Pk, double *G, int m)
 {
-    double *t = g6 + 36 * (size_t)(code >> 2);
+    if (m == 6) galerkin_m(Pi, B, Pk, G, 6);
+    else galerkin_m(Pi, B, Pk, G, 12);
+}
+
+/* m x m block code >> 2 of gn += G for code & 3 = 1, G^T for 2, G + G^T for 3 (cslot's codes
+ * at node level) */
+static inline void add_coarse_node(double *restrict gn, int code, const double *restrict G, int m)
+{
+    double *t = gn + (size_t)m * m * (size_t)(code >> 2);
     if (code & 1)
-        for (int k = 0; k < 36; k++) t[k] += G[k];
+        for (int k = 0; k < m * m; k++) t[k] += G[k];
     if (code & 2)
-        for (int a = 0; a < 6; a++)
-            for (int b = 0; b < 6; b++) t[6 * a + b] += G[6 * b + a];
+        for (int a = 0; a < m; a++)
+            for (int b = 0; b < m; b++) t[m * a + b] += G[m * b + a];
 }
 
 #endif

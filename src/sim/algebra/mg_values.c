@@ -17,7 +17,7 @@ static inline void add_coarse(double *restrict lv, int code, const double *restr
 /* zero the Galerkin sums of level C (NULL is fine): its 6x6 node sums with rotations */
 static void coarse_zero(mg_level *C)
 {
-    if (C && C->g6) memset(C->g6, 0, ((size_t)C->nnlo + C->nn + 1) * 36 * sizeof *C->g6);
+    if (C && C->gn) memset(C->gn, 0, ((size_t)C->nnlo + C->nn + 1) * C->nm * C->nm * sizeof *C->gn);
     else if (C) memset(C->lv, 0, ((size_t)C->nlo + C->n + 1) * 9 * sizeof *C->lv);
 }
 
@@ -43,7 +43,7 @@ static void fill0_begin(cc_mg *mg, const cc_filter *F)
 {
     mg_level *L = mg->lev;
     coarse_zero(mg->nlev > 1 ? mg->lev + 1 : NULL);
-    if (mg->nlev > 1 && mg->lev[1].g6) cc_mgi_modes0(mg, F);
+    if (mg->nlev > 1 && mg->lev[1].gn) cc_mgi_modes0(mg, F);
     if (L->lump) memset(L->lump, 0, 9 * (size_t)L->n * sizeof *L->lump);
 }
 
@@ -55,9 +55,9 @@ static int fill0_rows(cc_mg *mg, const cc_bsr *A, const cc_filter *F, int from, 
 {
     mg_level *L = mg->lev, *C = mg->nlev > 1 ? mg->lev + 1 : NULL;
     int self = mg->nlev == 1 && mg->dense;   /* level 0 is factored densely: keep its values in double */
-    int six = C && C->g6;   /* rotations: 6x6 sums P_i^T B P_k, no correction of the dropped blocks */
+    int nm = C && C->gn ? C->nm : 0;   /* rotations: node sums P_i^T B P_k, no correction of the dropped blocks */
     for (int i = from, q = from < L->n ? L->rowptr[from] : 0; i < to; i++) {
-        int pi = F->pos[i], I = C ? L->agg[i] : -1, own = I >= 0 && !six ? 4 * (C->nlo + I) + 3 : -1;
+        int pi = F->pos[i], I = C ? L->agg[i] : -1, own = I >= 0 && !nm ? 4 * (C->nlo + I) + 3 : -1;
         const double *Si = pi >= 0 ? F->S + 9 * pi : NULL;
         double cd[9] = {0, 0, 0, 0, 0, 0, 0, 0, 0};
         for (int p = A->rowptr[i]; p < A->diag[i]; p++, q++) {
@@ -70,11 +70,11 @@ static int fill0_rows(cc_mg *mg, const cc_bsr *A, const cc_filter *F, int from, 
             for (int c = 0; c < 9; c++) dst[c] = (cc_mgf)B[c];
             if (v < 0) lump_pair(L->lump + 9 * (size_t)i, L->lump + 9 * (size_t)k, B, Si, Sk);
             int K = C ? L->agg[k] : -1;
-            if (six) {
+            if (nm) {
                 if (I >= 0 && K >= 0) {
-                    double G[36];
-                    galerkin6(L->pv + 18 * (size_t)i, B, L->pv + 18 * (size_t)k, G);
-                    add_coarse6(C->g6, L->cslot[q], G);
+                    double G[CC_MG_MAXM * CC_MG_MAXM];
+                    galerkin_node(L->pv + 3 * (size_t)nm * i, B, L->pv + 3 * (size_t)nm * k, G, nm);
+                    add_coarse_node(C->gn, L->cslot[q], G, nm);
                 }
             } else if (C && L->cslot[q] == own) {   /* within row i's aggregate: summed here, added once */
                 for (int a = 0; a < 3; a++)
@@ -94,10 +94,10 @@ static int fill0_rows(cc_mg *mg, const cc_bsr *A, const cc_filter *F, int from, 
         const double *Aii = cc_bsr_block(A, A->diag[i]);
         filt(Aii, Si, Si, D);
         set_cols(L->dsys + 9 * (size_t)i, D);
-        if (I >= 0 && six) {   /* (I - S_i) P_i = 0: D without it */
-            double G[36], *t = C->g6 + 36 * ((size_t)C->nnlo + I);
-            galerkin6(L->pv + 18 * (size_t)i, D, L->pv + 18 * (size_t)i, G);
-            for (int c = 0; c < 36; c++) t[c] += G[c];
+        if (I >= 0 && nm) {   /* (I - S_i) P_i = 0: D without it */
+            double G[CC_MG_MAXM * CC_MG_MAXM], *t = C->gn + (size_t)nm * nm * ((size_t)C->nnlo + I);
+            galerkin_node(L->pv + 3 * (size_t)nm * i, D, L->pv + 3 * (size_t)nm * i, G, nm);
+            for (int c = 0; c < nm * nm; c++) t[c] += G[c];
         } else if (I >= 0) {
             double *t = C->dv + 9 * I, eps = CC_MG_NULLFIX * fabs(Aii[0] + Aii[4] + Aii[8]) / 3;
             for (int c = 0; c < 9; c++) t[c] += D[c] + cd[c];
@@ -145,28 +145,28 @@ static int fill0(cc_mg *mg, const cc_bsr *A, const cc_filter *F)
 static int fill(cc_mg *mg, int l)
 {
     mg_level *L = mg->lev + l, *C = l + 1 < mg->nlev ? L + 1 : NULL;
-    int six = C && C->g6;
-    if (L->g6) cc_mgi_expand6(L);
-    if (six) cc_mgi_modes(mg, l);
+    int nm = C && C->gn ? C->nm : 0;
+    if (L->gn) cc_mgi_expand_nodes(L);
+    if (nm) cc_mgi_modes(mg, l);
     coarse_zero(C);
     for (int i = 0; i < L->n; i++) {
         for (int p = L->rowptr[i]; p < L->rowptr[i + 1]; p++) {
             const double *B = L->lv + 9 * p;
             for (int k = 0; k < 9; k++) L->lf[9 * p + k] = (cc_mgf)B[k];
-            if (six && L->agg[i] >= 0 && L->agg[L->col[p]] >= 0) {
-                double G[36];
-                galerkin6(L->pv + 18 * (size_t)i, B, L->pv + 18 * (size_t)L->col[p], G);
-                add_coarse6(C->g6, L->cslot[p], G);
-            } else if (C && !six) {
+            if (nm && L->agg[i] >= 0 && L->agg[L->col[p]] >= 0) {
+                double G[CC_MG_MAXM * CC_MG_MAXM];
+                galerkin_node(L->pv + 3 * (size_t)nm * i, B, L->pv + 3 * (size_t)nm * L->col[p], G, nm);
+                add_coarse_node(C->gn, L->cslot[p], G, nm);
+            } else if (C && !nm) {
                 add_coarse(C->lv, L->cslot[p], B);
             }
         }
         const double *D = L->dv + 9 * i;
-        if (six && L->agg[i] >= 0) {
-            double G[36], *t = C->g6 + 36 * ((size_t)C->nnlo + L->agg[i]);
-            galerkin6(L->pv + 18 * (size_t)i, D, L->pv + 18 * (size_t)i, G);
-            for (int k = 0; k < 36; k++) t[k] += G[k];
-        } else if (C && !six && L->agg[i] >= 0) {
+        if (nm && L->agg[i] >= 0) {
+            double G[CC_MG_MAXM * CC_MG_MAXM], *t = C->gn + (size_t)nm * nm * ((size_t)C->nnlo + L->agg[i]);
+            galerkin_node(L->pv + 3 * (size_t)nm * i, D, L->pv + 3 * (size_t)nm * i, G, nm);
+            for (int k = 0; k < nm * nm; k++) t[k] += G[k];
+        } else if (C && !nm && L->agg[i] >= 0) {
             for (int k = 0; k < 9; k++) C->dv[9 * L->agg[i] + k] += D[k];
         }
         if (set_dinv(L, i, D) < 0) return -1;
@@ -258,24 +258,24 @@ static int build(cc_mg *mg, const cc_bsr *A, const cc_filter *F)
             for (int p = A->rowptr[i]; p < A->diag[i]; p++) minor[q++] = A->minor[p];
     if (rc == 0 && A->minor && !minor) rc = -1;
     if (rc == 0) mg->modes = !mg->x ? 3 : mg->modes_req ? mg->modes_req : cc_mgi_choose_modes(mg, A, F, nlo2, nd);
-    if (rc == 0 && cc_mgi_smoother0(L, nlo2, nd, minor, mg->modes == 6 ? 0 : mg->weak) < 0) rc = -1;
+    if (rc == 0 && cc_mgi_smoother0(L, nlo2, nd, minor, mg->modes > 3 ? 0 : mg->weak) < 0) rc = -1;
     if (rc == 0 && cc_mgi_cut(L, L->n >= mg->parts * CC_MG_PART_ROWS ? mg->parts : 1) < 0) rc = -1;
     free(minor);
-    int six = mg->modes == 6;
+    int nm = mg->modes > 3 ? mg->modes : 0, r = nm / 3;   /* coordinates a node, its block rows */
     double theta = CC_MG_THETA;
     int l = 0;
     for (; rc == 0; l++, theta *= 0.5) {
         L = mg->lev + l;
         if (L->n <= CC_MG_DENSE || l == CC_MG_MAXLEV - 1) break;
         L->agg = malloc(((size_t)L->n + 1) * sizeof *L->agg);
-        int na = !L->agg ? -1 : six && l > 0 ? cc_mgi_aggregate6(L, theta) : cc_mgi_aggregate(L, nlo2, nd, theta, L->agg);
+        int na = !L->agg ? -1 : nm && l > 0 ? cc_mgi_aggregate_nodes(L, theta) : cc_mgi_aggregate(L, nlo2, nd, theta, L->agg);
         if (na < 0) rc = -1;
-        if (na <= 0 || 5 * na > 4 * (six && l > 0 ? L->nn : L->n)) break;   /* no coarsening, or too little */
-        if (six && l == 0)
-            for (int p = 0; p <= L->np; p++) L->cstart[p] *= 2;   /* in the next level's rows: two a node */
+        if (na <= 0 || 5 * na > 4 * (nm && l > 0 ? L->nn : L->n)) break;   /* no coarsening, or too little */
+        if (nm && l == 0)
+            for (int p = 0; p <= L->np; p++) L->cstart[p] *= r;   /* in the next level's rows: r a node */
         mg_level *C = L + 1;
-        if ((six ? cc_mgi_coarse_pattern6(L, C, na) : cc_mgi_coarse_pattern(L, C, na)) < 0 ||
-            cc_mgi_level_alloc(C, 1) < 0 || (six && cc_mgi_alloc6(L, C) < 0) ||
+        if ((nm ? cc_mgi_coarse_pattern_nodes(L, C, na, nm) : cc_mgi_coarse_pattern(L, C, na)) < 0 ||
+            cc_mgi_level_alloc(C, 1) < 0 || (nm && cc_mgi_alloc_nodes(L, C) < 0) ||
             (l == 0 ? cc_mgi_cut_as(C, L) : cc_mgi_cut(C, 1)) < 0) {   /* level 1 in level 0's parts */
             rc = -1;
             break;
@@ -285,7 +285,7 @@ static int build(cc_mg *mg, const cc_bsr *A, const cc_filter *F)
             rc = -1;
             break;
         }
-        if (six) continue;   /* the next aggregation reads the node sums (cc_mgi_aggregate6) */
+        if (nm) continue;   /* the next aggregation reads the node sums (cc_mgi_aggregate_nodes) */
         double *t2 = realloc(nlo2, ((size_t)C->nlo + 1) * sizeof *nlo2), *t1 = realloc(nd, ((size_t)C->n + 1) * sizeof *nd);
         if (t2) nlo2 = t2;
         if (t1) nd = t1;
@@ -328,7 +328,7 @@ static int build(cc_mg *mg, const cc_bsr *A, const cc_filter *F)
 /* the hierarchy when the pattern is new, then the values; 0 or -1 */
 static int setup_once(cc_mg *mg, const cc_bsr *A, const cc_filter *F)
 {
-    if (mg->nlev == 0 || mg->n != A->n || mg->nnzb != A->nnzb || mg->id != A->id || (mg->modes == 6 && !mg->x))
+    if (mg->nlev == 0 || mg->n != A->n || mg->nnzb != A->nnzb || mg->id != A->id || (mg->modes > 3 && !mg->x))
         if (build(mg, A, F) < 0) return -1;
     if (fill_all(mg, A, F) < 0) {
         cc_mgi_clear(mg);   /* values only, but the aggregates were chosen from them: start over next time */
@@ -357,7 +357,7 @@ int cc_mg_setup(cc_mg *mg, const cc_bsr *A, const cc_filter *F)
 int cc_mg_prefill(cc_mg *mg, const cc_bsr *A, const cc_filter *F, int from, int to)
 {
     if (!mg || !A || !F || mg->nlev == 0 || mg->id != A->id || mg->n != A->n || F->n != A->n) return -1;
-    if (mg->modes == 6 && !mg->x) return mg->pre = -1, -1;   /* the next setup builds anew */
+    if (mg->modes > 3 && !mg->x) return mg->pre = -1, -1;   /* the next setup builds anew */
     if (from == 0) fill0_begin(mg, F), mg->pre = 0, mg->pre_bad = 0;
     if (from != mg->pre || to < from || to > A->n) {
         mg->pre = -1;

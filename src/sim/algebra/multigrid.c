@@ -190,7 +190,7 @@ void cc_mgi_level_free(mg_level *L)
     free(L->pv);
     free(L->nrow);
     free(L->ncol);
-    free(L->g6);
+    free(L->gn);
     free(L->cen);
     free(L->rn);
     free(L->wn);
@@ -219,17 +219,18 @@ cc_mg *cc_mg_new(void)
     return mg;
 }
 
-/* the coarse space: 3 translations per aggregate, 6 with the rotations (mg_modes.c), or 0:
+/* the coarse space: 3 translations per aggregate, 6 with the rotations, 12 the affine maps
+ * (mg_modes.c), or 0:
  * chosen when the hierarchy is built (cc_mgi_choose_modes); the hierarchy is rebuilt at the
  * next setup */
 void cc_mg_set_modes(cc_mg *mg, int modes)
 {
-    if (!mg || (modes != 0 && modes != 3 && modes != 6)) return;
+    if (!mg || (modes != 0 && modes != 3 && modes != 6 && modes != 12)) return;
     mg->modes_req = modes;
     cc_mgi_clear(mg);
 }
 
-/* the coarse space of the current hierarchy: 3 or 6 modes per aggregate, 0 if none */
+/* the coarse space of the current hierarchy: 3, 6 or 12 modes per aggregate, 0 if none */
 int cc_mg_modes(const cc_mg *mg)
 {
     return mg && mg->nlev > 0 ? mg->modes : 0;
