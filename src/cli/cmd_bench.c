@@ -58,7 +58,7 @@ static const char *const bench_help =
     "                  (left out) or project (eigen-decomposition per element of that term)\n"
     "  --no-kernels    assemble every term element by element through the condition\n"
     "                  contract (the reference of the structured kernels, sim.h kernels)\n"
-    "  --threads T     threads of the assembly and the multigrid preconditioner, 0..8\n"
+    "  --threads T     threads of the assembly and the multigrid preconditioner, 0..%d\n"
     "                  (default 0: one per CPU; sim.h threads); the motion is the same\n"
     "                  with any number\n"
     "  --csv FILE      also write one row per step to FILE (CSV: step, ms, assembly_ms,\n"
@@ -273,7 +273,7 @@ int cc_cmd_bench(int argc, char **argv)
                     .hessian = {"full", "full", "full"}, .kernels = 1, .repeat = 5};
     int r = parse(argc, argv, &o);
     if (r < 0) return CC_EXIT_USAGE;
-    if (r > 0) return puts(bench_help), CC_EXIT_OK;
+    if (r > 0) return printf(bench_help, CC_SIM_MAX_THREADS), putchar('\n'), CC_EXIT_OK;
     if (!o.steps) o.steps = o.strip ? 150 : 100;   /* the scene's defaults */
     if (!(o.h > 0)) o.h = o.strip ? 0.01 : 0.02;
     if (!(o.k_bend > 0)) o.k_bend = o.strip ? 0.02 : 1e-5;

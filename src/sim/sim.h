@@ -25,11 +25,10 @@
 
 #include "conditions/condition.h"
 #include "mesh/mesh.h"
+#include "sim/algebra/team.h"
 
 #define CC_SIM_NAMELEN 32   /* size of the variant name fields */
-#define CC_SIM_MAX_THREADS 8   /* the threads parameter at most (CC_TEAM_MAX) */
-#define CC_SIM_PARTS 2         /* the assembly and the multigrid's level 0 run in this many parts */
-#define CC_SIM_PART_ROWS 256   /* ... when each part has at least this many vertices */
+#define CC_SIM_MAX_THREADS CC_TEAM_MAX   /* the threads parameter at most */
 
 /* bend_condition naming Bridson et al.'s bending force model (002, 004) instead of a
  * condition: F_i = k_bend w (sin(theta/2) - sin(theta0/2)) u_i, w = |e|^2/(|nA| + |nB|),
@@ -128,7 +127,7 @@ typedef struct cc_sim_params {
                                0.5, 0 turns the check off */
     double contact_margin;  /* obstacles: a vertex closer than this to a surface is in contact */
     int threads;            /* threads that run the parts of the assembly and of the multigrid
-                               preconditioner side by side (CC_SIM_PARTS parts; team.h): 0
+                               preconditioner side by side (CC_MG_PARTS parts, multigrid.h; team.h): 0
                                (default) one per online CPU, 1 the caller alone; the results are
                                the same bit for bit with any number */
     char stretch_variant[CC_SIM_NAMELEN];  /* registry variant of "stretch" */

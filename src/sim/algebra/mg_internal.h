@@ -26,8 +26,6 @@
 #define CC_MG_MINOR 10.0     /* and a minor block (cc_bsr.minor) when it is below this many times that */
 #define CC_MG_BENDING 0.03   /* rotations in the coarse space when half the minor blocks are this strong (cc_mgi_choose_modes) */
 #define CC_MG_ISOTROPIC 0.6  /* the affine maps when half of those have (tr B)^2 >= this 3 ||B||_F^2 (B = c I: 1; rank 1: 1/3) */
-#define CC_MG_PARTS 2        /* level 0's sweeps and product run in this many parts of consecutive rows */
-#define CC_MG_PART_ROWS 256  /* ... when each part has at least this many rows (else in one) */
 #define CC_MG_FAR_ROWS 8192  /* a level this large outgrows the near caches: its passes prefetch (cc_mg_set_far) */
 #define CC_MG_AHEAD 32       /* ... the data of the row this many rows ahead */
 

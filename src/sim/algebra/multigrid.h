@@ -12,6 +12,10 @@
 #include "sim/algebra/filter.h"
 #include "sim/algebra/team.h"
 
+#define CC_MG_PARTS 2        /* level 0's sweeps and product (and the simulator's assembly) run in this
+                                many parts of consecutive rows */
+#define CC_MG_PART_ROWS 256  /* ... when each part has at least this many rows (else in one) */
+
 typedef struct cc_mg cc_mg;
 
 /* an empty preconditioner (no hierarchy yet); NULL when out of memory */

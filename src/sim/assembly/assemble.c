@@ -49,11 +49,11 @@ static int batch_bounds(cc_term *t, int n)
     return 0;
 }
 
-/* where assemble_sweep cuts the rows of n vertices in two (CC_SIM_PARTS parts from
- * CC_SIM_PART_ROWS rows each), or n for one part */
+/* where assemble_sweep cuts the rows of n vertices in two (CC_MG_PARTS parts from
+ * CC_MG_PART_ROWS rows each, as the multigrid cuts its level 0), or n for one part */
 static int sweep_cut(int n)
 {
-    return n >= CC_SIM_PARTS * CC_SIM_PART_ROWS ? n / 2 : n;
+    return n >= CC_MG_PARTS * CC_MG_PART_ROWS ? n / 2 : n;
 }
 
 /* the lowest vertex of t's batches that have vertices on both sides of the cut, or n */
@@ -336,7 +336,7 @@ static void init_rows(cc_sim *s, double cm, double cv, int from, int to)
  * order of batches gives the same sums; only the order of additions differs from the
  * term-by-term path (round-off).
  *
- * With CC_SIM_PARTS = 2 parts (a cloth of 512 vertices or more) the rows are cut in two
+ * With CC_MG_PARTS = 2 parts (a cloth of 512 vertices or more) the rows are cut in two
  * halves: the batches below the cut (part 0) and those from it (part 1) write disjoint rows
  * of A, f and jdx and run side by side on the team; the batches across the cut (part 2, a
  * strip about a grid row wide) follow on the caller. Part 0 hands its rows to the

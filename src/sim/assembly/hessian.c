@@ -17,11 +17,11 @@
 #include <string.h>
 #include "sim/assembly/sim_internal.h"
 
-/* the cc_hessian_mode of term t: CC_HESSIAN_PROJECT under psd_project, else the term's parameter
- * (user conditions: full) */
+/* the cc_hessian_mode of term t: CC_HESSIAN_PROJECT under psd_project or a step's PSD retry,
+ * else the term's parameter (user conditions: full) */
 int cc_term_hessian(const cc_sim *s, const cc_term *t)
 {
-    if (s->p.psd_project) return CC_HESSIAN_PROJECT;
+    if (s->p.psd_project || s->psd_retry) return CC_HESSIAN_PROJECT;
     switch (t->kind) {
     case TERM_STRETCH: return s->p.stretch_hessian;
     case TERM_SHEAR: return s->p.shear_hessian;

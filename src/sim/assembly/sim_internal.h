@@ -63,7 +63,7 @@ struct cc_sim {
     cc_filter *F;        /* constraint filter of the current step */
     cc_mpcg_work *W;     /* MPCG work space */
     cc_team *team;       /* threads for the parts of the assembly and the multigrid (p.threads,
-                            at most CC_SIM_PARTS), or NULL: the caller alone */
+                            at most CC_MG_PARTS), or NULL: the caller alone */
     int *con;            /* nv: CON_* set by the user */
     double *cvec;        /* 3nv: pin velocity, plane normal or line direction */
     cc_obstacle *obs;    /* nobs obstacles */
@@ -91,6 +91,8 @@ struct cc_sim {
     double *rest_len;    /* ne: rest lengths */
     cc_sim_stats st;     /* counters */
     int fault;           /* 1: the last step failed because of a non-finite value or blow-up */
+    int psd_retry;       /* 1 while a step's solve is done again with every element stiffness
+                            projected to PSD (step.c); the assembly projects as under p.psd_project */
     int (*stop)(void);   /* asked before every step of cc_sim_advance (cc_sim_set_stop), or NULL */
     char err[CC_ERRLEN]; /* last error */
 };

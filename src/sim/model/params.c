@@ -241,7 +241,8 @@ int cc_sim_params_check(const cc_sim_params *p, char *err)
     else if (!(p->contact_margin >= 0)) bad = "contact margin must be >= 0";
     else if (p->kernels < 0 || p->kernels > 1) bad = "kernels must be 0 or 1";
     else if (p->cg_warm_start < 0 || p->cg_warm_start > 2) bad = "cg_warm_start must be 0, 1 or 2";
-    else if (p->threads < 0 || p->threads > CC_SIM_MAX_THREADS) bad = "threads must be in 0 .. 8";
+    else if (p->threads < 0 || p->threads > CC_SIM_MAX_THREADS)
+        return snprintf(err, CC_ERRLEN, "threads must be in 0 .. %d", CC_SIM_MAX_THREADS), -1;
     for (int k = 0; k < 3 && !bad; k++)
         if (!isfinite(p->gravity[k])) bad = "gravity must be finite";
     if (bad) return snprintf(err, CC_ERRLEN, "%s", bad), -1;

@@ -3,6 +3,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include "sim/algebra/multigrid.h"
 #include "sim/assembly/sim_internal.h"
 
 /* zeroed array of n elements (one spare, so n = 0 is not NULL) */
@@ -226,7 +227,7 @@ static int alloc_work(cc_sim *s)
     s->F = cc_filter_new(s->nv);
     s->W = cc_mpcg_work_new(s->nv);
     int nt = s->p.threads ? s->p.threads : cc_team_cpus();
-    if (nt > CC_SIM_PARTS) nt = CC_SIM_PARTS;   /* more threads than parts would only wait */
+    if (nt > CC_MG_PARTS) nt = CC_MG_PARTS;   /* more threads than parts would only wait */
     s->team = nt > 1 ? cc_team_new(nt) : NULL;   /* NULL also when it cannot start: the caller alone */
     if (s->W) s->W->team = s->team, s->W->x = s->x;   /* s->x is never reallocated */
     return (s->con && s->contact && s->crow && s->C0 && s->saved_contact && s->F && s->W) ? 0 : -1;

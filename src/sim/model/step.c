@@ -218,7 +218,7 @@ static int step_backward(cc_sim *s, double h, cc_mpcg_stats *cg)
     for (int k = 0; k < n3; k++) dx[k] = h * v[k] + s->y[k];
     /* a solve that meets negative curvature (c^T A c <= 0: the C d2C terms made A
      * indefinite) is repeated once with every element stiffness projected to PSD */
-    int keep_psd = s->p.psd_project, rc = 0;
+    int rc = 0;
     for (int attempt = 0; attempt < 2; attempt++) {
         double t0 = now();
         rc = cc_sim_assemble(s, x, v, 1, 1.0, -h * h, -h, dx, s->f, s->jdx);
@@ -229,14 +229,15 @@ static int step_backward(cc_sim *s, double h, cc_mpcg_stats *cg)
         else warm_guess(s, h);
         rc = cc_mpcg_solve(s->A, s->b, s->F, s->z, s->p.cg_warm_start, s->p.precond, s->p.cg_tol,
                            s->p.cg_max_iter, s->W, s->dv, cg);
-        int soft = rc >= 0 && !cg->indefinite && !s->p.psd_project && s->p.soft_step > 0 && soft_step(s, s->f);
+        int projected = s->p.psd_project || s->psd_retry;
+        int soft = rc >= 0 && !cg->indefinite && !projected && s->p.soft_step > 0 && soft_step(s, s->f);
         s->st.assembly_s += t1 - t0;
         s->st.solve_s += now() - t1;
-        if (rc < 0 || !(cg->indefinite || soft) || s->p.psd_project) break;
-        s->p.psd_project = 1;
+        if (rc < 0 || !(cg->indefinite || soft) || projected) break;
+        s->psd_retry = 1;
         s->st.psd_retries++;
     }
-    s->p.psd_project = keep_psd;
+    s->psd_retry = 0;
     s->ndv = rc < 0 ? 0 : s->ndv < 4 ? s->ndv + 1 : 4;   /* one more solve of step h behind dv (a retry included) */
     s->hdv = h;
     if (rc < 0 && !s->fault) {
