@@ -1,4 +1,42 @@
-/* The multigrid smoother, cycle and single-precision product, per solve (sim/algebra/mg_internal.h). */
+/* The multigrid smoother, cycle and single-precision product, per solve (sim/algebra/mg_internal.h;
+ * the method and why the cycle is SPD: multigrid.c; the figures: docs/performance.md).
+ *
+ * Memory traffic. The cycle's fine level reads only the strictly lower blocks of At, in
+ * single precision (36 bytes a block, against 72 for each of the two triangles of A in
+ * double): the forward sweep solves (D + L) x = b row by row and scatters -L_ik^T x_i to the
+ * residual b - At x = -U x of the earlier rows k < i, and the backward sweep gathers with L_ik
+ * and scatters L_ik^T x_i the same way; on level 0 the sweeps read the smoother's blocks only
+ * (sf), kept apart from the weak ones (wf). The diagonal block inverses and all the coarse
+ * Galerkin sums stay in double, taken from A in double, so the cancellation in them (stiff
+ * blocks summing to small ones) costs no accuracy. MPCG's products S A S c read the same
+ * single-precision lower blocks, strong and weak, and the filtered diagonal blocks in double
+ * (cc_mg_product; mpcg.c argues the perturbation). The values of level 0 (and level 1's
+ * Galerkin sums) are taken row by row; the simulator's assembly hands over each row of A as
+ * it becomes final (cc_mg_prefill), while it is still in the cache.
+ *
+ * Sweep order. A forward sweep in index order waits at almost every row for the row before
+ * it, whose x it gathers (on a grid vertex i - 1 is a neighbour of i); a backward sweep
+ * waits for the row after it, whose scatter into g it reads. Each wait is a chain of about
+ * fifteen dependent instructions and a store forwarded to a load. So the sweeps take the
+ * rows in another order (cc_mgi_sweep_order, multigrid.c): any order in which each row comes
+ * after the rows of its lower blocks solves the same triangular systems, so the forward sweep
+ * gives the same x and the backward sweep (the order reversed) the same update, up to the
+ * order of the additions scattered into one row. Among the rows whose lower blocks' rows are
+ * all done, it takes the smallest that does not couple to the row taken just before it; on a
+ * grid that walks two neighbouring rows of vertices side by side (cc_mg_chained measures
+ * it). With that order, a row's blocks (up to four) stay in registers from the gather to the
+ * scatter (gs_row_fixed).
+ *
+ * Parts. Level 0's sweeps and the product run in two parts of consecutive rows, side by side
+ * on two threads (team.h) when each part has CC_MG_PART_ROWS rows or more (cc_mg_set_parts),
+ * and level 1's sweeps and restriction in the same two parts (its rows are level 0's
+ * aggregates, numbered part by part: cc_mgi_cut_as) when each of those has as many rows too;
+ * levels 2 and below in one part. The rows of the second part leave their blocks into the
+ * first (the cross blocks, at the start of each such row: columns ascend) out of their
+ * sweeps; the residual's cross terms are added after the forward parts, those of the old x
+ * before the backward ones, and the product adds its cross blocks after its parts
+ * (multigrid.c says why the cycle stays SPD). Each thread keeps working on its own half of
+ * every level-0 vector, which matters where the two CPUs are far apart. */
 #include "sim/algebra/mg_internal.h"
 
 /* ---------- the cycle ---------- */

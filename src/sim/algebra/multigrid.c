@@ -1,68 +1,62 @@
 /* Aggregation multigrid as a preconditioner for MPCG (CC_PRECOND_MG).
  *
+ * The files: this one holds the method (this banner), the hierarchy's storage and the
+ * aggregation, built once per pattern of A; mg_values.c the values (smoother blocks,
+ * Galerkin coarse operators, the coarsest factor) at every setup; mg_modes.c the coarse
+ * space with rotations or affine maps; mg_cycle.c the smoother, the cycle and MPCG's
+ * product, with their memory layout and row order. docs/performance.md has the figures.
+ *
  * The method. B is one cycle of algebraic multigrid by aggregation for the filtered system
- * At = S A S + (I - S) of mpcg.h, on the 3x3 blocks of A. The aggregates and the
- * translations as coarse basis are those of smoothed aggregation (Vanek, Mandel & Brezina
- * 1996, "Algebraic multigrid by smoothed aggregation for second and fourth order elliptic
- * problems", Computing 56); the prolongator is left unsmoothed ("plain" aggregation, as in
- * Braess 1995, Computing 55, and Notay 2010, ETNA 37), which keeps every Galerkin product
- * a sum of blocks, cheap enough to redo at every solve:
- *   - level 0 is At; level l+1 has one block row per aggregate of level l. Aggregates are
- *     grown on the graph of strong couplings, ||A_ik||_F^2 >= theta^2 ||A_ii||_F ||A_kk||_F,
- *     by Vanek's three passes (a root with all its strong neighbours while they are all
- *     free; left-over vertices join a neighbouring aggregate; the rest form new ones). A
- *     vertex without strong couplings (a pinned one: its filtered row is I) is left out of
- *     the coarse levels; the smoother solves it exactly.
- *   - the prolongator P maps a coarse vertex I to its fine vertices i with block S_i
- *     (identity on levels >= 1 and on free vertices): the three translations of each
- *     aggregate, restricted to the free directions, so B maps free to free directions.
- *   - coarse operators are Galerkin: A_{l+1} = P^T A_l P, i.e. block (I,K) is the sum of
- *     the blocks S_i A_ik S_k with i in I and k in K. Directions of an aggregate that every
- *     one of its vertices has constrained have a zero column in P; the coarse diagonal
- *     gets 1e-8 tr(A_ii)/3 (I - S_i) per constrained vertex so that those directions stay
+ * At = S A S + (I - S) of mpcg.h, on the 3x3 blocks of A. The aggregates and the coarse basis
+ * are those of smoothed aggregation (Vanek, Mandel & Brezina 1996, "Algebraic multigrid by
+ * smoothed aggregation for second and fourth order elliptic problems", Computing 56); the
+ * prolongator is left unsmoothed ("plain" aggregation, as in Braess 1995, Computing 55, and
+ * Notay 2010, ETNA 37), which keeps every Galerkin product a sum of blocks, cheap enough to
+ * redo at every solve:
+ *   - level 0 is At; level l+1 has one node per aggregate of level l. Aggregates are grown on
+ *     the graph of strong couplings, ||A_ik||_F^2 >= theta^2 ||A_ii||_F ||A_kk||_F, by Vanek's
+ *     three passes (a root with all its strong neighbours while they are all free; left-over
+ *     vertices join a neighbouring aggregate; the rest form new ones). A vertex without strong
+ *     couplings (a pinned one: its filtered row is I) is left out of the coarse levels; the
+ *     smoother solves it exactly.
+ *   - the coarse space, chosen when the hierarchy is built (cc_mgi_choose_modes): the three
+ *     translations of each aggregate, restricted to the free directions: P maps node I to its
+ *     fine vertices i with block S_i (identity on levels >= 1 and on free vertices), so B maps
+ *     free to free directions; or, where bending makes the diagonal, the rigid motions or the
+ *     affine maps of each aggregate (mg_modes.c: nodes of two or four block rows).
+ *   - coarse operators are Galerkin: A_{l+1} = P^T A_l P, with translations the sum of the
+ *     blocks S_i A_ik S_k with i in I and k in K. Directions of an aggregate that every one of
+ *     its vertices has constrained have a zero column in P; the coarse diagonal gets
+ *     CC_MG_NULLFIX tr(A_ii)/3 (I - S_i) per constrained vertex so that those directions stay
  *     invertible and decoupled (they are multiplied by zero on the way back).
- *   - except for the blocks level 0's smoother leaves out (W, below): one that couples two
- *     aggregates enters level 1 with weight 1 + gamma (gamma = 0.25), and gamma times its
- *     lumps come off the two aggregates' diagonal blocks, so level 1 is the Galerkin operator
- *     of A + gamma (W - lump(W)). Translations keep their energy; a jump t between the two
- *     aggregates across the block loses gamma t^T sym(W_ik) t. On cloth the left-out blocks
- *     are the bend-only couplings of a hinge's wings, and piecewise constant coarse functions
- *     give bending too much energy at the aggregates' borders, kinks that smooth errors do
- *     not have; on the bench scene at 256 x 256 bending is a plate problem at the grid's
- *     scale (h^2 k_bend / (rho l^4) is 166 times the mass; with k_bend 1e-6 instead of 1e-5
- *     the iterations fall from 10.77 to 8.33). MPCG iterations a step on the bench scene at
- *     33 / 66 / 132 / 256 with gamma 0: 7.09 / 7.21 / 8.22 / 10.77; 0.1: 7.24 / 7.18 / 7.99 /
- *     10.45; 0.2: 7.09 / 7.17 / 7.77 / 10.02; 0.25: 7.32 / 7.16 / 7.77 / 9.91; 0.3 at 66 / 132 /
- *     256: 7.16 / 7.72 / 9.66; 0.5: 7.33 / 9.53 / 16.82. A level 1 that has a diagonal block
- *     that is not SPD with it (gamma 1 and more did that on a 60 x 60 cloth) is set up again
- *     without it (cc_mg_setup).
+ *   - except, with translations, for the blocks level 0's smoother leaves out (W, below): one
+ *     that couples two aggregates enters level 1 with weight 1 + gamma (CC_MG_GAMMA), and
+ *     gamma times its lumps come off the two aggregates' diagonal blocks, so level 1 is the
+ *     Galerkin operator of A + gamma (W - lump(W)). Translations keep their energy; a jump t
+ *     between the two aggregates across the block loses gamma t^T sym(W_ik) t. On cloth the
+ *     left-out blocks are the bend-only couplings of a hinge's wings, and piecewise constant
+ *     coarse functions give bending too much energy at the aggregates' borders, kinks that
+ *     smooth errors do not have. A level 1 that has a diagonal block that is not SPD with it
+ *     is set up again without it (cc_mg_setup).
  *   - the smoother is block Gauss-Seidel on 3x3 vertex blocks: one forward sweep before the
- *     coarse correction, one backward sweep after it. On level 0 it runs on A' = A - W +
- *     diag_i(sym(sum_k W_ik)), where W holds the weak couplings, ||A_ik||_F < 1e-2
- *     sqrt(||A_ii||_F ||A_kk||_F), or ten times that for the blocks the pattern marks minor
- *     (cc_bsr.minor: on cloth, those no triangle or spring couples) (judged when the
- *     hierarchy is built; cc_mg_set_weak), and each is lumped onto the diagonal blocks of
- *     its two vertices (projected by their filters), so that A' x = A x still holds for
- *     every translation x_i = t. On cloth the weak blocks are the bend-only couplings of a
- *     hinge's two wing vertices, about half of the lower blocks. Against the diagonal they
- *     grow with the grid (as k_bend / l^3 for edges of length l): on the bench scene 2e-4 to
- *     8e-4 at 66 x 66, 1.2e-2 to 3.2e-2 at 256 x 256, where the plain threshold alone would
- *     keep them all and a step would take 1.7 times as long (152 against 91 ms, 10.91
- *     against 10.62 MPCG iterations; at 66 and 132 the two rules leave out the same
- *     blocks). Leaving them out halves the work of a sweep, and the lumping keeps
- *     the out-of-plane stiffness they carry, which is most of it on a flat cloth (dropped
- *     without lumping, the bench scene's MPCG went from 7.61 to 13.99 iterations a step at
- *     66 x 66; lumped, 8.10). MPCG's products still use every block of A.
+ *     coarse correction, one backward sweep after it. With translations it runs on level 0 on
+ *     A' = A - W + diag_i(sym(sum_k W_ik)), where W holds the weak couplings,
+ *     ||A_ik||_F < CC_MG_WEAK sqrt(||A_ii||_F ||A_kk||_F), or CC_MG_MINOR times that for the
+ *     blocks the pattern marks minor (cc_bsr.minor: on cloth, those no triangle or spring
+ *     couples) (judged when the hierarchy is built; cc_mg_set_weak), each lumped onto the
+ *     diagonal blocks of its two vertices (projected by their filters), so that A' x = A x
+ *     still holds for every translation x_i = t. On cloth the weak blocks are the bend-only
+ *     couplings of a hinge's two wing vertices, about half of the lower blocks, which grow
+ *     against the diagonal as k_bend / l^3; leaving them out halves the work of a sweep, and
+ *     the lumping keeps the out-of-plane stiffness they carry, most of it on a flat cloth.
+ *     MPCG's products still use every block of A.
  *   - the coarse problem of every level but the last two is solved by two cycles of the next
  *     level (a W-cycle: the second on the residual of the first), and the coarse correction
- *     is scaled by alpha = 1.7 (over-correction, as Braess suggests for plain aggregation,
- *     whose piecewise constant coarse functions overestimate the energy of smooth errors;
- *     the bound below needs alpha < 2). MPCG iterations a step on the bench scene, 66 x 66 /
- *     132 x 132, with the other settings of this file and the default warm start: alpha 1.2
- *     7.22 / 8.96, 1.3 7.15 / 8.71, 1.5 7.07 / 8.15, 1.7 7.16 / 7.77, 1.8 7.14 / 7.74,
- *     1.9 7.06 / 8.14 (256 x 256: 12.14, 11.53, 10.47, 9.91, 9.70, 9.94). The coarsest level
- *     is solved by a dense Cholesky factorisation (or, if coarsening stalls above that size,
- *     by one symmetric Gauss-Seidel sweep).
+ *     is scaled by alpha = CC_MG_ALPHA (over-correction, as Braess suggests for plain
+ *     aggregation, whose piecewise constant coarse functions overestimate the energy of
+ *     smooth errors; the bound below needs alpha < 2). The coarsest level is solved by a
+ *     dense Cholesky factorisation (or, if coarsening stalls above that size, by one
+ *     symmetric Gauss-Seidel sweep).
  * Why B is symmetric, and positive definite, so CG stays valid: with M = D + L the forward
  * sweep (of A' on level 0: D its diagonal blocks with the lumps, L its lower blocks), one
  * level gives
@@ -86,53 +80,11 @@
  * A + gamma (W - lump(W)), which is not SPD by construction: W - lump(W) is negative
  * semidefinite where each sym(W_ik) is positive semidefinite, and can take more energy than
  * A has in some direction. So the setup requires level 1's diagonal blocks to be SPD (else
- * it starts again with gamma = 0), and MPCG checks r^T B^-1 r > 0 as before; on the bench
- * scene every step MPCG met negative curvature in (33 x 33: 7 of 100 with gamma 0.25, 5 with
- * 0) was c^T A c <= 0, A's own indefiniteness, never r^T B^-1 r < 0.
- *
- * Memory traffic. The cycle's fine level reads only the strictly lower blocks of At, in
- * single precision (36 bytes a block, against 72 for each of the two triangles of A in
- * double): the forward sweep solves (D + L) x = b row by row and scatters -L_ik^T x_i to
- * the residual b - At x = -U x of the earlier rows k < i, and the backward sweep gathers
- * with L_ik and scatters L_ik^T x_i the same way; on level 0 the sweeps read the strong
- * blocks only (sf), kept apart from the weak ones (wf). The diagonal block inverses and all the
- * coarse Galerkin sums stay in double; coarse sums are taken from A in double, so the
- * cancellation in them (stiff blocks summing to small ones) costs no accuracy. MPCG's
- * products S A S c read the same single-precision lower blocks, strong and weak, and the filtered diagonal
- * blocks kept in double (cc_mg_product; mpcg.c argues the perturbation), so each CG
- * iteration's matrix traffic is about 3.8 + 1.7 MB at 132 x 132 instead of 16 MB for A.
- * The values of level 0 (and level 1's Galerkin sums) are taken row by row; the simulator's
- * assembly sweep hands over each row of A as it becomes final (cc_mg_prefill), while it is
- * still in the cache, so the setup that follows skips its own pass over A.
- *
- * Sweep order. A forward sweep in index order waits at almost every row for the row before
- * it, whose x it gathers (on a grid vertex i - 1 is a neighbour of i: 98.5 % of level 0's
- * rows and 87.5 % of level 1's on the 66 x 66 bench cloth); a backward sweep waits for the
- * row after it, whose scatter into g it reads. Each wait is a chain of about fifteen
- * dependent instructions and a store forwarded to a load, so the sweeps ran at the latency
- * of that chain (with the chains cut by reading a wrong vector, a cycle took 0.162 ms
- * instead of 0.198). The sweeps therefore take the rows in another order (cc_mgi_sweep_order): any
- * order in which each row comes after the rows of its lower blocks solves the same
- * triangular systems, so the forward sweep gives the same x and the backward sweep (the
- * order reversed) the same update, up to the order of the additions scattered into one
- * row. Among the rows whose lower blocks' rows are all done, it takes the smallest that
- * does not couple to the row taken just before it; on a grid that walks two neighbouring
- * rows of vertices side by side, and 0.1 % of consecutive rows couple on level 0 at 66 x 66,
- * 1.9 % on level 1 (cc_mg_chained). The order alone took a cycle from 0.198 to 0.180 ms;
- * with it, keeping a row's blocks in registers from the gather to the scatter (widened to
- * double once; rows of up to four blocks, 97 % at level 0), which had not paid while the
- * chain set the pace, took it to 0.166 ms (docs/performance.md).
- *
- * Parts. Level 0's sweeps and MPCG's product run in two parts of consecutive rows, side by
- * side on two threads (team.h) when each part has 256 rows or more (cc_mg_set_parts), and
- * level 1's sweeps and restriction in the same two parts (its rows are level 0's aggregates,
- * numbered part by part: cc_mgi_cut_as) when each of those has 256 rows or more too. The
- * rows of the second part leave their blocks into the first part (the cross blocks C, at
- * the start of each such row: columns ascend) out of their sweeps, so the forward sweep
- * solves with M = D + L - C instead of D + L (block Jacobi between the parts, Gauss-Seidel
- * within them: "hybrid" Gauss-Seidel), and the backward sweep with M^T; the residual's
- * cross terms are added after the forward parts, those of the old x before the backward
- * ones, and the product adds its cross blocks after its parts. The cycle stays symmetric,
+ * it starts again with gamma = 0), and MPCG checks r^T B^-1 r > 0 as before.
+ * Parts: level 0's sweeps (and level 1's, when its parts are large enough) run in parts of
+ * consecutive rows side by side (mg_cycle.c), each part leaving its blocks into earlier parts
+ * (the cross blocks C) out of its sweep: the forward sweep solves with M = D + L - C instead
+ * of D + L ("hybrid" Gauss-Seidel), the backward one with M^T. The cycle stays symmetric,
  * with M^-T (M + M^T - A) M^-1 = M^-T (D - C - C^T) M^-1 as its first term, SPD when
  * D - C - C^T is; for two parts that is D + C + C^T with the second part's signs flipped,
  * i.e. the diagonal blocks with only the couplings across the cut, SPD where the cut's rows
@@ -140,15 +92,8 @@
  * r^T B^-1 r > 0 catches it otherwise). Level 0's aggregates do not cross the cut (the
  * strong graph leaves out the couplings across it, and the aggregates are numbered part by
  * part: cstart), so the restriction and the prolongation run in the same parts, as do
- * MPCG's vector updates (cc_mg_rows): each thread keeps working on its own half of every
- * level-0 vector, which matters where the two CPUs are far apart (a round trip between
- * them took 80 ns at some times on the project machine and 400 ns at others). What a part
- * computes does not depend on the threads, so neither does B. On the bench scene the cuts
- * cost little: MPCG iterations a step, without level 1's correction (gamma 0), 7.15 / 8.17 /
- * 10.62 at 66 / 132 / 256 in one part, 7.14 / 8.23 / 10.56 with level 0 in two, 7.21 / 8.22 /
- * 10.77 with level 1 in two as well (docs/performance.md: with two threads the steps are
- * faster). Levels 2 and below stay in one part: level 2 in two as well took 256 x 256 to
- * 11.04 iterations for no gain in time.
+ * MPCG's vector updates (cc_mg_rows). What a part computes does not depend on the threads,
+ * so neither does B.
  */
 #include "sim/algebra/mg_internal.h"
 
