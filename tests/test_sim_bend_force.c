@@ -224,7 +224,9 @@ static void test_product_uses_matrix(void)
         double *f = malloc(n3 * sizeof *f), *jdx = malloc(n3 * sizeof *jdx), *ref = calloc(n3, sizeof *ref);
         CU_ASSERT_EQUAL_FATAL(cc_sim_jacobian_dense(s, 0, J), 0);
         for (int a = 0; a < n3; a++) dx[a] = rnd();
-        CU_ASSERT_EQUAL_FATAL(cc_sim_assemble(s, cc_sim_positions(s), cc_sim_velocities(s), 1, 0, 1, 0, dx, f, jdx), 0);
+        cc_assembly req = {.x = cc_sim_positions(s), .v = cc_sim_velocities(s), .mat = 1, .cx = 1, .dx = dx,
+                           .f = f, .jdx = jdx};
+        CU_ASSERT_EQUAL_FATAL(cc_sim_assemble(s, &req), 0);
         for (int a = 0; a < n3; a++)
             for (int b = 0; b < n3; b++) ref[a] += J[(size_t)a * n3 + b] * dx[b];
         CU_ASSERT(rel(jdx, ref, n3) < 1e-13);

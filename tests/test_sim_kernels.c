@@ -50,7 +50,9 @@ static int run(cc_sim *s, int kernels, const double *dx, result *r)
     r->f = malloc((size_t)r->n3 * sizeof *r->f);
     r->jdx = malloc((size_t)r->n3 * sizeof *r->jdx);
     double h = 0.02;
-    int rc = cc_sim_assemble(s, s->x, s->v, 1, 1.0, -h * h, -h, dx, r->f, r->jdx);
+    cc_assembly a = {.x = s->x, .v = s->v, .mat = 1, .cm = 1.0, .cx = -h * h, .cv = -h, .dx = dx, .f = r->f,
+                     .jdx = r->jdx};
+    int rc = cc_sim_assemble(s, &a);
     r->nnz = 9 * s->A->nnzb;
     CU_ASSERT(kernels || !s->A->lower);   /* the kernels' sweep leaves the upper triangle to cc_bsr_fill_upper */
     cc_bsr_fill_upper(s->A);
@@ -255,7 +257,8 @@ static void fault_of(cc_sim *s, int kernels, char *msg)
     double *f = malloc(3 * (size_t)s->nv * sizeof *f), *jdx = malloc(3 * (size_t)s->nv * sizeof *jdx);
     double *dx = calloc(3 * (size_t)s->nv, sizeof *dx);
     s->p.kernels = kernels;
-    CU_ASSERT_EQUAL(cc_sim_assemble(s, s->x, s->v, 1, 1.0, -4e-4, -0.02, dx, f, jdx), -1);
+    cc_assembly a = {.x = s->x, .v = s->v, .mat = 1, .cm = 1.0, .cx = -4e-4, .cv = -0.02, .dx = dx, .f = f, .jdx = jdx};
+    CU_ASSERT_EQUAL(cc_sim_assemble(s, &a), -1);
     snprintf(msg, CC_ERRLEN, "%s", s->err);
     free(f);
     free(jdx);

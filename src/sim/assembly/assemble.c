@@ -20,11 +20,11 @@ static int kernel_of(const cc_term *t)
 }
 
 /* the bend kernel of term t over its batches b0 .. b1 - 1 */
-static int bend_kernel(cc_sim *s, cc_term *t, int hess, int b0, int b1, const double *x, const double *v, double cx,
-                       double cv, const double *dx, double *f, double *jdx, int *bad, const char **why)
+static int bend_kernel(cc_sim *s, cc_term *t, int hess, int b0, int b1, const cc_assembly *a, int *bad,
+                       const char **why)
 {
-    if (kernel_of(t) == KERNEL_BEND) return cc_kernel_bend_pritchard(s, t, hess, b0, b1, x, v, cx, cv, dx, f, jdx, bad, why);
-    return cc_kernel_hinge(s, t, hess, b0, b1, x, v, cx, cv, dx, f, jdx, bad, why);
+    if (kernel_of(t) == KERNEL_BEND) return cc_kernel_bend_pritchard(s, t, hess, b0, b1, a, bad, why);
+    return cc_kernel_hinge(s, t, hess, b0, b1, a, bad, why);
 }
 
 /* t->nbatch, bmax and smin (sim_internal.h) for the sweep of assemble_sweep; 0 or -1 */
@@ -241,13 +241,15 @@ static double fused_element(const cc_eval *ev, const int *vid, const int *slot, 
 }
 
 /* one term's elements: forces into f, blocks into A, df/dx dx into jdx */
-static int assemble_term(cc_sim *s, cc_term *t, const double *x, const double *v, int mat, double cx,
-                         double cv, const double *dx, double *f, double *jdx)
+static int assemble_term(cc_sim *s, cc_term *t, const cc_assembly *a)
 {
+    const double *x = a->x, *v = a->v, *dx = a->dx;
+    double cx = a->cx, cv = a->cv, *f = a->f, *jdx = a->jdx;
+    int mat = a->mat;
     if (t->kind == TERM_BEND_FORCE) {   /* a force model, not a condition: bend_force.c */
         int bad = 0;
         const char *why = "";
-        if (cc_bend_force_term(s, t, x, v, mat, cx, cv, dx, f, jdx, &bad, &why) < 0)
+        if (cc_bend_force_term(s, t, a, &bad, &why) < 0)
             return element_fault(s, t, bad, why);
         return 0;
     }
@@ -348,9 +350,7 @@ typedef struct {
     cc_sim *s;
     cc_term *st, *sh, *hg, *tri;   /* tri: st, or sh without st */
     int st_hess, sh_hess, hg_hess;
-    const double *x, *v, *dx;
-    double cm, cx, cv;
-    double *f, *jdx;
+    const cc_assembly *a;   /* the request */
     int cut;                /* part 0: batches with every vertex below it; 1: from it; 2: across */
     int xmin;               /* the lowest vertex of part 2's batches (n if none) */
     cc_mg *mg;              /* the multigrid to hand rows to, or NULL */
@@ -379,10 +379,9 @@ static int run_batches(sweep_job *j, cc_term *t, int p, int b0, int b1)
         }
         int e = b;
         while (e < b1 && in_part(j, t, e, p)) e++;
-        int rc = t == j->hg ? bend_kernel(s, t, j->hg_hess, b, e, j->x, j->v, j->cx, j->cv, j->dx, j->f, j->jdx,
-                                          &j->bad[p], &j->why[p])
-                            : cc_kernel_triangles(s, j->st, j->st_hess, j->sh, j->sh_hess, b, e, j->x, j->v, j->cx,
-                                                  j->cv, j->dx, j->f, j->jdx, &j->bad_term[p], &j->bad[p], &j->why[p]);
+        int rc = t == j->hg ? bend_kernel(s, t, j->hg_hess, b, e, j->a, &j->bad[p], &j->why[p])
+                            : cc_kernel_triangles(s, j->st, j->st_hess, j->sh, j->sh_hess, b, e, j->a, &j->bad_term[p],
+                                                  &j->bad[p], &j->why[p]);
         if (rc < 0) {
             if (t == j->hg) j->bad_term[p] = t;
             return j->failed[p] = 1, -1;
@@ -427,7 +426,7 @@ static void sweep_part(void *arg, int p)
             int top = zr;
             for (int b = b0; b < b1; b++)
                 if (in_part(j, t, b, p) && t->bmax[b] + 1 > top) top = t->bmax[b] + 1;
-            if (top > zr) init_rows(s, j->cm, j->cv, zr, top), zr = top;
+            if (top > zr) init_rows(s, j->a->cm, j->a->cv, zr, top), zr = top;
         }
         if (run_batches(j, t, p, b0, b1) < 0) return;
         if (use_tri) bt = b1;
@@ -440,20 +439,20 @@ static void sweep_part(void *arg, int p)
             if (fin > j->pf) j->pf = cc_mg_prefill(j->mg, s->A, s->F, j->pf, fin) < 0 ? -1 : fin;
         }
     }
-    if (p < 2 && zr < rend) init_rows(s, j->cm, j->cv, zr, rend);
+    if (p < 2 && zr < rend) init_rows(s, j->a->cm, j->a->cv, zr, rend);
 }
 
-static int assemble_sweep(cc_sim *s, cc_term *st, cc_term *sh, cc_term *hg, const double *x, const double *v,
-                          double cm, double cx, double cv, const double *dx, double *f, double *jdx)
+static int assemble_sweep(cc_sim *s, cc_term *st, cc_term *sh, cc_term *hg, const cc_assembly *a)
 {
     cc_bsr *A = s->A;
     int n = A->n, cut = sweep_cut(n);
     cc_term *tri = st ? st : sh;
     int xmin = tri && hg ? (tri->xmin < hg->xmin ? tri->xmin : hg->xmin) : tri ? tri->xmin : hg ? hg->xmin : n;
-    sweep_job j = {s, st, sh, hg, tri, st ? cc_term_hessian(s, st) : 0, sh ? cc_term_hessian(s, sh) : 0,
-                   hg ? cc_term_hessian(s, hg) : 0, x, v, dx, cm, cx, cv, f, jdx, cut, xmin,
-                   s->p.precond == CC_PRECOND_MG ? s->W->mg : NULL, 0, {NULL, NULL, NULL}, {-1, -1, -1}, {"", "", ""},
-                   {0, 0, 0}};
+    sweep_job j = {.s = s, .st = st, .sh = sh, .hg = hg, .tri = tri,
+                   .st_hess = st ? cc_term_hessian(s, st) : 0, .sh_hess = sh ? cc_term_hessian(s, sh) : 0,
+                   .hg_hess = hg ? cc_term_hessian(s, hg) : 0, .a = a, .cut = cut, .xmin = xmin,
+                   .mg = s->p.precond == CC_PRECOND_MG ? s->W->mg : NULL, .pf = 0, .bad = {-1, -1, -1},
+                   .why = {"", "", ""}};
     if (!j.mg) j.pf = -1;   /* -1: no rows handed over */
     if (cut < n) {
         cc_team_run(s->team, sweep_part, &j, 2);
@@ -470,9 +469,10 @@ static int assemble_sweep(cc_sim *s, cc_term *st, cc_term *sh, cc_term *hg, cons
 
 /* every term, into A set to its mass part: through its structured kernel if it has one, else element by
  * element; then the upper triangle from the lower one */
-static int assemble_terms(cc_sim *s, const double *x, const double *v, int mat, double cm, double cx, double cv,
-                          const double *dx, double *f, double *jdx)
+static int assemble_terms(cc_sim *s, const cc_assembly *a)
 {
+    int mat = a->mat;
+    const double *dx = a->dx;
     cc_term *st = NULL, *sh = NULL, *hg = NULL, *bad_term = NULL;
     int bad = -1, all = 1;
     const char *why = "";
@@ -484,30 +484,32 @@ static int assemble_terms(cc_sim *s, const double *x, const double *v, int mat, 
         else if (kernel == KERNEL_BEND || kernel == KERNEL_HINGE) hg = tm;
         all = all && kernel != KERNEL_NONE;
     }
-    if (mat && all) return assemble_sweep(s, st, sh, hg, x, v, cm, cx, cv, dx, f, jdx);
-    if (mat) init_rows(s, cm, cv, 0, s->A->n);
+    if (mat && all) return assemble_sweep(s, st, sh, hg, a);
+    if (mat) init_rows(s, a->cm, a->cv, 0, s->A->n);
     if ((st || sh) && cc_kernel_triangles(s, st, st ? cc_term_hessian(s, st) : 0, sh, sh ? cc_term_hessian(s, sh) : 0, 0,
-                                          (st ? st : sh)->nbatch, x, v, cx, cv, dx, f, jdx, &bad_term, &bad, &why) < 0)
+                                          (st ? st : sh)->nbatch, a, &bad_term, &bad, &why) < 0)
         return element_fault(s, bad_term, bad, why);
     for (int t = 0; t < s->nterm; t++) {
         cc_term *tm = &s->term[t];
         int kernel = term_kernel(s, tm, mat, dx);
         if (kernel == KERNEL_TRIANGLE) continue;
         if (kernel == KERNEL_BEND || kernel == KERNEL_HINGE) {
-            if (bend_kernel(s, tm, cc_term_hessian(s, tm), 0, tm->nbatch, x, v, cx, cv, dx, f, jdx, &bad, &why) < 0)
+            if (bend_kernel(s, tm, cc_term_hessian(s, tm), 0, tm->nbatch, a, &bad, &why) < 0)
                 return element_fault(s, tm, bad, why);
             continue;
         }
-        if (assemble_term(s, tm, x, v, mat, cx, cv, dx, f, jdx) < 0) return -1;
+        if (assemble_term(s, tm, a) < 0) return -1;
     }
     if (mat) s->A->lower = 1, cc_bsr_fill_upper(s->A);   /* the element path wrote both triangles, the kernels the lower */
     return 0;
 }
 
-/* f = f(x, v); A = cm M + cx df/dx + cv df/dv if mat; jdx = df/dx dx if dx */
-int cc_sim_assemble(cc_sim *s, const double *x, const double *v, int mat, double cm, double cx,
-                    double cv, const double *dx, double *f, double *jdx)
+/* f = f(x, v); A = cm M + cx df/dx + cv df/dv if mat; jdx = df/dx dx if dx (cc_assembly) */
+int cc_sim_assemble(cc_sim *s, const cc_assembly *a)
 {
+    const double *v = a->v;
+    double *f = a->f, *jdx = a->jdx;
+    int mat = a->mat;
     size_t n3 = 3 * (size_t)s->nv;
     if (mat && s->W) cc_mg_prefill_reset(s->W->mg);   /* A changes: rows filled ahead are stale */
     if (mat && cc_sim_pattern(s) < 0) return -1;
@@ -517,5 +519,5 @@ int cc_sim_assemble(cc_sim *s, const double *x, const double *v, int mat, double
         for (int k = 0; k < 3; k++) f[3 * i + k] = s->m[i] * g[k] - drag * v[3 * i + k];
     }
     if (jdx) memset(jdx, 0, n3 * sizeof *jdx);
-    return assemble_terms(s, x, v, mat, cm, cx, cv, dx, f, jdx);
+    return assemble_terms(s, a);
 }

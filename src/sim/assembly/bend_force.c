@@ -135,9 +135,11 @@ static void scatter(const int *vid, const int *slot, const cc_elem_force *o, cc_
 }
 
 /* f += F + D over the hinges of t; A += cx J_s + cv dD/dv if mat; jdx += J_s dx if jdx */
-int cc_bend_force_term(cc_sim *s, cc_term *t, const double *x, const double *v, int mat, double cx,
-                       double cv, const double *dx, double *f, double *jdx, int *bad, const char **why)
+int cc_bend_force_term(cc_sim *s, cc_term *t, const cc_assembly *a, int *bad, const char **why)
 {
+    const double *x = a->x, *v = a->v, *dx = a->dx;
+    double cx = a->cx, cv = a->cv, *f = a->f, *jdx = a->jdx;
+    int mat = a->mat;
     int jac = mat || jdx;
     cc_elem_force o;
     double xe[NDOF], ve[NDOF];

@@ -257,9 +257,11 @@ static cc_ln bend_batch(const cc_term *t, int hess, int e0, int live, const doub
     return chk;
 }
 
-int cc_kernel_bend_pritchard(cc_sim *s, cc_term *t, int hess, int b0, int b1, const double *x, const double *v,
-                             double cx, double cv, const double *dx, double *f, double *jdx, int *bad, const char **why)
+int cc_kernel_bend_pritchard(cc_sim *s, cc_term *t, int hess, int b0, int b1, const cc_assembly *a, int *bad,
+                             const char **why)
 {
+    const double *x = a->x, *v = a->v, *dx = a->dx;
+    double cx = a->cx, cv = a->cv, *f = a->f, *jdx = a->jdx;
     double *A = s->A->val;
     for (int e0 = CC_LANES * b0; e0 < t->nel && e0 < CC_LANES * b1; e0 += CC_LANES) {
         int live = t->nel - e0 < CC_LANES ? t->nel - e0 : CC_LANES;

@@ -440,9 +440,11 @@ int cc_kernel_pack_hinge(cc_term *t)
     return 0;
 }
 
-int cc_kernel_hinge(cc_sim *s, cc_term *t, int hess, int b0, int b1, const double *x, const double *v,
-                    double cx, double cv, const double *dx, double *f, double *jdx, int *bad, const char **why)
+int cc_kernel_hinge(cc_sim *s, cc_term *t, int hess, int b0, int b1, const cc_assembly *a, int *bad,
+                    const char **why)
 {
+    const double *x = a->x, *v = a->v, *dx = a->dx;
+    double cx = a->cx, cv = a->cv, *f = a->f, *jdx = a->jdx;
     double *A = s->A->val;
     int force = t->kind == TERM_BEND_FORCE, macri = t->kind == TERM_BEND && t->cond == &cc_bend_macri;
     if (t->kind == TERM_BEND && t->cond == &cc_bend_quadratic) {

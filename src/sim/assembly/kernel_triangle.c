@@ -332,9 +332,10 @@ int cc_kernel_pack_triangles(cc_term *t)
 }
 
 int cc_kernel_triangles(cc_sim *s, cc_term *st, int st_hess, cc_term *sh, int sh_hess, int b0, int b1,
-                        const double *x, const double *v, double cx, double cv, const double *dx, double *f,
-                        double *jdx, cc_term **bad_term, int *bad, const char **why)
+                        const cc_assembly *a, cc_term **bad_term, int *bad, const char **why)
 {
+    const double *x = a->x, *v = a->v, *dx = a->dx;
+    double cx = a->cx, cv = a->cv, *f = a->f, *jdx = a->jdx;
     const cc_term *t = st ? st : sh;
     for (int e0 = CC_LANES * b0; e0 < t->nel && e0 < CC_LANES * b1; e0 += CC_LANES) {
         int live = t->nel - e0 < CC_LANES ? t->nel - e0 : CC_LANES, nonfinite = 0;

@@ -97,16 +97,26 @@ struct cc_sim {
     char err[CC_ERRLEN]; /* last error */
 };
 
-/* Evaluate every term at (x, v): f = total force (3nv, gravity and drag included), energies
- * stored per element. With mat != 0 also A = cm M + cx df/dx + cv df/dv (pattern built);
- * with dx != NULL, jdx = df/dx dx. 0, or -1 with s->err naming the element. */
-int cc_sim_assemble(cc_sim *s, const double *x, const double *v, int mat, double cm, double cx,
-                    double cv, const double *dx, double *f, double *jdx);
+/* What one assembly computes (cc_sim_assemble), named field by field at the call:
+ *   cc_assembly a = {.x = x, .v = v, .mat = 1, .cm = 1, .cx = -h * h, .cv = -h, .dx = dx,
+ *                     .f = f, .jdx = jdx};                      (backward Euler's A, f, jdx)
+ *   cc_assembly a = {.x = x, .v = v, .f = f};                   (the forces alone) */
+typedef struct cc_assembly {
+    const double *x, *v;   /* 3nv: positions and velocities the terms are evaluated at */
+    int mat;               /* 1: also A = cm M + cx df/dx + cv df/dv (the pattern built if new) */
+    double cm, cx, cv;     /* A's weights of the mass, df/dx and df/dv */
+    const double *dx;      /* 3nv or NULL: jdx = df/dx dx is taken along it */
+    double *f;             /* 3nv: the total force, gravity and air drag included */
+    double *jdx;           /* 3nv, or NULL when dx is */
+} cc_assembly;
+
+/* Evaluate every term as a asks: f, energies stored per element, A and jdx as above. 0, or
+ * -1 with s->err naming the element. */
+int cc_sim_assemble(cc_sim *s, const cc_assembly *a);
 /* Bridson's bending force on the hinges of term t (bend_force.c), as cc_sim_assemble does
- * for one term: f += F + D; with mat, A += cx sym(dF/dx) + cv dD/dv; with jdx, jdx +=
+ * for one term: f += F + D; with a->mat, A += cx sym(dF/dx) + cv dD/dv; with jdx, jdx +=
  * sym(dF/dx) dx; energies and C stored. 0, or -1 with *bad the hinge and *why the reason. */
-int cc_bend_force_term(cc_sim *s, cc_term *t, const double *x, const double *v, int mat, double cx,
-                       double cv, const double *dx, double *f, double *jdx, int *bad, const char **why);
+int cc_bend_force_term(cc_sim *s, cc_term *t, const cc_assembly *a, int *bad, const char **why);
 /* the cc_hessian_mode term t uses (hessian.c): CC_HESSIAN_PROJECT under psd_project, else
  * stretch_hessian, shear_hessian or bend_hessian by its kind (user conditions: full) */
 int cc_term_hessian(const cc_sim *s, const cc_term *t);
@@ -119,7 +129,8 @@ void cc_hessian_apply(int mode, cc_eval *ev, const double *v, double k, double k
 /* The structured kernels: the fused backward Euler assembly of cc_sim_assemble (f += f_e,
  * A += cx Jx + cv Jv, jdx += Jx dx, energies and C stored) for summed damping, the same
  * numbers as the condition-contract path up to round-off, without forming element Hessians,
- * for the batches b0 <= b < b1 of CC_LANES elements (elements CC_LANES b .. CC_LANES b + 3).
+ * for the batches b0 <= b < b1 of CC_LANES elements (elements CC_LANES b .. CC_LANES b + 3),
+ * with a's x, v, cx, cv, dx, f and jdx (a->mat: they always assemble A).
  * kernel_triangle.c: stretch/bw98 on st and shear/bw98 on sh over the same triangles (either
  * may be NULL); kernel_bend.c: bend/pritchard on the hinges of t. hess: the term's
  * cc_hessian_mode (not project). 0, or -1 with the element in *bad (and its term in
@@ -130,18 +141,17 @@ void cc_hessian_apply(int mode, cc_eval *ev, const double *v, double k, double k
 int cc_kernel_pack_triangles(cc_term *t);
 int cc_kernel_pack_bend(cc_term *t);
 int cc_kernel_triangles(cc_sim *s, cc_term *st, int st_hess, cc_term *sh, int sh_hess, int b0, int b1,
-                        const double *x, const double *v, double cx, double cv, const double *dx, double *f,
-                        double *jdx, cc_term **bad_term, int *bad, const char **why);
-int cc_kernel_bend_pritchard(cc_sim *s, cc_term *t, int hess, int b0, int b1, const double *x, const double *v,
-                             double cx, double cv, const double *dx, double *f, double *jdx, int *bad, const char **why);
+                        const cc_assembly *a, cc_term **bad_term, int *bad, const char **why);
+int cc_kernel_bend_pritchard(cc_sim *s, cc_term *t, int hess, int b0, int b1, const cc_assembly *a, int *bad,
+                             const char **why);
 /* kernel_hinge.c: the other bend formulations (pritchard-exact, bridson, macri,
  * discrete-shells and Bridson's force model four hinges at a time, quadratic one at a time);
  * cc_kernel_hinge_has says which; cc_kernel_pack_hinge packs their rest data (theta0 and a
  * weight or sin, cos of theta0/2) */
 int cc_kernel_hinge_has(const cc_term *t);
 int cc_kernel_pack_hinge(cc_term *t);
-int cc_kernel_hinge(cc_sim *s, cc_term *t, int hess, int b0, int b1, const double *x, const double *v,
-                    double cx, double cv, const double *dx, double *f, double *jdx, int *bad, const char **why);
+int cc_kernel_hinge(cc_sim *s, cc_term *t, int hess, int b0, int b1, const cc_assembly *a, int *bad,
+                    const char **why);
 /* build the BSR pattern and the slots of every term if not built; 0 or -1 */
 int cc_sim_pattern(cc_sim *s);
 /* strain limiting (strain.c): velocity correction of v1 for x + h v1 (Bridson & Fedkiw), and

@@ -139,7 +139,8 @@ int cc_sim_lambda_min(cc_sim *s, const char *term, cc_hessian_mode mode, double 
     }
     for (int k = 0; k < n3; k++) dx[k] = h * s->v[k];
     if (slot) *slot = (int)mode;
-    int got = cc_sim_assemble(s, s->x, s->v, 1, 1.0, -h * h, -h, dx, f, j);
+    cc_assembly a = {.x = s->x, .v = s->v, .mat = 1, .cm = 1.0, .cx = -h * h, .cv = -h, .dx = dx, .f = f, .jdx = j};
+    int got = cc_sim_assemble(s, &a);
     if (slot) *slot = keep;
     if (got < 0) {
         snprintf(err, CC_ERRLEN, "assembly failed: %.100s", s->err[0] ? s->err : "an element is degenerate");

@@ -500,7 +500,7 @@ void cc_sim_set_state(cc_sim *s, const double *x, const double *v)
 int cc_sim_energies(cc_sim *s, cc_sim_energy *e)
 {
     memset(e, 0, sizeof *e);
-    if (cc_sim_assemble(s, s->x, s->v, 0, 0, 0, 0, NULL, s->tmp, NULL) < 0) return -1;
+    if (cc_sim_assemble(s, &(cc_assembly){.x = s->x, .v = s->v, .f = s->tmp}) < 0) return -1;
     for (int t = 0; t < s->nterm; t++) {
         const cc_term *tm = &s->term[t];
         double sum = 0;
@@ -525,7 +525,7 @@ int cc_sim_element_energies(cc_sim *s, const char *term, double *out, int cap)
     for (int t = 0; t < s->nterm; t++) {
         const cc_term *tm = &s->term[t];
         if (strcmp(tm->name, term)) continue;
-        if (cc_sim_assemble(s, s->x, s->v, 0, 0, 0, 0, NULL, s->tmp, NULL) < 0) return -1;
+        if (cc_sim_assemble(s, &(cc_assembly){.x = s->x, .v = s->v, .f = s->tmp}) < 0) return -1;
         for (int k = 0; k < tm->nel && k < cap; k++) out[k] = tm->energy[k];
         return tm->nel;
     }
@@ -540,13 +540,15 @@ void cc_sim_reaction(const cc_sim *s, int v, double *out)
 }
 
 /* f = f(x, v) */
-int cc_sim_force(cc_sim *s, double *f) { return cc_sim_assemble(s, s->x, s->v, 0, 0, 0, 0, NULL, f, NULL); }
+int cc_sim_force(cc_sim *s, double *f) { return cc_sim_assemble(s, &(cc_assembly){.x = s->x, .v = s->v, .f = f}); }
 
 /* J = df/dx (which = 0) or df/dv (which = 1), dense */
 int cc_sim_jacobian_dense(cc_sim *s, int which, double *J)
 {
     if (which != 0 && which != 1) return -1;
-    if (cc_sim_assemble(s, s->x, s->v, 1, 0.0, which == 0 ? 1.0 : 0.0, which == 1 ? 1.0 : 0.0, NULL, s->tmp, NULL) < 0)
+    cc_assembly a = {.x = s->x, .v = s->v, .mat = 1, .cx = which == 0 ? 1.0 : 0.0, .cv = which == 1 ? 1.0 : 0.0,
+                     .f = s->tmp};
+    if (cc_sim_assemble(s, &a) < 0)
         return -1;
     int n3 = 3 * s->nv;
     memset(J, 0, (size_t)n3 * n3 * sizeof *J);

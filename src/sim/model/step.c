@@ -221,7 +221,9 @@ static int step_backward(cc_sim *s, double h, cc_mpcg_stats *cg)
     int rc = 0;
     for (int attempt = 0; attempt < 2; attempt++) {
         double t0 = now();
-        rc = cc_sim_assemble(s, x, v, 1, 1.0, -h * h, -h, dx, s->f, s->jdx);
+        cc_assembly a = {.x = x, .v = v, .mat = 1, .cm = 1.0, .cx = -h * h, .cv = -h, .dx = dx, .f = s->f,
+                         .jdx = s->jdx};
+        rc = cc_sim_assemble(s, &a);
         if (rc < 0) break;
         for (int k = 0; k < n3; k++) s->b[k] = h * (s->f[k] + s->jdx[k]);
         double t1 = now();
@@ -266,7 +268,7 @@ static int step_explicit(cc_sim *s, double h, int symplectic)
     double *x = s->x, *v = s->v, *a = s->tmp;
     if (cc_sim_setup_constraints(s, v) < 0) return -1;
     double t0 = now();
-    if (cc_sim_assemble(s, x, v, 0, 0, 0, 0, NULL, s->f, NULL) < 0) return -1;
+    if (cc_sim_assemble(s, &(cc_assembly){.x = x, .v = v, .f = s->f}) < 0) return -1;
     s->st.assembly_s += now() - t0;
     for (int i = 0; i < s->nv; i++)
         for (int k = 0; k < 3; k++) a[3 * i + k] = h * s->f[3 * i + k] / s->m[i];
