@@ -1,5 +1,7 @@
-/* The simulator's internals, shared by sim.c (set-up, queries), assemble.c (forces and
- * matrices), step.c (integrators, constraints, adaptive steps) and strain.c. */
+/* The simulator's internals: the state every layer of src/sim reads (struct cc_sim, its terms)
+ * and what the assembly layer (assemble.c, the kernels, bend_force.c, hessian.c) gives the
+ * model above it (cc_sim_assemble, cc_sim_pattern). What only the model's files share (sim.c,
+ * step.c, strain.c, probe.c) is in sim/model/model.h. */
 #ifndef CC_SIM_INTERNAL_H
 #define CC_SIM_INTERNAL_H
 
@@ -12,8 +14,8 @@
 /* TERM_BEND_FORCE: Bridson's bending force model on the hinges (bend_force.c), not a
  * condition; its cond is bend/bridson, used only for C = theta - theta0 (messages, t->C). */
 enum { TERM_STRETCH, TERM_SHEAR, TERM_BEND, TERM_USER, TERM_BEND_FORCE };
-enum { CON_FREE, CON_PIN, CON_PLANE, CON_LINE };
-enum { OBS_PLANE, OBS_SPHERE, OBS_TABLE };
+enum { CON_FREE, CON_PIN, CON_PLANE, CON_LINE };   /* cc_sim.con (the model's: sim.c, step.c) */
+enum { OBS_PLANE, OBS_SPHERE, OBS_TABLE };            /* cc_obstacle.kind (the model's) */
 
 /* One condition applied to a list of elements. */
 typedef struct cc_term {
@@ -154,14 +156,5 @@ int cc_kernel_hinge(cc_sim *s, cc_term *t, int hess, int b0, int b1, const cc_as
                     const char **why);
 /* build the BSR pattern and the slots of every term if not built; 0 or -1 */
 int cc_sim_pattern(cc_sim *s);
-/* strain limiting (strain.c): velocity correction of v1 for x + h v1 (Bridson & Fedkiw), and
- * position correction of x1 with v1 updated (Provot) */
-void cc_strain_velocity(cc_sim *s, const double *x, double h, double *v1);
-void cc_strain_position(cc_sim *s, double h, double *x1, double *v1);
-/* signed distance of point q to obstacle o with the outward normal in n; for a q inside, from
- * (may be NULL) is a point outside it that q came from, and the face it crossed is used */
-double cc_obstacle_distance(const cc_obstacle *o, const double *q, const double *from, double *n);
-/* the mass of vertex i as strain limiting and contacts see it: infinite when pinned */
-double cc_sim_inv_mass(const cc_sim *s, int i);
 
 #endif

@@ -5,6 +5,7 @@
 #include <string.h>
 #include "sim/algebra/multigrid.h"
 #include "sim/assembly/sim_internal.h"
+#include "sim/model/model.h"
 
 /* zeroed array of n elements (one spare, so n = 0 is not NULL) */
 static void *alloc0(size_t n, size_t size) { return calloc(n + 1, size); }

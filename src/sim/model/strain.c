@@ -6,6 +6,7 @@
 #include <math.h>
 #include <string.h>
 #include "sim/assembly/sim_internal.h"
+#include "sim/model/model.h"
 
 /* the length L' in [(1 - s) L, (1 + s) L] nearest to len; returns 1 if len is outside */
 static int clamp_length(double len, double L, double s, double *target)
