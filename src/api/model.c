@@ -75,6 +75,7 @@ static int force_eval(void *ctx, const double *x, const cc_rest *r, int want, cc
     clothcheck_rest rest;
     cc_api_rest(r, &rest);
     out->ncomp = 1, out->ndof = n;
+    out->C[0] = 0;   /* without an energy: what the engine's step scale reads as |E| */
     if ((want & CC_WANT_VALUE) && m->energy) {
         if (m->energy(m->user, x, &rest, &E) != 0) return -1;
         out->C[0] = E, got |= CC_WANT_VALUE;
