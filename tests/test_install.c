@@ -10,6 +10,8 @@
  *   missing-term  gradient: "localized" on vertices 1, 2 and "direction" along n^B
  *   relabelled    gradient: "unknown" (no kind names a relabelled hinge today)
  *   nan-flat      Hessian: NaN on the flat hinge e0 (no kind names a NaN today)
+ * docs/api.md's complete example is compiled from the page and must print what the page shows,
+ * and so must the Bridson example for each output the page quotes.
  * Not in the sanitizer and fuzzing builds (CMakeLists.txt): their library needs their runtime.
  */
 #include <stdarg.h>
@@ -166,6 +168,66 @@ static void test_unit_test(void)
     CU_ASSERT_EQUAL(sh("cd cm-c && ctest --output-on-failure"), 0);
 }
 
+/* buf = the body of the first code block fenced "```lang" after marker in doc; 0 or -1 */
+static int block_after(const char *doc, const char *marker, const char *lang, char *buf, size_t cap)
+{
+    char fence[32];
+    snprintf(fence, sizeof fence, "```%s\n", lang);
+    const char *m = strstr(doc, marker), *b = m ? strstr(m, fence) : NULL, *e;
+    if (!b) return -1;
+    b += strlen(fence);
+    e = strstr(b, "```");
+    if (!e || (size_t)(e - b) >= cap) return -1;
+    snprintf(buf, cap, "%.*s", (int)(e - b), b);
+    return 0;
+}
+
+/* 1 if every line of block (but "  ...") is a line of out; prints the first that is not */
+static int lines_in_out(const char *block, const char *what)
+{
+    char line[1024];
+    for (const char *p = block; *p;) {
+        const char *nl = strchr(p, '\n');
+        size_t n = nl ? (size_t)(nl - p) : strlen(p);
+        snprintf(line, sizeof line, "%.*s", (int)n, p);
+        p += n + (nl != NULL);
+        if (!*line || !strcmp(line, "  ...")) continue;
+        if (!strstr(out, line)) return fprintf(stderr, "docs/api.md, %s: not printed: %s\n", what, line), 0;
+    }
+    return 1;
+}
+
+/* docs/api.md's complete example compiles against the prefix and prints what the page shows;
+ * the Bridson example's outputs on the page are what the programs print */
+static void test_doc(void)
+{
+    char path[1024], *code = malloc(OUTCAP), *block = malloc(OUTCAP), marker[64];
+    snprintf(path, sizeof path, "%s/docs/api.md", CC_SOURCE_DIR);
+    char *doc = cc_test_read_file(path);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(doc);
+    CU_ASSERT_EQUAL_FATAL(block_after(doc, "## A complete example", "c", code, OUTCAP), 0);
+    snprintf(path, sizeof path, "%s/spring.c", work);
+    FILE *f = fopen(path, "w");
+    CU_ASSERT_PTR_NOT_NULL_FATAL(f);
+    fputs(code, f);
+    fclose(f);
+    CU_ASSERT_EQUAL(sh("export PKG_CONFIG_PATH=\"$PWD/prefix/" CC_INSTALL_LIBDIR "/pkgconfig\"; cc -std=c11 -Wall -Wextra "
+                       "-Wpedantic $(pkg-config --cflags clothcheck) spring.c -o spring $(pkg-config --libs --static clothcheck)"), 0);
+    CU_ASSERT(!strstr(out, "warning"));
+    CU_ASSERT_EQUAL(sh("./spring"), 1);
+    CU_ASSERT(block_after(doc, "## A complete example", "text", block, OUTCAP) == 0 && lines_in_out(block, "spring.c"));
+    CU_ASSERT_EQUAL(sh("./pc-c/audit_bend"), 0);
+    CU_ASSERT(block_after(doc, "The right force:", "text", block, OUTCAP) == 0 && lines_in_out(block, "the right force"));
+    for (size_t i = 0; i < sizeof mistakes / sizeof mistakes[0]; i++) {
+        snprintf(marker, sizeof marker, "**`--mistake %s`**", mistakes[i].mistake);
+        CU_ASSERT_EQUAL(sh("./pc-c/audit_bend --mistake %s", mistakes[i].mistake), 1);
+        CU_ASSERT(block_after(doc, marker, "text", block, OUTCAP) == 0 && lines_in_out(block, marker));
+    }
+    free(doc);
+    free(code);
+    free(block);
+}
+
 /* a fresh work directory in the build tree; 0 or -1 */
 static int make_work(void)
 {
@@ -181,6 +243,7 @@ int main(void)
         {"the right force holds its claim", test_right_force},
         {"each planted mistake fails, diagnosed", test_planted_mistakes},
         {"the GradientChecker-style unit test", test_unit_test},
+        {"docs/api.md: its example and outputs as printed", test_doc},
         {NULL, NULL}};
     if (make_work() < 0) return perror("test_install: mkdtemp"), 1;
     int rc = cc_test_main("install", tests);
