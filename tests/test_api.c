@@ -391,6 +391,10 @@ static void test_bad_input(void)
     CU_ASSERT(!clothcheck_audit(&m, NULL) && strstr(clothcheck_error(), "period must be"));
     m = good, m.period = NAN;
     CU_ASSERT(!clothcheck_audit(&m, NULL) && strstr(clothcheck_error(), "period must be"));
+    m = good, m.eval = NULL, m.force = wrapped_force, m.ncomp = 2;
+    CU_ASSERT(!clothcheck_audit(&m, NULL) && strstr(clothcheck_error(), "ncomp belongs to the condition form"));
+    m.ncomp = 1, m.period = 1;
+    CU_ASSERT(!clothcheck_audit(&m, NULL) && strstr(clothcheck_error(), "period belongs to the condition form"));
     CU_ASSERT_EQUAL(clothcheck_verdict(NULL), -1);
     CU_ASSERT_EQUAL(clothcheck_row_count(NULL), 0);
     CU_ASSERT_PTR_NULL(clothcheck_row_at(NULL, 0));

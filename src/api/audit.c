@@ -24,6 +24,7 @@ struct clothcheck_result {
 
 static _Thread_local char last_error[ERRLEN + 32];   /* per thread: why clothcheck_audit gave NULL */
 
+/* the calling thread's last error ("" after a successful audit) */
 const char *clothcheck_error(void) { return last_error; }
 
 /* NULL, with the thread's error set to msg */
@@ -87,6 +88,7 @@ static void publish_row(clothcheck_result *r, int i)
     p->findings = r->findings[i];
 }
 
+/* the engine's audit of m under o, its rows made public; NULL with the error set */
 clothcheck_result *clothcheck_audit(const clothcheck_model *m, const clothcheck_options *o)
 {
     char err[ERRLEN];
@@ -106,18 +108,23 @@ clothcheck_result *clothcheck_audit(const clothcheck_model *m, const clothcheck_
     return r;
 }
 
+/* 1 if a gating row failed, 0 if none, -1 without an audit */
 int clothcheck_verdict(const clothcheck_result *r) { return r ? cc_audit_failed(&r->audit) : -1; }
 
+/* rows of r, 0 without an audit */
 int clothcheck_row_count(const clothcheck_result *r) { return r ? r->audit.nrows : 0; }
 
+/* row i of r, or NULL */
 const clothcheck_row *clothcheck_row_at(const clothcheck_result *r, int i)
 {
     return r && i >= 0 && i < r->audit.nrows ? &r->rows[i] : NULL;
 }
 
+/* the engine's table of r on f */
 void clothcheck_print(FILE *f, const clothcheck_result *r)
 {
     if (f && r) cc_report_table(f, &r->audit, 1);
 }
 
+/* r released (it owns every row and string it gave) */
 void clothcheck_free(clothcheck_result *r) { free(r); }

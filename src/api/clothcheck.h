@@ -79,7 +79,7 @@ typedef struct clothcheck_model {
     void *user;             /* passed unchanged to every callback */
 
     /* condition form */
-    int ncomp;              /* components of C: 1, 2 or 3 */
+    int ncomp;              /* components of C: 1, 2 or 3 (force form: 0 or 1, one energy) */
     double period;          /* C is an angle modulo period (2 pi for a signed dihedral angle):
                                differences of values are taken modulo it; 0: not periodic, or
                                as the claimed variant's C when claims names one */

@@ -108,6 +108,7 @@ static int model_value(void *ctx, const double *x, const double *xf, const cc_re
     return 0;
 }
 
+/* 0 if m is well formed, else -1 with why in err */
 int cc_api_check_model(const clothcheck_model *m, char *err, int nerr)
 {
     const char *why = NULL;
@@ -119,11 +120,14 @@ int cc_api_check_model(const clothcheck_model *m, char *err, int nerr)
                                        : "set eval (the condition form) or force (the force form)";
     else if (m->eval && (m->jacobian || m->energy)) why = "jacobian and energy belong to the force form, not to eval";
     else if (m->eval && (m->ncomp < 1 || m->ncomp > CC_MAX_COMP)) why = "ncomp must be 1, 2 or 3 in the condition form";
+    else if (m->force && m->ncomp != 0 && m->ncomp != 1) why = "ncomp belongs to the condition form (a force has one energy)";
+    else if (m->force && m->period != 0) why = "period belongs to the condition form (an energy is not an angle)";
     else if (!(m->period >= 0 && isfinite(m->period))) why = "period must be 0 or a positive finite number";
     if (why) snprintf(err, (size_t)nerr, "%s", why);
     return why ? -1 : 0;
 }
 
+/* 0 if claim s fits m's form, vertices and components, else -1 with why in err */
 int cc_api_check_claim(const clothcheck_model *m, const cc_claim_spec *s, char *err, int nerr)
 {
     char label[96];
@@ -149,6 +153,7 @@ static const char *force_source(const clothcheck_model *m)
     return "C API: force F only (gradient -F)";
 }
 
+/* am = m copied, t = the target calling m through am */
 void cc_api_target(const clothcheck_model *m, const cc_claim_spec *s, cc_api_model *am, cc_target *t)
 {
     am->m = *m;
