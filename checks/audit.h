@@ -33,6 +33,8 @@ typedef enum cc_ref {
     CC_REF_EXACT,
     CC_REF_EXACT_FROZEN,
     CC_REF_CLAIM,         /* what the target claims to implement (opts.claims, claim.h) */
+    CC_REF_CLAIM_EXACT,   /* the claimed variant's value differentiated exactly (a frozen-magnitude
+                             or claim-none variant: what the exact derivatives would give) */
     CC_REF_COUNT
 } cc_ref;
 
@@ -65,6 +67,10 @@ typedef enum cc_quantity {
 #define CC_AUDIT_TOL_FD_GRAD 1e-7     /* central4 at 1e-3: h^4 + eps/h ~ 3e-13 (seen: 7e-10) */
 #define CC_AUDIT_TOL_FD_HESS 1e-6     /* central4 second differences at 1e-3: h^4 + eps/h^2 ~ 2e-10 (seen: 6e-8) */
 #define CC_AUDIT_TOL_STRUCTURE 1e-9   /* identities of exact derivatives, at round-off (seen: 3e-15) */
+/* a target computing in single precision (eps 6e-8): computed comparisons (claim, structure)
+ * and differences of its gradient (central4 at 1e-3: eps/h ~ 6e-5) */
+#define CC_AUDIT_TOL_SINGLE 1e-5
+#define CC_AUDIT_TOL_SINGLE_FD 1e-3
 
 typedef struct cc_audit_opts {
     int samples;              /* random elements, case ids 0..samples-1 */
@@ -81,6 +87,13 @@ typedef struct cc_audit_opts {
     cc_claim_spec claims;     /* what the target claims to implement: rows against the
                                  reference "claim" (cond NULL and bridson_force 0: none) */
     double claim_tol;         /* tolerance of those rows (0: CC_AUDIT_TOL_EXACT) */
+    int all_checks;           /* 1: the structure rows and the Taylor test even when refs names
+                                 some references only */
+    int no_fd_hessian;        /* 1: no Hessian rows from finite differences of values (the
+                                 Hessian is checked against differences of the gradient) */
+    int single;               /* 1: the target computes in single precision: tolerances
+                                 CC_AUDIT_TOL_SINGLE(_FD), no differences of its values, no
+                                 Taylor test (both lose their digits to its rounding) */
     cc_sample_opts sample;    /* area power and rest stretch of random triangles */
 } cc_audit_opts;
 

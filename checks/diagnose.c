@@ -19,6 +19,7 @@
 
 static const char *const kind_names[] = {"sign", "scale", "asymmetric", "frozen-magnitude", "off-rest",
                                          "translation", "rotation", "localized", "direction", "projector",
+                                         "proportional", "relabelled", "component-swap", "non-finite",
                                          "unknown"};
 
 const char *cc_finding_name(cc_finding_kind k) { return k >= 0 && k < CC_FIND_COUNT ? kind_names[k] : "?"; }
@@ -204,18 +205,22 @@ static void find_scale(const job *j, const sample *s, int nf, cc_diagnosis *dg)
     if (f) f->factor = sign ? -1.0 : c[best], f->vertices = where != j->all ? where : 0;
 }
 
-/* the asymmetric vertex pairs of A (a Hessian) */
-static unsigned asym_vertices(const job *j, const sample *s)
+/* the asymmetric vertex pairs of M (a Hessian, flat: A or R of s) */
+static unsigned asym_of(const job *j, const sample *s, const double *M)
 {
     unsigned mask = 0;
     int n = j->n;
     for (int k = 0; k < j->t->ncomp; k++)
         for (int i = 0; i < n; i++)
             for (int q = i + 1; q < n; q++)
-                if (fabs(s->A[(k * n + i) * n + q] - s->A[(k * n + q) * n + i]) > s->noise)
+                if (fabs(M[(k * n + i) * n + q] - M[(k * n + q) * n + i]) > s->noise)
                     mask |= (1u << (i / 3)) | (1u << (q / 3));
     return mask;
 }
+
+/* the asymmetric vertex pairs of A, where the reference is symmetric (a force's Jacobian,
+ * Bridson's, need not be); 0 otherwise */
+static unsigned asym_vertices(const job *j, const sample *s) { return asym_of(j, s, s->R) ? 0 : asym_of(j, s, s->A); }
 
 /* 1 if the version of A (0 lower mirrored, 1 upper mirrored, 2 (A + A^T)/2) matches R */
 static int half_matches(const job *j, const sample *s, int which)
@@ -538,6 +543,277 @@ static void find_direction(const job *j, const sample *s, int nf, cc_diagnosis *
     if (f) f->along = name[best], f->vertices = where;
 }
 
+/* c = (A.R)/(R.R) on s; 1 if A = c R holds entry by entry there */
+static int fit_factor(const job *j, const sample *s, double *c)
+{
+    double num = 0, den = 0;
+    for (int e = 0; e < j->N; e++) num += s->A[e] * s->R[e], den += s->R[e] * s->R[e];
+    if (!(den > 0)) return 0;
+    *c = num / den;
+    for (int e = 0; e < j->N; e++)
+        if (fabs(s->A[e] - *c * s->R[e]) > s->noise + PARALLEL * fabs(s->A[e])) return 0;
+    return 1;
+}
+
+/* The named quantities of an element a factor may follow. */
+typedef struct features {
+    int count;
+    const char *name[12];
+    double v[12];
+} features;
+
+static void element_features(const job *j, const sample *s, features *f)
+{
+    f->count = 0;
+#define FEAT(str, val) (f->name[f->count] = (str), f->v[f->count++] = (val))
+    if (j->t->nv == 3) {
+        cc_v3 p0 = cc_v3_load(s->x), p1 = cc_v3_load(s->x + 3), p2 = cc_v3_load(s->x + 6);
+        FEAT("the area weight alpha", s->r.alpha);
+        FEAT("the rest area a", s->r.area);
+        FEAT("the world area", 0.5 * cc_v3_norm(cc_v3_cross(cc_v3_sub(p1, p0), cc_v3_sub(p2, p0))));
+        FEAT("|w_u|", cc_v3_norm(cc_tri_w(s->x, s->r.dwu)));
+        FEAT("|w_v|", cc_v3_norm(cc_tri_w(s->x, s->r.dwv)));
+    } else if (j->t->nv == 4) {
+        cc_hinge h;
+        if (cc_hinge_make(s->x, &h) < 0) return;
+        FEAT("|e|", h.le);
+        FEAT("|nA|", h.lA);
+        FEAT("|nB|", h.lB);
+        FEAT("|nA|/|nB|", h.lA / h.lB);
+        FEAT("|nA| + |nB|", h.lA + h.lB);
+        FEAT("(|nA| + |nB|)/|nA|", (h.lA + h.lB) / h.lA);
+        FEAT("(|nA| + |nB|)/|nB|", (h.lA + h.lB) / h.lB);
+        FEAT("cos(theta/2)", cos(0.5 * h.theta));
+        FEAT("the rest weight |e_rest| sqrt(3/A_rest)", s->r.rest_weight);
+    } else {
+        FEAT("|x0 - x1|", cc_v3_norm(cc_v3_sub(cc_v3_load(s->x), cc_v3_load(s->x + 3))));
+        FEAT("the rest length L", s->r.rest_length);
+    }
+#undef FEAT
+}
+
+/* the name and power of the feature that c[i] = lambda feature^power follows on every sample;
+ * 0 if none */
+static int factor_follows(const job *j, const sample *s, const double *c, int nf, const char **name, double *power,
+                          double *lambda)
+{
+    static const double powers[6] = {1, -1, 2, -2, 0.5, -0.5};
+    features f0;
+    element_features(j, &s[0], &f0);
+    for (int q = 0; q < f0.count; q++)
+        for (int pi = 0; pi < 6; pi++) {
+            double p = powers[pi];
+            if (!(f0.v[q] > 0)) continue;
+            double lam = c[0] / pow(f0.v[q], p);
+            int ok = 1;
+            for (int i = 1; i < nf && ok; i++) {
+                features fi;
+                element_features(j, &s[i], &fi);
+                ok = fi.v[q] > 0 && fabs(c[i] - lam * pow(fi.v[q], p)) <= 1e-6 * fabs(c[i]);
+            }
+            if (ok) return *name = f0.name[q], *power = p, *lambda = lam, 1;
+        }
+    return 0;
+}
+
+static void find_proportional(const job *j, const sample *s, int nf, cc_diagnosis *dg)
+{
+    double c[CC_DIAG_CASES], lo = INFINITY, hi = -INFINITY;
+    for (int i = 0; i < nf; i++) {
+        if (!fit_factor(j, &s[i], &c[i])) return;
+        lo = fmin(lo, c[i]), hi = fmax(hi, c[i]);
+    }
+    if (nf < 2 || hi - lo <= 1e-6 * fmax(fabs(lo), fabs(hi))) return;   /* one factor: scale */
+    const char *name;
+    double p, lam;
+    char follows[160];
+    if (factor_follows(j, s, c, nf, &name, &p, &lam)) {
+        char lead[32] = "", pw[16] = "";
+        if (fabs(lam - 1) > 1e-6) snprintf(lead, sizeof lead, "%.6g x ", lam);
+        if (p != 1) snprintf(pw, sizeof pw, "^%g", p);
+        snprintf(follows, sizeof follows, "it is %s%s%s on every element: that quantity is missing or extra, "
+                 "or in the wrong place", lead, name, pw);
+    }
+    else
+        snprintf(follows, sizeof follows, "it follows none of the element's named quantities (areas, lengths, "
+                 "alpha, |nA|/|nB|)");
+    add(dg, CC_FIND_PROPORTIONAL, nf, nf,
+        "The analytic derivative is the reference times a factor that changes from element to element "
+        "(%.4g to %.4g): %s.", lo, hi, follows);
+}
+
+/* A Reordering of the entries: the analytic derivative is R with its vertices or axes moved. */
+typedef struct reorder {
+    int perm[CC_MAX_NV];   /* vertex m of the program is our vertex perm[m] */
+    int axis_major;        /* 1: entries laid out x of every vertex, then y, then z */
+    int transposed;        /* 1: a Jacobian transposed */
+} reorder;
+
+/* flat index of (vertex m, axis s) under o */
+static int moved(const job *j, const reorder *o, int m, int s)
+{
+    return o->axis_major ? s * j->t->nv + m : 3 * o->perm[m] + s;
+}
+
+/* the positions and rest data as a program with labels o reads them: its x_m is our x_perm[m] */
+static int relabel_input(const job *j, const reorder *o, const sample *s, double *y, cc_rest *r)
+{
+    char err[CC_ERRLEN];
+    int nv = j->t->nv;
+    *r = s->r;
+    for (int m = 0; m < nv; m++) memcpy(y + 3 * m, s->x + 3 * o->perm[m], 3 * sizeof(double));
+    if (nv == 4)
+        for (int m = 0; m < 4; m++) memcpy(r->rest_x + 3 * m, s->r.rest_x + 3 * o->perm[m], 3 * sizeof(double));
+    if (nv == 3) {
+        double uv[6] = {0, 0, s->r.du1, s->r.dv1, s->r.du2, s->r.dv2}, up[6];
+        for (int m = 0; m < 3; m++) up[2 * m] = uv[2 * o->perm[m]], up[2 * m + 1] = uv[2 * o->perm[m] + 1];
+        if (cc_rest_triangle(r, up, s->r.area_power, s->r.bu, s->r.bv, err) < 0) return -1;
+    }
+    return 0;
+}
+
+/* 1 if s's analytic derivative is its reference reordered by o */
+static int reorder_matches(const job *j, const reorder *o, const sample *s)
+{
+    double E[NMAX], y[CC_MAX_DOF];
+    const double *R = s->R;
+    sample t;
+    int n = j->n, nv = j->t->nv, ident = 1;
+    for (int m = 0; m < nv; m++) ident &= o->perm[m] == m;
+    if (!ident) {   /* the reference at the relabelled element, its entries put back in our slots */
+        cc_rest r;
+        if (relabel_input(j, o, s, y, &r) < 0 || cc_audit_reference(j->t, y, &r, j->w->ref, j->w->q, &s->e, &t.d) < 0)
+            return 0;
+        flatten(j, t.d.g, t.d.H, t.R);
+        R = t.R;
+    }
+    for (int k = 0; k < j->t->ncomp; k++)
+        for (int m = 0; m < nv; m++)
+            for (int a = 0; a < 3; a++) {
+                int i = moved(j, o, m, a);
+                if (!j->hess) {
+                    E[k * n + i] = R[k * n + 3 * m + a];
+                    continue;
+                }
+                for (int q = 0; q < nv; q++)
+                    for (int b = 0; b < 3; b++) {
+                        int jj = moved(j, o, q, b), from = (k * n + 3 * m + a) * n + 3 * q + b;
+                        if (o->transposed) E[(k * n + jj) * n + i] = R[from];
+                        else E[(k * n + i) * n + jj] = R[from];
+                    }
+            }
+    double tol = fmax(1e-6, 100 * j->w->tol);
+    return rel_error(s->A, E, j->N, NULL) <= tol;
+}
+
+/* next permutation of p[0..n) in lexicographic order; 0 after the last */
+static int next_perm(int *p, int n)
+{
+    int i = n - 2;
+    while (i >= 0 && p[i] >= p[i + 1]) i--;
+    if (i < 0) return 0;
+    int k = n - 1;
+    while (p[k] <= p[i]) k--;
+    int t = p[i];
+    p[i] = p[k], p[k] = t;
+    for (int a = i + 1, b = n - 1; a < b; a++, b--) t = p[a], p[a] = p[b], p[b] = t;
+    return 1;
+}
+
+/* how many of the samples match reordering o */
+static int reorder_count(const job *j, const reorder *o, const sample *s, int nf)
+{
+    int cnt = 0;
+    for (int i = 0; i < nf; i++) cnt += reorder_matches(j, o, &s[i]);
+    return cnt;
+}
+
+static void find_relabelled(const job *j, const sample *s, int nf, cc_diagnosis *dg)
+{
+    cc_ref r = j->w->ref;
+    if (r != CC_REF_CLAIM && r != CC_REF_CLAIM_EXACT && r != CC_REF_EXACT && r != CC_REF_EXACT_FROZEN) return;
+    int nv = j->t->nv;
+    reorder o = {{0, 1, 2, 3}, 0, 0};
+    while (next_perm(o.perm, nv)) {
+        int cnt = reorder_count(j, &o, s, nf);
+        if (!cnt || !reported(cnt, nf)) continue;
+        char map[64] = "", ours[64] = "";
+        for (int m = 0, at = 0, bt = 0; m < nv; m++) {
+            at += snprintf(map + at, sizeof map - (size_t)at, m ? ", x%d" : "x%d", m);
+            bt += snprintf(ours + bt, sizeof ours - (size_t)bt, m ? ", x%d" : "x%d", o.perm[m]);
+        }
+        add(dg, CC_FIND_RELABELLED, cnt, nf,
+            "The numbers are right for the vertices in another order: your %s are our %s%s.", map, ours,
+            nv == 4 ? " (papers label hinges differently; here the shared edge is x1-x2, the wings x0 and x3)" : "");
+        return;
+    }
+    reorder axis = {{0, 1, 2, 3}, 1, 0}, tr = {{0, 1, 2, 3}, 0, 1};
+    int cnt = reorder_count(j, &axis, s, nf);
+    if (cnt && reported(cnt, nf))
+        add(dg, CC_FIND_RELABELLED, cnt, nf,
+            "The numbers are right but laid out axis-major (x of every vertex, then y, then z); clothcheck's "
+            "layout is vertex-major: x0.x, x0.y, x0.z, x1.x, ...");
+    cnt = j->hess ? reorder_count(j, &tr, s, nf) : 0;
+    if (cnt && reported(cnt, nf))
+        add(dg, CC_FIND_RELABELLED, cnt, nf,
+            "The matrix is the transpose of the reference: entry [i][j] must be the derivative of component i "
+            "with respect to coordinate j.");
+}
+
+/* 1 if component k of s's analytic derivative is component c of its reference */
+static int component_is(const job *j, const sample *s, int k, int c)
+{
+    int len = j->N / j->t->ncomp;
+    return rel_error(s->A + k * len, s->R + c * len, len, NULL) <= fmax(1e-6, 100 * j->w->tol);
+}
+
+static void find_swap(const job *j, const sample *s, int nf, cc_diagnosis *dg)
+{
+    int nc = j->t->ncomp;
+    for (int k = 0; k < nc; k++)
+        for (int c = 0; c < nc; c++) {
+            if (c == k) continue;
+            int cnt = 0;
+            for (int i = 0; i < nf; i++) cnt += component_is(j, &s[i], k, c) && !component_is(j, &s[i], k, k);
+            if (cnt && reported(cnt, nf))
+                add(dg, CC_FIND_SWAP, cnt, nf,
+                    "Component %d holds component %d's numbers (for stretch: C_u's for C_v's, or the other way): "
+                    "check which condition each part computes.", k, c);
+        }
+}
+
+/* the worst element's analytic derivative is NaN or infinite: say where */
+static void find_nonfinite(const cc_audit *a, const cc_audit_row *w, cc_diagnosis *dg)
+{
+    if (!isnan(w->max_rel) && isfinite(w->worst.analytic)) return;
+    char label[64];
+    cc_case_label(a->target.nv, w->worst_case, label, sizeof label);
+    add(dg, CC_FIND_NONFINITE, 1, 1,
+        "The analytic derivative is %s at %s %s: a square root, division or acos meeting 0 or a rounded +-1 "
+        "(004's sqrt((1 - cos theta)/2) at a flat hinge); take the angle with atan2 (001 (30)).",
+        isnan(w->worst.analytic) || isnan(w->max_rel) ? "NaN" : "infinite", w->worst_case < 0 ? "edge case" : "element",
+        label);
+}
+
+/* the order findings are listed in: the kinds that explain the whole error first */
+static int rank(cc_finding_kind k)
+{
+    if (k == CC_FIND_SIGN || k == CC_FIND_SCALE || k == CC_FIND_FROZEN) return 0;
+    if (k == CC_FIND_NONFINITE || k == CC_FIND_RELABELLED || k == CC_FIND_PROPORTIONAL || k == CC_FIND_SWAP) return 1;
+    return 2;
+}
+
+/* dg's findings ordered by rank, keeping the order within a rank */
+static void order_findings(cc_diagnosis *dg)
+{
+    cc_finding f[CC_DIAG_MAX];
+    int n = 0;
+    for (int r = 0; r < 3; r++)
+        for (int i = 0; i < dg->n; i++)
+            if (rank(dg->f[i].kind) == r) f[n++] = dg->f[i];
+    memcpy(dg->f, f, sizeof(cc_finding) * (size_t)n);
+}
+
 int cc_diagnose_wanted(const cc_audit *a, const cc_audit_row *w)
 {
     if (!w->available || w->pass || w->samples == 0 || w->q > CC_Q_HESS_GRADIENT) return 0;
@@ -550,6 +826,7 @@ void cc_diagnose_row(const cc_audit *a, const cc_audit_row *w, cc_diagnosis *dg)
     job j = {a, w, &a->target, w->q != CC_Q_GRADIENT, 3 * a->target.nv, 0, (1u << a->target.nv) - 1};
     j.N = a->target.ncomp * j.n * (j.hess ? j.n : 1);
     memset(dg, 0, sizeof *dg);
+    find_nonfinite(a, w, dg);
     sample *s = malloc(sizeof *s * CC_DIAG_CASES);   /* per call: audits may run side by side */
     int nf = s ? gather(&j, s) : 0;
     if (nf > 0) {
@@ -561,8 +838,14 @@ void cc_diagnose_row(const cc_audit *a, const cc_audit_row *w, cc_diagnosis *dg)
         find_localized(&j, s, nf, dg);
         find_direction(&j, s, nf, dg);
         find_projector(&j, s, nf, dg);
+        find_proportional(&j, s, nf, dg);
+        find_relabelled(&j, s, nf, dg);
+        find_swap(&j, s, nf, dg);
+        order_findings(dg);
     }
-    if (nf == 0)
+    if (nf == 0 && dg->n)
+        ;   /* the non-finite finding says it */
+    else if (nf == 0)
         add(dg, CC_FIND_UNKNOWN, 0, 0,
             "The difference stays within %g times the reference's tolerance (%.1e, largest %.2e): it may be "
             "the reference's own error rather than a mistake; check at another step (clothcheck audit's "

@@ -21,6 +21,15 @@
  *   direction         every vertex's error vector (for a Hessian: every error block's columns
  *                     or rows) lies along one named vector of the element (field along):
  *                     triangle edges, n, w_u, w_v; hinge e, n^A, n^B; spring d
+ *   proportional      A = c R with c changing from element to element (a factor that depends
+ *                     on the element); the text names the quantity c follows, if one of the
+ *                     element's named quantities does (alpha, areas, |e|, |nA|/|nB|, ...)
+ *   relabelled        A is R with the vertices in another order (field text names the map:
+ *                     "your x0..x3 are our x2, x0, x1, x3"), or laid out axis-major, or a
+ *                     Jacobian transposed; tested against references that are computed, not
+ *                     differenced (claim, exact)
+ *   component-swap    one component's numbers are another's (C_u's gradient for C_v's)
+ *   non-finite        A is NaN or infinite at the worst element (named by its case)
  *   unknown           none of these fits
  */
 #ifndef CC_DIAGNOSE_H
@@ -42,6 +51,10 @@ typedef enum cc_finding_kind {
     CC_FIND_LOCALIZED,
     CC_FIND_DIRECTION,
     CC_FIND_PROJECTOR,
+    CC_FIND_PROPORTIONAL,
+    CC_FIND_RELABELLED,
+    CC_FIND_SWAP,
+    CC_FIND_NONFINITE,
     CC_FIND_UNKNOWN,
     CC_FIND_COUNT
 } cc_finding_kind;

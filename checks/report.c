@@ -100,6 +100,11 @@ void cc_report_table(FILE *f, const cc_audit *a, int n)
         fprintf(f, "%s %s  [claims %s]  %s  (%d elements, seed %llu)\n", t->condition, t->variant,
                 cc_claim_name(t->claim), t->source ? t->source : "", a[i].ncases,
                 (unsigned long long)a[i].opts.seed);
+        if (cc_claim_given(&t->claims)) {
+            char label[96];
+            cc_claim_label(&t->claims, label, sizeof label);
+            fprintf(f, "  claims to implement %s: rows 'claim' compare its numbers with that, entry by entry\n", label);
+        }
         fprintf(f, "  %-12s %-19s %-10s %9s  %-18s %11s %11s  %-19s %s\n", "reference", "quantity",
                 "scheme", "max rel", "worst (k m s n t)", "analytic", "reference", "case", "result");
         for (int r = 0; r < a[i].nrows; r++) print_row(f, &a[i], &a[i].rows[r]);

@@ -1,8 +1,8 @@
 /* Suite: docs/cli.md's examples run as written.
  *
  * Every line of a ```sh block in docs/cli.md that starts with "clothcheck " is run with the
- * built binary, in a scratch folder holding links to the source tree's lessons/, lua/ and
- * tests/, and must exit with 0 or with the status written after "# exit". Every command of
+ * built binary, in a scratch folder holding links to the source tree's docs/, lessons/, lua/
+ * and tests/, and must exit with 0 or with the status written after "# exit". Every command of
  * `clothcheck --help` must have an example, and every option its `--help` lists an example
  * of that command using it.
  */
@@ -12,13 +12,13 @@
 #include <unistd.h>
 #include "cc_test.h"
 
-/* a scratch folder with links to lessons/, lua/ and tests/, made the working directory */
+/* a scratch folder with links to docs/, lessons/, lua/ and tests/, made the working directory */
 static void scratch(void)
 {
     char dir[] = "/tmp/cc_cli_docsXXXXXX", cmd[1024];
     CU_ASSERT_PTR_NOT_NULL_FATAL(mkdtemp(dir));
-    snprintf(cmd, sizeof cmd, "ln -s '%s/lessons' '%s/lua' '%s/tests' '%s'", CC_SOURCE_DIR, CC_SOURCE_DIR,
-             CC_SOURCE_DIR, dir);
+    snprintf(cmd, sizeof cmd, "ln -s '%s/docs' '%s/lessons' '%s/lua' '%s/tests' '%s'", CC_SOURCE_DIR, CC_SOURCE_DIR,
+             CC_SOURCE_DIR, CC_SOURCE_DIR, dir);
     CU_ASSERT_EQUAL_FATAL(system(cmd), 0);
     CU_ASSERT_EQUAL_FATAL(chdir(dir), 0);
 }

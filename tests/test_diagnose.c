@@ -24,7 +24,11 @@ typedef enum mistake {
     M_HALF,          /* vertex 1's gradient halved */
     M_ALONG_EDGE,    /* +-0.3 e^ added to the gradient at x1, x2 */
     M_SCALING_MODE,  /* 0.2 (x_m - c) added to the gradient */
-    M_NO_PROJECTOR   /* stretch Hessian (15) without I - w^ w^T: alpha dw_m dw_n I / |w| */
+    M_NO_PROJECTOR,  /* stretch Hessian (15) without I - w^ w^T: alpha dw_m dw_n I / |w| */
+    M_ALPHA,         /* stretch gradient without the area weight alpha */
+    M_RELABEL,       /* bend gradient of the hinge read with the shared edge x0-x1 */
+    M_SWAP,          /* stretch: C_u's gradient returned for C_v's */
+    M_NAN_FLAT       /* bend gradient NaN where the hinge is flat */
 } mistake;
 
 typedef struct planted {
@@ -99,11 +103,30 @@ static void plant(const planted *p, const double *x, const cc_rest *r, cc_eval *
         }
 }
 
+/* the mistakes that need the element itself: another labelling, a swap, a NaN */
+static void plant_element(const planted *p, const double *x, const cc_rest *r, cc_eval *e)
+{
+    if (p->m == M_ALPHA)
+        for (int k = 0; k < e->ncomp; k++)
+            for (int i = 0; i < 9; i++) e->dC[k][i] /= r->alpha;
+    if (p->m == M_SWAP) memcpy(e->dC[1], e->dC[0], sizeof e->dC[1]);
+    if (p->m == M_NAN_FLAT && fabs(e->C[0] - r->rest_angle) < 1e-12) e->dC[0][0] = NAN;
+    if (p->m == M_RELABEL) {   /* the program's x0..x3 are our x2, x0, x1, x3 */
+        static const int perm[4] = {2, 0, 1, 3};
+        double y[12];
+        cc_eval f;
+        for (int m = 0; m < 4; m++) memcpy(y + 3 * m, x + 3 * perm[m], sizeof(double) * 3);
+        if (p->base->eval(y, r, CC_WANT_ALL, &f) < 0) return;
+        for (int m = 0; m < 4; m++)
+            for (int s = 0; s < 3; s++) e->dC[0][3 * perm[m] + s] = f.dC[0][3 * m + s];
+    }
+}
+
 static int planted_eval(void *ctx, const double *x, const cc_rest *r, int want, cc_eval *out)
 {
     const planted *p = ctx;
     int got = p->base->eval(x, r, want, out);
-    if (got >= 0) plant(p, x, r, out);
+    if (got >= 0) plant(p, x, r, out), plant_element(p, x, r, out);
     return got;
 }
 
@@ -308,9 +331,65 @@ static void test_pritchard_diagnosis(void)
     CU_ASSERT_PTR_NOT_NULL(finding(&a, CC_Q_HESSIAN, CC_FIND_FROZEN));
 }
 
+static void test_proportional(void)
+{
+    static cc_audit a;
+    run("stretch", "bw98", M_ALPHA, &a);
+    const cc_finding *f = finding(&a, CC_Q_GRADIENT, CC_FIND_PROPORTIONAL);
+    if (!f) print_findings(&a, CC_Q_GRADIENT);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(f);
+    CU_ASSERT_PTR_NOT_NULL(strstr(f->text, "it is the area weight alpha^-1 on every element"));
+    CU_ASSERT_PTR_NULL(finding(&a, CC_Q_GRADIENT, CC_FIND_SCALE));   /* no single factor */
+}
+
+static void test_relabelled(void)
+{
+    static cc_audit a;
+    run("bend", "bridson", M_RELABEL, &a);
+    const cc_finding *f = finding(&a, CC_Q_GRADIENT, CC_FIND_RELABELLED);
+    if (!f) print_findings(&a, CC_Q_GRADIENT);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(f);
+    CU_ASSERT_PTR_NOT_NULL(strstr(f->text, "your x0, x1, x2, x3 are our x2, x0, x1, x3"));
+}
+
+static void test_component_swap(void)
+{
+    static cc_audit a;
+    run("stretch", "bw98", M_SWAP, &a);
+    const cc_finding *f = finding(&a, CC_Q_GRADIENT, CC_FIND_SWAP);
+    if (!f) print_findings(&a, CC_Q_GRADIENT);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(f);
+    CU_ASSERT_PTR_NOT_NULL(strstr(f->text, "Component 1 holds component 0's numbers"));
+}
+
+static void test_nonfinite(void)
+{
+    static cc_audit a;
+    static planted p;
+    p.base = cc_condition_find("bend", "bridson");
+    p.m = M_NAN_FLAT;
+    cc_target t = cc_target_from_condition(p.base);
+    t.ctx = (void *)&p;
+    t.eval = planted_eval;
+    t.value = planted_value;
+    t.value_hd = planted_value_hd;
+    cc_audit_opts o = cc_audit_defaults();
+    o.samples = 20;
+    o.refs = 1u << CC_REF_EXACT;
+    CU_ASSERT_FATAL(cc_audit_run(&t, &o, &a) == 0);
+    const cc_finding *f = finding(&a, CC_Q_GRADIENT, CC_FIND_NONFINITE);
+    if (!f) print_findings(&a, CC_Q_GRADIENT);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(f);
+    CU_ASSERT_PTR_NOT_NULL(strstr(f->text, "NaN at edge case e0:flat"));
+}
+
 int main(void)
 {
     static const cc_test_case tests[] = {
+        {"proportional, and what the factor follows", test_proportional},
+        {"relabelled, and the map", test_relabelled},
+        {"component swap", test_component_swap},
+        {"non-finite, and where", test_nonfinite},
         {"sign", test_sign},
         {"scale and its factor", test_scale},
         {"asymmetric, and which triangle is right", test_asymmetric},

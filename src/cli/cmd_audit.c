@@ -5,6 +5,7 @@
 #include <string.h>
 #include <sys/stat.h>
 #include "checks/report.h"
+#include "cli/audit_exec.h"
 #include "cli/cli.h"
 #include "io/gnuplot.h"
 
@@ -14,6 +15,9 @@ static void audit_usage(FILE *f)
     fputs("usage: clothcheck audit [CONDITION] [--variant V] [--reference R] [--samples N]\n"
           "                        [--seed S] [--case ID] [--area-power P] [--x-rest \"...\"]\n"
           "                        [--json FILE] [--plots DIR]\n"
+          "       clothcheck audit CONDITION --exec \"CMD\" [--claims C/V | bridson-force]\n"
+          "                        [--contract condition|force] [--k K] [--exec-timeout S]\n"
+          "                        [--precision single] [--samples N] [--seed S] [--json FILE]\n"
           "\n"
           "Audit the analytic gradients and Hessians of condition variants against references\n"
           "computed from each variant's own value code, over N seeded random elements plus edge\n"
@@ -37,6 +41,22 @@ static void audit_usage(FILE *f)
           "  --json FILE      write the rows as JSON (FILE '-' : to stdout, instead of the table)\n"
           "  --plots DIR      write V-curves and the bend-angle figure (.dat, .gp, .png) into DIR\n"
           "\n"
+          "Your own code, in any language (docs/your-code.md):\n"
+          "  --exec \"CMD\"     start CMD (words split as a shell would, without one) and audit it\n"
+          "                   through the element protocol: one JSON request per line on its stdin,\n"
+          "                   one JSON answer per line on its stdout. CONDITION says which elements\n"
+          "                   it gets and their rest data. Default 200 elements plus edge cases;\n"
+          "                   finite differences on 100 of them\n"
+          "  --claims C/V     compare its numbers, value included, with variant V of condition C\n"
+          "                   (bend/bridson, stretch/bw98, ...; exact derivatives by hyper-duals),\n"
+          "                   or with bridson-force, the force model of clothcheck force\n"
+          "  --contract       condition: it answers value, gradient, hessian (default);\n"
+          "                   force: force, jacobian, energy (E = k/2 C.C of the claimed variant)\n"
+          "  --k K            stiffness sent with each request and used by the claim (default 1)\n"
+          "  --exec-timeout S seconds the program may take per request (default 30)\n"
+          "  --precision single  judge it as a program computing in floats (detected when every\n"
+          "                   number it sends is a float's)\n"
+          "\n"
           "A variant passes where it agrees with what it claims: exact variants with fd-true and\n"
           "exact, frozen-magnitude variants with fd-frozen and exact-frozen; claim-none variants\n"
           "are reported only. Steps are relative to each element's scale, max|dC|/max|d2C|\n"
@@ -45,7 +65,8 @@ static void audit_usage(FILE *f)
           "mistake: sign, scale, asymmetric, frozen-magnitude, off-rest, translation, rotation,\n"
           "localized, direction or unknown (docs/derive.md).\n"
           "\n"
-          "Exit status: 0 every claim holds, 1 a variant fails its claim, 2 bad input.\n"
+          "Exit status: 0 every claim holds, 1 a variant (or the program) fails its claim, 2 bad\n"
+          "input or a program that misbehaves (exits, hangs, answers out of protocol).\n"
           "\nConditions and variants (and what their derivatives claim):\n", f);
     for (int i = 0; i < cc_condition_count(); i++) {
         const cc_condition *c = cc_condition_at(i);
@@ -63,11 +84,19 @@ typedef struct audit_args {
     const char *case_label;   /* --case or NULL */
     double x_rest[12];        /* --x-rest, when opts.sample.hinge_rest points here */
     cc_audit_opts opts;       /* engine options */
+    const char *exec;         /* --exec command line, or NULL */
+    const char *claims;       /* --claims, or NULL */
+    int force;                /* --contract force */
+    double k;                 /* --k (0: not given) */
+    double timeout;           /* --exec-timeout */
+    int single;               /* --precision single */
+    int samples_given;        /* --samples was given */
 } audit_args;
 
 static const cc_optspec specs[] = {
     {"variant", 1}, {"reference", 1}, {"samples", 1}, {"seed", 1}, {"case", 1},
-    {"area-power", 1}, {"x-rest", 1}, {"json", 1}, {"plots", 1}, {"help", 0}, {NULL, 0},
+    {"area-power", 1}, {"x-rest", 1}, {"json", 1}, {"plots", 1}, {"help", 0},
+    {"exec", 1}, {"claims", 1}, {"contract", 1}, {"k", 1}, {"exec-timeout", 1}, {"precision", 1}, {NULL, 0},
 };
 
 /* a whole decimal integer in [lo, hi]; 0 or -1 */
@@ -81,6 +110,8 @@ static int parse_count(const char *s, unsigned long long lo, unsigned long long 
     *v = u;
     return 0;
 }
+
+static int take_exec_option(audit_args *a, const cc_opt *o);
 
 /* one option into a; 0, 1 for --help, or CC_EXIT_USAGE after printing why */
 static int take_option(audit_args *a, const cc_opt *o)
@@ -103,6 +134,7 @@ static int take_option(audit_args *a, const cc_opt *o)
         if (parse_count(o->value, 1, 100000, &u) < 0)
             return cc_cli_error("audit", "--samples must be a whole number from 1 to 100000 (got '%s')", o->value);
         a->opts.samples = (int)u;
+        a->samples_given = 1;
     } else if (!strcmp(o->name, "seed")) {
         if (parse_count(o->value, 0, UINT64_MAX, &u) < 0)
             return cc_cli_error("audit", "--seed must be a whole number >= 0 (got '%s')", o->value);
@@ -120,8 +152,39 @@ static int take_option(audit_args *a, const cc_opt *o)
         a->opts.sample.hinge_rest = a->x_rest;
     } else if (!strcmp(o->name, "json")) {
         a->json = o->value;
-    } else {
+    } else if (!strcmp(o->name, "plots")) {
         a->plots = o->value;
+    } else {
+        return take_exec_option(a, o);
+    }
+    return 0;
+}
+
+/* an option of --exec into a; 0 or CC_EXIT_USAGE */
+static int take_exec_option(audit_args *a, const cc_opt *o)
+{
+    double d;
+    if (!strcmp(o->name, "exec")) {
+        if (!*o->value) return cc_cli_error("audit", "--exec needs a command");
+        a->exec = o->value;
+    } else if (!strcmp(o->name, "claims")) {
+        a->claims = o->value;
+    } else if (!strcmp(o->name, "contract")) {
+        if (strcmp(o->value, "condition") && strcmp(o->value, "force"))
+            return cc_cli_error("audit", "--contract must be condition or force (got '%s')", o->value);
+        a->force = !strcmp(o->value, "force");
+    } else if (!strcmp(o->name, "k")) {
+        if (cc_parse_double(o->value, &d) < 0 || !(d > 0))
+            return cc_cli_error("audit", "--k must be a positive number (got '%s')", o->value);
+        a->k = d;
+    } else if (!strcmp(o->name, "exec-timeout")) {
+        if (cc_parse_double(o->value, &d) < 0 || !(d > 0 && d <= 86400))
+            return cc_cli_error("audit", "--exec-timeout must be a number of seconds in (0, 86400] (got '%s')", o->value);
+        a->timeout = d;
+    } else {
+        if (strcmp(o->value, "single") && strcmp(o->value, "double"))
+            return cc_cli_error("audit", "--precision must be single or double (got '%s')", o->value);
+        a->single = !strcmp(o->value, "single");
     }
     return 0;
 }
@@ -155,7 +218,60 @@ static int parse_args(int argc, char **argv, audit_args *a)
         return cc_cli_error("audit", "unknown variant '%s' (see clothcheck audit --help)", a->variant);
     if (a->json && !*a->json) return cc_cli_error("audit", "--json needs a file name");
     if (a->plots && !*a->plots) return cc_cli_error("audit", "--plots needs a directory");
+    if (!a->exec && (a->claims || a->force || a->k > 0 || a->timeout > 0 || a->single))
+        return cc_cli_error("audit", "--claims, --contract, --k, --exec-timeout and --precision go with --exec "
+                                     "(a registered variant is audited against its own claim)");
     return 0;
+}
+
+/* the --exec audit of a's program; the exit status */
+static int audit_program(const audit_args *a)
+{
+    cc_exec_audit ea = {0};
+    char err[CC_ERRLEN];
+    if (!a->condition)
+        return cc_cli_error("audit", "--exec needs the CONDITION its program computes (stretch, shear, bend, spring)");
+    if (a->variant) return cc_cli_error("audit", "--variant does not apply to --exec: say what it implements with --claims");
+    if (a->plots) return cc_cli_error("audit", "--plots does not apply to --exec yet");
+    if (a->refs != CC_REFS_ALL) return cc_cli_error("audit", "--reference does not apply to --exec");
+    ea.condition = a->condition, ea.cmd = a->exec, ea.force = a->force;
+    ea.timeout = a->timeout > 0 ? a->timeout : 30;
+    ea.precision_single = a->single;
+    double k = a->k > 0 ? a->k : 1.0;
+    if (a->claims) {
+        if (cc_claim_parse(a->claims, k, a->force, &ea.claims, err, sizeof err) < 0)
+            return cc_cli_error("audit", "--claims: %s", err);
+        if (ea.claims.bridson_force && (!a->force || strcmp(a->condition, "bend")))
+            return cc_cli_error("audit", "--claims bridson-force is a force on a hinge: use it with bend --contract force");
+        if (ea.claims.cond && strcmp(ea.claims.cond->condition, a->condition))
+            return cc_cli_error("audit", "--claims %s is not a %s variant", a->claims, a->condition);
+    } else {
+        ea.claims.k = k;
+    }
+    ea.opts = a->opts;
+    if (!a->samples_given) ea.opts.samples = 200;
+    ea.opts.refs = 1u << CC_REF_FD_TRUE;
+    ea.opts.all_checks = 1;
+    ea.opts.no_fd_hessian = 1;
+    ea.opts.sweep_cases = 0;
+    ea.opts.fd_cases = 100;
+    if (a->case_label) {
+        if (cc_case_parse(cc_condition_find(a->condition, NULL)->nv, a->case_label, &ea.opts.case_id) < 0)
+            return cc_cli_error("audit", "--case '%s' is not a case of %s", a->case_label, a->condition);
+        ea.opts.only_case = 1;
+    }
+    cc_outfile jf = {0};
+    if (a->json && strcmp(a->json, "-") && cc_outfile_open(&jf, a->json, err, sizeof err) < 0)
+        return cc_cli_error("audit", "%s", err);
+    ea.json = jf.f;
+    ea.json_stdout = a->json && !strcmp(a->json, "-");
+    int rc = cc_audit_exec(&ea);
+    if (jf.f && rc != CC_EXIT_USAGE) {
+        if (cc_outfile_commit(&jf, err, sizeof err) < 0) return cc_cli_error("audit", "%s", err);
+    } else if (jf.f) {
+        cc_outfile_abort(&jf);
+    }
+    return rc;
 }
 
 /* the selected variants into list (at most cap); their count */
@@ -229,6 +345,7 @@ int cc_cmd_audit(int argc, char **argv)
         return CC_EXIT_OK;
     }
     if (rc) return rc;
+    if (a.exec) return audit_program(&a);
     const cc_condition *list[64];
     int n = select_variants(&a, list, 64);
     if (a.plots && (rc = plots_dir(a.plots)) != 0) return rc;

@@ -172,7 +172,9 @@ static int take(cc_proc *p)
 int cc_proc_exchange(cc_proc *p, const char *line, size_t n, double timeout, char **out, char *err, int errlen)
 {
     const char *what = "the program";
-    /* drop the line returned last time; a whole line left over is one nobody asked for */
+    /* a whole line already written, before this request, is one nobody asked for */
+    struct pollfd early = {p->out, POLLIN, 0};
+    if (p->out >= 0 && poll(&early, 1, 0) > 0 && (early.revents & POLLIN)) (void)take(p);
     char *nl = p->len ? memchr(p->buf, '\n', p->len) : NULL;
     if (nl) return snprintf(err, (size_t)errlen, "%s wrote more than one line for one request", what), -1;
     size_t sent = 0;

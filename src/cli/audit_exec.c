@@ -1,0 +1,204 @@
+/* clothcheck audit COND --exec "CMD": the audit of a program in any language, spoken to in
+ * the element protocol (exec.h), optionally against what it claims to implement.
+ *
+ * The audit runs in passes over a table of the program's answers (checks/memo.h): a first
+ * pass asks for every element of the batch, the next ones for the points the finite
+ * differences, the Taylor test and the diagnosis need around them, until a pass asks nothing
+ * new. Then come the findings the engine's rows do not make: numbers that are not finite,
+ * named by element and field, and the precision the program computes in.
+ */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include "checks/report.h"
+#include "cli/audit_exec.h"
+#include "cli/cli.h"
+#include "cli/exec.h"
+
+#define MAX_PASSES 12
+
+/* the components of what the program answers: the claim's, else COND's first variant's */
+static int components(const cc_exec_audit *ea)
+{
+    if (ea->force) return 1;
+    if (cc_claim_given(&ea->claims)) return cc_claim_ncomp(&ea->claims);
+    return cc_condition_find(ea->condition, NULL)->ncomp;
+}
+
+/* the target answering from m: names, claim and period */
+static cc_target exec_target(const cc_exec_audit *ea, cc_memo *m)
+{
+    cc_target t = {0};
+    if (!ea->force && ea->claims.cond) {   /* the claimed variant's period, if its C is an angle */
+        cc_target c = cc_target_from_condition(ea->claims.cond);
+        t.period = c.period, t.period_weighted = c.period_weighted;
+    }
+    cc_memo_target(m, &t);
+    t.condition = ea->condition;
+    t.variant = ea->force ? "force" : "condition";
+    t.source = ea->cmd;
+    t.claim = CC_CLAIM_EXACT;
+    t.provides = m->provides;
+    return t;
+}
+
+/* the engine's options */
+static cc_audit_opts pass_opts(const cc_exec_audit *ea, int single)
+{
+    cc_audit_opts o = ea->opts;
+    o.claims = ea->claims;
+    o.single = single;
+    return o;
+}
+
+/* ask m for everything at each element of the batch (what the audit's first pass would ask
+ * first; the points around them depend on the answers) */
+static void ask_elements(const cc_exec_audit *ea, cc_memo *m)
+{
+    const cc_audit_opts *o = &ea->opts;
+    int ne = o->edges ? cc_edge_count(m->nv) : 0;
+    cc_target t = {0};
+    cc_eval e;
+    cc_memo_target(m, &t);
+    for (int id = o->only_case ? o->case_id : -ne; id < (o->only_case ? o->case_id + 1 : o->samples); id++) {
+        cc_case c;
+        if (cc_case_make(m->nv, o->seed, id, &o->sample, &c) == 0) t.eval(t.ctx, c.x, &c.r, CC_WANT_ALL, &e);
+    }
+}
+
+/* the CC_WANT_* bits of the fields the program answered with, checked; 0 or CC_EXIT_USAGE */
+static int settle_provides(const cc_exec_audit *ea, const cc_exec *x, cc_memo *m)
+{
+    if (!x->seen)
+        return cc_cli_error("audit", "the program's answers hold none of %s", ea->force ? "force, jacobian, energy"
+                                                                                   : "value, gradient, hessian");
+    m->provides = x->seen;
+    return 0;
+}
+
+/* the passes: a = the audit of the program once it asks nothing new; 0 or CC_EXIT_USAGE */
+static int run_passes(const cc_exec_audit *ea, cc_exec *x, cc_memo *m, cc_audit *a, int *single)
+{
+    char err[512];
+    ask_elements(ea, m);
+    for (int pass = 1; pass <= MAX_PASSES; pass++) {
+        int missing = cc_memo_missing_count(m);
+        if (isatty(2))
+            fprintf(stderr, "clothcheck audit: pass %d: %d elements to ask the program for\n", pass, missing);
+        if (cc_exec_fetch(x, m, err, sizeof err) < 0) return cc_cli_error("audit", "%s: %s", ea->cmd, err);
+        if (pass == 1) {
+            int rc = settle_provides(ea, x, m);
+            if (rc) return rc;
+            *single = ea->precision_single || (x->numbers > 20 && x->nonfloat == 0);
+        }
+        cc_target t = exec_target(ea, m);
+        cc_audit_opts o = pass_opts(ea, *single);
+        if (cc_audit_run(&t, &o, a) < 0) return cc_cli_error("audit", "no element could be built");
+        if (cc_memo_missing_count(m) == 0) return 0;
+    }
+    return cc_cli_error("audit", "%s: the audit did not settle after %d passes", ea->cmd, MAX_PASSES);
+}
+
+/* the field names of the contract, by CC_WANT_* bit */
+static const char *field_name(const cc_exec_audit *ea, int bit)
+{
+    if (bit == CC_WANT_VALUE) return ea->force ? "energy" : "value";
+    if (bit == CC_WANT_GRAD) return ea->force ? "force" : "gradient";
+    return ea->force ? "jacobian" : "hessian";
+}
+
+/* the first entry of (what, n) that is not finite, or -1 */
+static int first_nonfinite(const double *v, int n)
+{
+    for (int i = 0; v && i < n; i++)
+        if (!isfinite(v[i])) return i;
+    return -1;
+}
+
+/* print each field that is not finite at some element of the batch, with the first such
+ * element; their count */
+static int report_nonfinite(FILE *f, const cc_exec_audit *ea, const cc_memo *m, const cc_audit *a)
+{
+    int n = 3 * m->nv, nc = m->ncomp, found = 0, ne = a->opts.edges ? cc_edge_count(m->nv) : 0;
+    int bits[3] = {CC_WANT_VALUE, CC_WANT_GRAD, CC_WANT_HESS}, count[3] = {0, 0, 0}, first[3] = {0, 0, 0};
+    double firstv[3] = {0, 0, 0};
+    for (int id = -ne; id < a->opts.samples; id++) {
+        cc_case c;
+        if (cc_case_make(m->nv, a->opts.seed, id, &a->opts.sample, &c) < 0) continue;
+        const cc_memo_entry *e = cc_memo_find(m, c.x, &c.r);
+        if (!e) continue;
+        const double *p[3] = {e->C, e->g, e->H};
+        int len[3] = {nc, nc * n, nc * n * n};
+        for (int b = 0; b < 3; b++) {
+            int at = (e->have & bits[b]) ? first_nonfinite(p[b], len[b]) : -1;
+            if (at < 0) continue;
+            if (!count[b]++) first[b] = id, firstv[b] = p[b][at];
+        }
+    }
+    for (int b = 0; b < 3; b++) {
+        if (!count[b]) continue;
+        char label[64];
+        cc_case_label(m->nv, first[b], label, sizeof label);
+        fprintf(f, "  non-finite: %s is %s at %s %s (%d of the %d elements)\n", field_name(ea, bits[b]),
+                isnan(firstv[b]) ? "NaN" : "infinite", first[b] < 0 ? "edge case" : "element", label, count[b],
+                a->ncases);
+        found++;
+    }
+    return found;
+}
+
+/* what the report adds below the engine's table; 1 if that fails the audit */
+static int report_extras(FILE *f, const cc_exec_audit *ea, const cc_exec *x, const cc_memo *m, const cc_audit *a)
+{
+    int fails = report_nonfinite(f, ea, m, a) > 0;
+    int missing = (CC_WANT_VALUE | CC_WANT_GRAD | CC_WANT_HESS) & ~m->provides;
+    for (int b = CC_WANT_VALUE; b <= CC_WANT_HESS; b <<= 1)
+        if (missing & b)
+            fprintf(f, "  missing: the program gives no %s; the rows that need it are not applicable\n",
+                    field_name(ea, b));
+    if (a->opts.single) {
+        const cc_audit_row *c = cc_audit_find(a, CC_REF_CLAIM, CC_Q_GRADIENT);
+        char agrees[64] = "";
+        if (c && c->available && c->pass) snprintf(agrees, sizeof agrees, "agrees with its claim to %.1e: ", c->max_rel);
+        fprintf(f, "  precision: %sjudged as single precision (%s): tolerances %g, %g for differences of its "
+                "gradient\n", agrees, ea->precision_single ? "--precision single" : "every number it sent is a float's",
+                CC_AUDIT_TOL_SINGLE, CC_AUDIT_TOL_SINGLE_FD);
+    }
+    fprintf(f, "  the program answered %d requests, %ld elements\n", x->batches, x->elements);
+    if (fails) fprintf(f, "  => FAILS: the program's numbers are not all finite\n");
+    return fails;
+}
+
+int cc_audit_exec(const cc_exec_audit *ea)
+{
+    cc_exec x = {0};
+    cc_memo m;
+    char err[512];
+    x.force = ea->force, x.condition = ea->condition, x.k = ea->claims.k > 0 ? ea->claims.k : 1.0;
+    x.variant = ea->claims.bridson_force ? "bridson-force" : ea->claims.cond ? ea->claims.cond->variant : NULL;
+    x.timeout = ea->timeout;
+    int nv = cc_condition_find(ea->condition, NULL)->nv;
+    if (cc_memo_init(&m, nv, components(ea)) < 0) return cc_cli_error("audit", "out of memory");
+    cc_audit *a = calloc(1, sizeof *a);
+    if (!a || cc_exec_start(&x, ea->cmd, err, sizeof err) < 0) {
+        cc_memo_free(&m);
+        free(a);
+        return a ? cc_cli_error("audit", "--exec: %s", err) : cc_cli_error("audit", "out of memory");
+    }
+    int single = ea->precision_single;
+    int rc = run_passes(ea, &x, &m, a, &single);
+    cc_exec_close(&x);
+    if (!rc) {
+        FILE *out = ea->json_stdout ? stderr : stdout;
+        if (ea->json_stdout) cc_report_json(stdout, a, 1);
+        else cc_report_table(stdout, a, 1);
+        if (ea->json) cc_report_json(ea->json, a, 1);
+        int extra_fail = report_extras(out, ea, &x, &m, a);
+        rc = cc_audit_failed(a) || extra_fail ? CC_EXIT_FAIL : CC_EXIT_OK;
+    }
+    cc_memo_free(&m);
+    free(a);
+    return rc;
+}

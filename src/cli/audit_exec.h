@@ -1,0 +1,24 @@
+/* clothcheck audit COND --exec "CMD" (audit_exec.c). */
+#ifndef CC_AUDIT_EXEC_H
+#define CC_AUDIT_EXEC_H
+
+#include <stdio.h>
+#include "checks/audit.h"
+
+typedef struct cc_exec_audit {
+    const char *condition;   /* stretch, shear, bend, spring: the elements sent */
+    const char *cmd;         /* the program's command line */
+    int force;               /* 1: the force contract */
+    cc_claim_spec claims;    /* what it claims to implement (none: cond NULL, bridson_force 0) */
+    double timeout;          /* seconds per batch */
+    int precision_single;    /* 1: judge it as a single-precision program */
+    cc_audit_opts opts;      /* samples, seed, edges, ... */
+    int json_stdout;         /* 1: the rows as JSON on stdout instead of the table (the rest on stderr) */
+    FILE *json;              /* also write the rows as JSON here, or NULL */
+} cc_exec_audit;
+
+/* run the audit and print its report; the exit status (0 pass, 1 fail, 2 bad input or a
+ * misbehaving program, after one line on stderr) */
+int cc_audit_exec(const cc_exec_audit *ea);
+
+#endif

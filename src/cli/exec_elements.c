@@ -1,0 +1,314 @@
+/* The element protocol, clothcheck's side (see exec.h). */
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "cli/exec.h"
+#include "io/jsonr.h"
+
+/* A growing text buffer for one request line. */
+typedef struct sbuf {
+    char *s;
+    size_t len, cap;
+    int oom;
+} sbuf;
+
+#ifdef __GNUC__
+static void put(sbuf *b, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+#endif
+
+/* append printf output to b */
+static void put(sbuf *b, const char *fmt, ...)
+{
+    for (;;) {
+        va_list ap;
+        va_start(ap, fmt);
+        int n = vsnprintf(b->s ? b->s + b->len : NULL, b->s ? b->cap - b->len : 0, fmt, ap);
+        va_end(ap);
+        if (n < 0) return;
+        if (b->s && b->len + (size_t)n < b->cap) {
+            b->len += (size_t)n;
+            return;
+        }
+        size_t cap = b->cap ? 2 * b->cap : 1u << 16;
+        while (cap < b->len + (size_t)n + 1) cap *= 2;
+        char *s = realloc(b->s, cap);
+        if (!s) {
+            b->oom = 1;
+            return;
+        }
+        b->s = s, b->cap = cap;
+    }
+}
+
+/* n numbers as a JSON list, shortest form that reads back exactly */
+static void put_list(sbuf *b, const double *v, int n)
+{
+    put(b, "[");
+    for (int i = 0; i < n; i++) put(b, i ? ", %.17g" : "%.17g", v[i]);
+    put(b, "]");
+}
+
+/* the rest data a program needs for an element of r->nv vertices */
+static void put_rest(sbuf *b, const cc_rest *r)
+{
+    if (r->nv == 3) {
+        double uv[6] = {0, 0, r->du1, r->dv1, r->du2, r->dv2};
+        put(b, "{\"uv\": ");
+        put_list(b, uv, 6);
+        put(b, ", \"bu\": %.17g, \"bv\": %.17g, \"area_power\": %.17g}", r->bu, r->bv, r->area_power);
+    } else if (r->nv == 4) {
+        put(b, "{\"x_rest\": ");
+        put_list(b, r->rest_x, 12);
+        put(b, ", \"theta0\": %.17g}", r->rest_angle);
+    } else {
+        put(b, "{\"length\": %.17g}", r->rest_length);
+    }
+}
+
+/* the names of the want bits in the contract */
+static void put_want(sbuf *b, const cc_exec *x, int want)
+{
+    static const char *const cond[3] = {"value", "gradient", "hessian"};
+    static const char *const force[3] = {"energy", "force", "jacobian"};
+    static const int bit[3] = {CC_WANT_VALUE, CC_WANT_GRAD, CC_WANT_HESS};
+    int first = 1;
+    put(b, "[");
+    for (int i = 0; i < 3; i++)
+        if (want & bit[i]) put(b, first ? "\"%s\"" : ", \"%s\"", x->force ? force[i] : cond[i]), first = 0;
+    put(b, "]");
+}
+
+/* the request line for elements e[0..n) (same want) */
+static void put_request(sbuf *b, const cc_exec *x, const cc_memo *m, cc_memo_entry **e, int n, int want)
+{
+    b->len = 0;
+    put(b, "{\"protocol\": 1, \"contract\": \"%s\", \"condition\": \"%s\", ", x->force ? "force" : "condition",
+        x->condition);
+    if (x->variant) put(b, "\"variant\": \"%s\", ", x->variant);
+    else put(b, "\"variant\": null, ");
+    put(b, "\"k\": %.17g, \"want\": ", x->k);
+    put_want(b, x, want);
+    put(b, ", \"elements\": [");
+    for (int i = 0; i < n; i++) {
+        put(b, i ? ", {\"x\": " : "{\"x\": ");
+        put_list(b, e[i]->x, 3 * m->nv);
+        put(b, ", \"rest\": ");
+        put_rest(b, &e[i]->r);
+        put(b, "}");
+    }
+    put(b, "]}\n");
+}
+
+int cc_exec_start(cc_exec *x, const char *cmd, char *err, int errlen)
+{
+    char *argv[64], words[4096];
+    x->cmd = cmd;
+    if (cc_proc_split(cmd, argv, 64, words, sizeof words, err, errlen) < 0) return -1;
+    return cc_proc_start(&x->proc, argv, err, errlen);
+}
+
+void cc_exec_close(cc_exec *x) { cc_proc_close(&x->proc, 2.0); }
+
+#ifdef __GNUC__
+static int say(char *err, int errlen, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+#endif
+
+/* err = the printf text; -1 */
+static int say(char *err, int errlen, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(err, (size_t)errlen, fmt, ap);
+    va_end(ap);
+    return -1;
+}
+
+/* Reading one element's answer. */
+typedef struct reader {
+    cc_exec *x;
+    const cc_memo *m;
+    char *err;
+    int errlen;
+    int batch, elem;      /* for messages */
+} reader;
+
+#ifdef __GNUC__
+static int bad(reader *rd, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+#endif
+
+/* err = "the program's answer to batch B, element E: ..."; -1 */
+static int bad(reader *rd, const char *fmt, ...)
+{
+    int at = snprintf(rd->err, (size_t)rd->errlen, "answer to request %d, element %d: ", rd->batch, rd->elem);
+    if (at < 0 || at >= rd->errlen) return -1;
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(rd->err + at, (size_t)(rd->errlen - at), fmt, ap);
+    va_end(ap);
+    return -1;
+}
+
+/* count a number received, and whether it is a single-precision one printed in full */
+static double number(reader *rd, const cc_jv *v)
+{
+    double d = cc_jv_number(v);
+    rd->x->numbers++;
+    if (isfinite(d) && d != 0) {
+        double f = (double)(float)d;
+        rd->x->nonfloat += fabs(f - d) > 1e-9 * fabs(d);
+    }
+    return d;
+}
+
+/* out[0..n) = the list v of n numbers, named `what`; 0 or -1 */
+static int numbers(reader *rd, const cc_jv *v, int n, const char *what, double *out)
+{
+    if (v->type != CC_JV_ARRAY) return bad(rd, "'%s' is a %s, not a list of %d numbers", what, cc_jv_type_name(v), n);
+    if (v->n != n) return bad(rd, "'%s' has %d entries, expected %d", what, v->n, n);
+    for (int i = 0; i < n; i++) {
+        if (!cc_jv_is_number(&v->items[i]))
+            return bad(rd, "'%s' entry %d is a %s, not a number", what, i, cc_jv_type_name(&v->items[i]));
+        out[i] = number(rd, &v->items[i]);
+    }
+    return 0;
+}
+
+/* out = the rows x cols matrix v (a list of rows), named `what`; 0 or -1 */
+static int matrix(reader *rd, const cc_jv *v, int rows, int cols, const char *what, double *out)
+{
+    char name[48];
+    if (v->type != CC_JV_ARRAY) return bad(rd, "'%s' is a %s, not a list of %d lists", what, cc_jv_type_name(v), rows);
+    if (v->n != rows) return bad(rd, "'%s' has %d rows, expected %d", what, v->n, rows);
+    for (int i = 0; i < rows; i++) {
+        snprintf(name, sizeof name, "%s[%d]", what, i);
+        if (numbers(rd, &v->items[i], cols, name, out + (size_t)i * (size_t)cols) < 0) return -1;
+    }
+    return 0;
+}
+
+/* the condition contract's fields of element object o into C, g, H; the bits present, or -1 */
+static int read_condition(reader *rd, const cc_jv *o, double *C, double *g, double *H)
+{
+    int nc = rd->m->ncomp, n = 3 * rd->m->nv, have = 0;
+    const cc_jv *v = cc_jv_get(o, "value"), *gr = cc_jv_get(o, "gradient"), *h = cc_jv_get(o, "hessian");
+    if (v) {
+        if (nc == 1 && cc_jv_is_number(v)) C[0] = number(rd, v);
+        else if (numbers(rd, v, nc, "value", C) < 0) return -1;
+        have |= CC_WANT_VALUE;
+    }
+    if (gr) {
+        if (matrix(rd, gr, nc, n, "gradient", g) < 0) return -1;
+        have |= CC_WANT_GRAD;
+    }
+    if (h) {
+        if (h->type != CC_JV_ARRAY || h->n != nc)
+            return bad(rd, "'hessian' must be a list of %d matrices (one per component), %d x %d each", nc, n, n);
+        for (int k = 0; k < nc; k++)
+            if (matrix(rd, &h->items[k], n, n, "hessian", H + (size_t)k * (size_t)(n * n)) < 0) return -1;
+        have |= CC_WANT_HESS;
+    }
+    return have;
+}
+
+/* the force contract's fields of o as the condition form: C = E, g = -F, H = -dF/dx */
+static int read_force(reader *rd, const cc_jv *o, double *C, double *g, double *H)
+{
+    int n = 3 * rd->m->nv, have = 0;
+    const cc_jv *e = cc_jv_get(o, "energy"), *f = cc_jv_get(o, "force"), *j = cc_jv_get(o, "jacobian");
+    if (e) {
+        if (!cc_jv_is_number(e)) return bad(rd, "'energy' is a %s, not a number", cc_jv_type_name(e));
+        C[0] = number(rd, e);
+        have |= CC_WANT_VALUE;
+    }
+    if (f) {
+        if (numbers(rd, f, n, "force", g) < 0) return -1;
+        for (int i = 0; i < n; i++) g[i] = -g[i];
+        have |= CC_WANT_GRAD;
+    }
+    if (j) {
+        if (matrix(rd, j, n, n, "jacobian", H) < 0) return -1;
+        for (int i = 0; i < n * n; i++) H[i] = -H[i];
+        have |= CC_WANT_HESS;
+    }
+    return have;
+}
+
+/* one answer line to the request for e[0..n): stored in m; 0 or -1 */
+static int read_answer(reader *rd, cc_memo *m, const char *line, cc_memo_entry **e, int n)
+{
+    char perr[160];
+    cc_jdoc *doc = cc_jdoc_parse(line, strlen(line), perr, sizeof perr);
+    if (!doc)
+        return snprintf(rd->err, (size_t)rd->errlen, "answer to request %d is not JSON (%s): %s", rd->batch, perr,
+                        rd->x->last), -1;
+    const cc_jv *root = cc_jdoc_root(doc), *els = cc_jv_get(root, "elements"), *msg = cc_jv_get(root, "error");
+    int rc = 0;
+    double C[CC_MAX_COMP], g[CC_MAX_COMP * CC_MAX_DOF], H[CC_MAX_COMP * CC_MAX_DOF * CC_MAX_DOF];
+    if (root->type != CC_JV_OBJECT)
+        rc = say(rd->err, rd->errlen, "answer to request %d is a JSON %s, not an object with "
+                      "\"elements\"", rd->batch, cc_jv_type_name(root));
+    else if (msg)
+        rc = say(rd->err, rd->errlen, "the program says: %s",
+                      msg->type == CC_JV_STRING ? msg->str : "(an error that is not a string)");
+    else if (!els || els->type != CC_JV_ARRAY)
+        rc = say(rd->err, rd->errlen, "answer to request %d has no list \"elements\" (nor \"error\"): %s",
+                      rd->batch, rd->x->last);
+    else if (els->n != n)
+        rc = say(rd->err, rd->errlen, "answer to request %d holds %d elements, the request %d",
+                      rd->batch, els->n, n);
+    for (int i = 0; i < n && rc == 0; i++) {
+        rd->elem = i;
+        const cc_jv *o = &els->items[i];
+        if (o->type != CC_JV_OBJECT) {
+            rc = bad(rd, "a %s, not an object", cc_jv_type_name(o));
+            break;
+        }
+        int have = rd->x->force ? read_force(rd, o, C, g, H) : read_condition(rd, o, C, g, H);
+        if (have < 0 || cc_memo_store(m, e[i], have, C, g, H) < 0) rc = -1;
+        else rd->x->seen |= have;
+    }
+    cc_jdoc_free(doc);
+    return rc;
+}
+
+/* send the request for e[0..n) with bits want and store the answer; 0 or -1 */
+static int exchange(cc_exec *x, cc_memo *m, sbuf *b, cc_memo_entry **e, int n, int want, char *err, int errlen)
+{
+    put_request(b, x, m, e, n, want);
+    if (b->oom) return snprintf(err, (size_t)errlen, "out of memory"), -1;
+    x->batches++;
+    x->elements += n;
+    char *line, perr[200];
+    if (cc_proc_exchange(&x->proc, b->s, b->len, x->timeout, &line, perr, sizeof perr) < 0)
+        return snprintf(err, (size_t)errlen, "%s (request %d, %d elements; last received: %s)", perr, x->batches, n,
+                        x->last[0] ? x->last : "nothing"), -1;
+    snprintf(x->last, sizeof x->last, "%.60s%s", line, strlen(line) > 60 ? "..." : "");
+    reader rd = {x, m, err, errlen, x->batches, 0};
+    return read_answer(&rd, m, line, e, n);
+}
+
+int cc_exec_fetch(cc_exec *x, cc_memo *m, char *err, int errlen)
+{
+    int nm = cc_memo_missing_count(m), rc = 0;
+    cc_memo_entry **e = malloc(sizeof *e * CC_EXEC_BATCH);
+    char *done = calloc((size_t)(nm > 0 ? nm : 1), 1);
+    sbuf b = {0};
+    if (!e || !done) rc = say(err, errlen, "out of memory");
+    /* group by the bits asked, in the order asked */
+    for (int i = 0; i < nm && rc == 0; i++) {
+        if (done[i]) continue;
+        int want = cc_memo_missing(m, i)->asked, n = 0;
+        for (int k = i; k < nm && rc == 0; k++) {
+            if (done[k] || cc_memo_missing(m, k)->asked != want) continue;
+            done[k] = 1;
+            e[n++] = cc_memo_missing(m, k);
+            if (n == CC_EXEC_BATCH) rc = exchange(x, m, &b, e, n, want, err, errlen), n = 0;
+        }
+        if (n && rc == 0) rc = exchange(x, m, &b, e, n, want, err, errlen);
+    }
+    cc_memo_clear_missing(m);
+    free(b.s), free(e), free(done);
+    return rc;
+}

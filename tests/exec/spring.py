@@ -1,0 +1,93 @@
+#!/usr/bin/env python3
+"""A spring C = |x0 - x1| - L in the element protocol's condition contract, and the ways a
+program can misbehave, for clothcheck's tests (tests/test_exec.c).
+
+    spring.py [MODE]
+
+MODE: right (default); single (numbers rounded to floats); mistakes: sign, half (C/2 and its
+derivatives), swap (gradient laid out axis-major); misbehaviour: exit, crash, garbage, array,
+noelements, count, entries, hang, error, twolines, silent, nan, stderr.
+"""
+import json
+import math
+import os
+import signal
+import struct
+import sys
+import time
+
+
+def spring(x, L):
+    d = [x[i] - x[i + 3] for i in range(3)]
+    n = math.sqrt(sum(t * t for t in d))
+    u = [t / n for t in d]
+    g = u + [-t for t in u]
+    H = [[0.0] * 6 for _ in range(6)]
+    for a in range(3):
+        for b in range(3):
+            h = ((1.0 if a == b else 0.0) - u[a] * u[b]) / n
+            H[a][b] = H[a + 3][b + 3] = h
+            H[a][b + 3] = H[a + 3][b] = -h
+    return n - L, g, H
+
+
+def as_float(v):
+    return struct.unpack("f", struct.pack("f", v))[0]
+
+
+def element(el, mode):
+    C, g, H = spring(el["x"], el["rest"]["length"])
+    if mode == "sign":
+        C, g, H = -C, [-t for t in g], [[-t for t in r] for r in H]
+    elif mode == "half":
+        C, g, H = C / 2, [t / 2 for t in g], [[t / 2 for t in r] for r in H]
+    elif mode == "swap":
+        g = [g[3 * m + s] for s in range(3) for m in range(2)]
+    elif mode == "single":
+        C, g, H = as_float(C), [as_float(t) for t in g], [[as_float(t) for t in r] for r in H]
+    elif mode == "nan":
+        C = float("nan")
+    return {"value": [C], "gradient": [g], "hessian": [H]}
+
+
+def reply(req, mode):
+    els = [element(el, mode) for el in req["elements"]]
+    if mode == "count":
+        els = els[:-1] if len(els) > 1 else els + els
+    elif mode == "entries":
+        els[0]["gradient"][0] = els[0]["gradient"][0][:5]
+    return {"elements": els}
+
+
+def main():
+    mode = sys.argv[1] if len(sys.argv) > 1 else "right"
+    for line in sys.stdin:
+        req = json.loads(line)
+        if mode == "exit":
+            sys.exit(3)
+        if mode == "crash":
+            os.kill(os.getpid(), signal.SIGSEGV)
+        if mode == "hang":
+            time.sleep(3600)
+        if mode == "silent":
+            return
+        if mode == "stderr":
+            sys.stderr.write("spring.py: a note on stderr\n")
+        if mode == "garbage":
+            out = "this is not JSON"
+        elif mode == "array":
+            out = "[1, 2, 3]"
+        elif mode == "noelements":
+            out = json.dumps({"answers": []})
+        elif mode == "error":
+            out = json.dumps({"error": "spring.py cannot do that"})
+        else:
+            out = json.dumps(reply(req, mode))
+        sys.stdout.write(out + "\n")
+        if mode == "twolines":
+            sys.stdout.write(out + "\n")
+        sys.stdout.flush()
+
+
+if __name__ == "__main__":
+    main()

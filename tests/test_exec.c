@@ -1,0 +1,195 @@
+/* Suite: clothcheck audit --exec, the element protocol (src/cli/exec_elements.c,
+ * src/cli/audit_exec.c, checks/memo.c).
+ *
+ * Programs in Python 3: tests/exec/spring.py (a spring in the condition contract, with
+ * planted mistakes and every way of misbehaving) and docs/examples/python/bridson_bend.py
+ * (a student's Bridson bending force in the force contract, with the planted mistakes of
+ * docs/your-code.md). A mistake gets its verdict (exit 1) and its diagnosis; a misbehaving
+ * program one line on stderr and exit 2, never a hang.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include "cc_test.h"
+
+static char out[1 << 16], err[1 << 14];
+
+/* clothcheck audit COND --exec "python3 SRC/script ARGS" OPTS; the exit status */
+static int audit(const char *cond, const char *script, const char *args, const char *opts)
+{
+    char cmd[1024];
+    snprintf(cmd, sizeof cmd, "audit %s --exec 'python3 %s/%s %s' %s", cond, CC_SOURCE_DIR, script, args, opts);
+    return cc_test_run_cli(cmd, out, sizeof out, err, sizeof err);
+}
+
+static int spring(const char *mode, const char *opts)
+{
+    return audit("spring", "tests/exec/spring.py", mode, opts);
+}
+
+static int bend(const char *mistake)
+{
+    char args[64] = "";
+    if (mistake) snprintf(args, sizeof args, "--mistake %s", mistake);
+    return audit("bend", "docs/examples/python/bridson_bend.py", args,
+                 "--contract force --claims bridson-force --k 5 --samples 100");
+}
+
+/* the report holds text; prints it when not */
+static int says(const char *where, const char *text)
+{
+    if (strstr(where, text)) return 1;
+    fprintf(stderr, "expected '%s' in:\n%s\n", text, where);
+    return 0;
+}
+
+static void test_right_programs_pass(void)
+{
+    CU_ASSERT_EQUAL(spring("right", "--claims spring/linear --samples 50"), 0);
+    CU_ASSERT(says(out, "=> holds its claim"));
+    CU_ASSERT(says(out, "claim        value"));
+    CU_ASSERT_EQUAL(bend(NULL), 0);
+    CU_ASSERT(says(out, "claims to implement bridson-force (k = 5)"));
+    CU_ASSERT(says(out, "missing: the program gives no energy"));
+    /* without a claim: only checks of itself, which a consistent program passes */
+    CU_ASSERT_EQUAL(spring("sign", "--samples 50"), 0);
+}
+
+static void test_consistent_mistakes_found_by_the_claim(void)
+{
+    CU_ASSERT_EQUAL(spring("sign", "--claims spring/linear --samples 50"), 1);
+    CU_ASSERT(says(out, "^ sign"));
+    CU_ASSERT_EQUAL(spring("half", "--claims spring/linear --samples 50"), 1);
+    CU_ASSERT(says(out, "0.5 times the reference"));
+    CU_ASSERT_EQUAL(spring("swap", "--claims spring/linear --samples 50"), 1);
+    CU_ASSERT(says(out, "laid out axis-major"));
+}
+
+static void test_student_bend_mistakes(void)
+{
+    CU_ASSERT_EQUAL(bend("sign"), 1);
+    CU_ASSERT(says(out, "^ sign"));
+    CU_ASSERT_EQUAL(bend("missing-term"), 1);
+    CU_ASSERT(says(out, "^ proportional"));
+    CU_ASSERT(says(out, "it is (|nA| + |nB|)/|nA| on every element"));
+    CU_ASSERT_EQUAL(bend("relabelled"), 1);
+    CU_ASSERT(says(out, "your x0, x1, x2, x3 are our x2, x0, x1, x3"));
+    CU_ASSERT_EQUAL(bend("forgot-k"), 1);
+    CU_ASSERT(says(out, "0.2 times the reference"));
+    CU_ASSERT_EQUAL(bend("nan-flat"), 1);
+    CU_ASSERT(says(out, "non-finite: jacobian is NaN at edge case e0:flat"));
+    CU_ASSERT(says(out, "NaN at edge case e0:flat: a square root"));
+}
+
+static void test_numbers_not_finite_are_findings(void)
+{
+    CU_ASSERT_EQUAL(spring("nan", "--claims spring/linear --samples 20"), 1);
+    CU_ASSERT(says(out, "non-finite: value is NaN"));
+    CU_ASSERT_EQUAL(cc_test_count_lines(err), 0);
+}
+
+static void test_single_precision(void)
+{
+    CU_ASSERT_EQUAL(spring("single", "--claims spring/linear --samples 50"), 0);
+    CU_ASSERT(says(out, "judged as single precision (every number it sent is a float's)"));
+    /* a double-precision program is not taken for a single-precision one */
+    CU_ASSERT_EQUAL(spring("right", "--claims spring/linear --samples 50"), 0);
+    CU_ASSERT_PTR_NULL(strstr(out, "single precision"));
+    /* and told so, it is judged so */
+    CU_ASSERT_EQUAL(spring("right", "--claims spring/linear --samples 50 --precision single"), 0);
+    CU_ASSERT(says(out, "(--precision single)"));
+}
+
+/* mode misbehaves: exit 2 with one line on stderr naming what happened */
+static void misbehaves(const char *mode, const char *opts, const char *what)
+{
+    char o[256];
+    snprintf(o, sizeof o, "--samples 20 %s", opts);
+    CU_ASSERT_EQUAL(spring(mode, o), 2);
+    CU_ASSERT(says(err, what));
+    CU_ASSERT_EQUAL(cc_test_count_lines(err), 1);
+    CU_ASSERT_EQUAL(out[0], '\0');
+}
+
+static void test_misbehaving_programs(void)
+{
+    misbehaves("exit", "", "the program exited with status 3 (request 1, 23 elements; last received: nothing)");
+    misbehaves("crash", "", "was killed by signal 11 (SIGSEGV)");
+    misbehaves("garbage", "", "answer to request 1 is not JSON");
+    misbehaves("array", "", "is a JSON array, not an object");
+    misbehaves("noelements", "", "has no list \"elements\"");
+    misbehaves("count", "", "holds 22 elements, the request 23");
+    misbehaves("entries", "", "element 0: 'gradient[0]' has 5 entries, expected 6");
+    misbehaves("error", "", "the program says: spring.py cannot do that");
+    misbehaves("twolines", "", "wrote more than one line for one request");
+    misbehaves("silent", "", "the program exited with status 0");
+    misbehaves("hang", "--exec-timeout 1", "sent no answer within 1 s (request 1");
+    CU_ASSERT_EQUAL(cc_test_run_cli("audit spring --exec 'no-such-program-here'", out, sizeof out, err, sizeof err), 2);
+    CU_ASSERT(says(err, "cannot start 'no-such-program-here'"));
+}
+
+static void test_stderr_passes_through(void)
+{
+    CU_ASSERT_EQUAL(spring("stderr", "--samples 20"), 0);
+    CU_ASSERT(says(err, "spring.py: a note on stderr"));
+}
+
+static void test_bad_options(void)
+{
+    static const char *const bad[][2] = {
+        {"audit spring --claims spring/linear", "go with --exec"},
+        {"audit --exec 'python3 x.py'", "needs the CONDITION"},
+        {"audit spring --exec 'python3 x.py' --claims bend/bridson", "is not a spring variant"},
+        {"audit spring --exec 'python3 x.py' --claims spring/nope", "no such variant"},
+        {"audit spring --exec 'python3 x.py' --claims bridson-force", "use it with bend --contract force"},
+        {"audit spring --exec 'python3 x.py' --contract energy", "--contract must be condition or force"},
+        {"audit spring --exec 'python3 x.py' --k -1", "--k must be a positive number"},
+        {"audit spring --exec 'python3 x.py' --exec-timeout 0", "--exec-timeout must be"},
+        {"audit spring --exec 'python3 x.py' --precision half", "--precision must be single or double"},
+        {"audit spring --exec 'python3 x.py' --variant linear", "--variant does not apply"},
+        {"audit spring --exec \"'python3\"", "quote is not closed"},
+    };
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        CU_ASSERT_EQUAL(cc_test_run_cli(bad[i][0], out, sizeof out, err, sizeof err), 2);
+        CU_ASSERT(says(err, bad[i][1]));
+        CU_ASSERT_EQUAL(cc_test_count_lines(err), 1);
+    }
+}
+
+static void test_json_file_written_whole(void)
+{
+    char path[] = "/tmp/cc_exec_jsonXXXXXX", opts[128];
+    int fd = mkstemp(path);
+    CU_ASSERT_FATAL(fd >= 0);
+    close(fd);
+    snprintf(opts, sizeof opts, "--claims spring/linear --samples 20 --json %s", path);
+    CU_ASSERT_EQUAL(spring("right", opts), 0);
+    char *text = cc_test_read_file(path);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(text);
+    CU_ASSERT(says(text, "\"reference\": \"claim\""));
+    CU_ASSERT(says(text, "\"status\": \"pass\""));
+    free(text);
+    /* a misbehaving program leaves the file as it was */
+    CU_ASSERT_EQUAL(remove(path), 0);
+    snprintf(opts, sizeof opts, "--samples 20 --json %s", path);
+    CU_ASSERT_EQUAL(spring("garbage", opts), 2);
+    CU_ASSERT_PTR_NULL(fopen(path, "r"));
+}
+
+int main(void)
+{
+    static const cc_test_case tests[] = {
+        {"right programs pass", test_right_programs_pass},
+        {"consistent mistakes found by the claim", test_consistent_mistakes_found_by_the_claim},
+        {"a student's bend force, each planted mistake", test_student_bend_mistakes},
+        {"numbers that are not finite are findings", test_numbers_not_finite_are_findings},
+        {"single precision", test_single_precision},
+        {"misbehaving programs: one line, exit 2", test_misbehaving_programs},
+        {"the program's stderr passes through", test_stderr_passes_through},
+        {"bad options", test_bad_options},
+        {"--json written whole or not at all", test_json_file_written_whole},
+        {NULL, NULL},
+    };
+    return cc_test_main("exec", tests);
+}
