@@ -8,8 +8,8 @@
  *   sign          gradient and Hessian: "sign"
  *   forgot-k      "scale", 0.4 times (k = 2.5 left out)
  *   missing-term  gradient: "localized" on vertices 1, 2 and "direction" along n^B
- *   relabelled    gradient: "unknown" (no kind names a relabelled hinge today)
- *   nan-flat      Hessian: NaN on the flat hinge e0 (no kind names a NaN today)
+ *   relabelled    gradient and Hessian: "relabelled", with the vertex map
+ *   nan-flat      Hessian: "non-finite", NaN on the flat hinge e0
  * docs/api.md's complete example is compiled from the page and must print what the page shows,
  * and so must the Bridson example for each output the page quotes.
  * Not in the sanitizer and fuzzing builds (CMakeLists.txt): their library needs their runtime.
@@ -134,8 +134,9 @@ static const planted mistakes[] = {
     {"forgot-k", "gradient", {"^ scale", "0.4 times the reference", NULL}},
     {"forgot-k", "hessian", {"^ scale", NULL}},
     {"missing-term", "gradient", {"localized        The error lives on vertices 1, 2 only", "along the normal n^B", NULL}},
-    {"relabelled", "gradient", {"^ unknown", NULL}},
-    {"nan-flat", "hessian", {"NaN", "e0:flat", NULL}},
+    {"relabelled", "gradient", {"^ relabelled", "your x0, x1, x2, x3 are our x2, x0, x1, x3", NULL}},
+    {"relabelled", "hessian", {"^ relabelled", NULL}},
+    {"nan-flat", "hessian", {"^ non-finite", "NaN at edge case e0:flat", NULL}},
 };
 
 /* each planted mistake: exit 1, its claim row FAILs with the diagnosis above */
