@@ -17,7 +17,7 @@
 #include "cli/cli.h"
 #include "cli/exec.h"
 
-#define MAX_PASSES 12
+#define MAX_PASSES 40   /* a Newton search for an element's rest shape asks one point a pass */
 
 /* the components of what the program answers: the claim's, else COND's first variant's */
 static int components(const cc_exec_audit *ea)
@@ -39,7 +39,9 @@ static cc_target exec_target(const cc_exec_audit *ea, cc_memo *m)
     t.condition = ea->condition;
     t.variant = ea->force ? "force" : "condition";
     t.source = ea->cmd;
-    t.claim = CC_CLAIM_EXACT;
+    /* its derivatives are meant to be those of its value, unless it claims a variant whose
+     * derivatives are not (Pritchard's frozen magnitudes): then only the claim rows gate */
+    t.claim = ea->claims.cond ? ea->claims.cond->claim : CC_CLAIM_EXACT;
     t.provides = m->provides;
     return t;
 }
