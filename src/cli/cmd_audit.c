@@ -18,6 +18,7 @@ static void audit_usage(FILE *f)
           "       clothcheck audit CONDITION --exec \"CMD\" [--claims C/V | bridson-force]\n"
           "                        [--contract condition|force] [--k K] [--exec-timeout S]\n"
           "                        [--precision single] [--samples N] [--seed S] [--json FILE]\n"
+          "                        [--plots DIR]\n"
           "\n"
           "Audit the analytic gradients and Hessians of condition variants against references\n"
           "computed from each variant's own value code, over N seeded random elements plus edge\n"
