@@ -18,6 +18,7 @@ int cc_cmd_bench(int argc, char **argv);
 int cc_cmd_audit(int argc, char **argv);
 int cc_cmd_derive(int argc, char **argv);
 int cc_cmd_probe(int argc, char **argv);
+int cc_cmd_check_system(int argc, char **argv);
 
 /* Run a Lua script (clothcheck run, clothcheck lesson): arg[0..argc-1] = argv, argv[0] the
  * script. Without unsafe it runs in the sandbox (docs/security.md): it reads its own folder,

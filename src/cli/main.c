@@ -18,6 +18,7 @@ static const command commands[] = {
     {"lesson", cc_cmd_lesson, "list the numbered lessons, or run one (clothcheck lesson 101)"},
     {"bench", cc_cmd_bench, "time the simulator on the standard hanging-cloth scene"},
     {"audit", cc_cmd_audit, "audit derivatives against finite-difference, frozen and exact references (CI gate)"},
+    {"check-system", cc_cmd_check_system, "check a whole simulator's forces and matrices through its own program"},
     {"probe", cc_cmd_probe, "look inside the implicit step: the smallest eigenvalue of its matrix, per step"},
 };
 
