@@ -45,6 +45,10 @@ void cc_lua_checksteps(lua_State *L, int arg)
     for (lua_Integer i = 1; i <= n; i++) {
         lua_geti(L, -1, i);
         luaL_argcheck(L, lua_istable(L, -1), arg, lua_pushfstring(L, "step %d must be a table", (int)i));
+        static const char *const keys[] = {"name", "equations", "formula", "note", "order", "value", "derivative", NULL};
+        int st = lua_gettop(L);
+        cc_lua_checkkeys(L, arg, st, lua_pushfstring(L, "step %d", (int)i), keys);
+        lua_pop(L, 1);
         static const char *const need[][2] = {{"name", "a string"}, {"value", "a function"},
                                               {"derivative", "a function"}};
         for (int k = 0; k < 3; k++) {
@@ -246,7 +250,7 @@ int cc_lua_derive(lua_State *L)
         cc_lua_pushnumbers(L, uv, 6);
         lua_setfield(L, -2, "uv");
     }
-    cc_lua_checkrest(L, 3, lc, &r);
+    cc_lua_checkrest(L, 3, lc, &r, NULL);
     struct work {                      /* per call, so a step may call cond:derive again */
         cc_derive d;
         lstep ls[CC_DERIVE_MAX_STEPS];

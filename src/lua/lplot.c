@@ -162,10 +162,13 @@ static int rfield(lua_State *L, int t, const char *k, double r[2])
 
 /* Check the panel table at pt completely (strings, series, equal lengths) before any file
  * is opened, so that writing cannot stop half-way on a Lua error. */
-static void check_panel(lua_State *L, int pt)
+#define PANEL_KEYS "title", "xlabel", "ylabel", "key", "xrange", "yrange", "logx", "logy", "series"
+static void check_panel(lua_State *L, int pt, const char *where)
 {
     static const char *const strs[] = {"title", "xlabel", "ylabel", "key"};
+    static const char *const panel_keys[] = {PANEL_KEYS, NULL}, *const series_keys[] = {"title", "x", "y", "with", NULL};
     double r[2] = {0, 0};
+    if (where) cc_lua_checkkeys(L, 1, pt, where, panel_keys);   /* else the caller checked */
     for (int i = 0; i < 4; i++) sfield(L, pt, strs[i], NULL);
     check_words(L, sfield(L, pt, "key", NULL), "key");
     rfield(L, pt, "xrange", r), rfield(L, pt, "yrange", r);
@@ -175,6 +178,9 @@ static void check_panel(lua_State *L, int pt)
     for (int i = 0; i < ns; i++) {
         if (lua_geti(L, st, i + 1) != LUA_TTABLE) luaL_error(L, "series %d must be a table", i + 1);
         int se = lua_gettop(L), nx, ny;
+        cc_lua_checkkeys(L, 1, se, lua_pushfstring(L, "%s%sseries %d", where ? where : "", where ? ", " : "", i + 1),
+                         series_keys);
+        lua_pop(L, 1);
         sfield(L, se, "title", NULL);
         check_words(L, sfield(L, se, "with", NULL), "with");
         double *x = nfield(L, se, "x", &nx);
@@ -241,12 +247,15 @@ static int l_plot(lua_State *L)
     int np = 0;
     lua_Integer rows = 1, cols = 1;
     if (lua_getfield(L, 1, "panels") == LUA_TTABLE) {
+        static const char *const keys[] = {"dir", "name", "title", "width", "height", "layout", "panels", NULL};
+        cc_lua_checkkeys(L, 1, 1, NULL, keys);
         np = (int)luaL_len(L, -1);
         cols = np;
         for (int i = 0; i < np; i++) {
             if (lua_geti(L, -1, i + 1) != LUA_TTABLE) luaL_error(L, "panel %d must be a table", i + 1);
-            check_panel(L, lua_gettop(L));
-            lua_pop(L, 1);
+            int pt = lua_gettop(L);
+            check_panel(L, pt, lua_pushfstring(L, "panel %d", i + 1));
+            lua_pop(L, 2);
         }
         if (lua_getfield(L, 1, "layout") == LUA_TTABLE) {
             lua_geti(L, -1, 1), rows = luaL_checkinteger(L, -1), lua_pop(L, 1);
@@ -256,7 +265,9 @@ static int l_plot(lua_State *L)
         if (np < 1 || rows < 1 || cols < 1 || rows * cols < np)
             return luaL_error(L, "plot: layout {rows, cols} must hold all %d panels", np);
     } else {
-        check_panel(L, 1);
+        static const char *const keys[] = {"dir", "name", "width", "height", PANEL_KEYS, NULL};
+        cc_lua_checkkeys(L, 1, 1, NULL, keys);
+        check_panel(L, 1, NULL);
     }
     lua_pop(L, 1);
     sfield(L, 1, "title", NULL);
@@ -294,6 +305,8 @@ static void grid_dims(lua_State *L, int *nu, int *nv)
 static int l_plot_surface(lua_State *L)
 {
     luaL_checktype(L, 1, LUA_TTABLE);
+    static const char *const keys[] = {"dir", "name", "nu", "nv", "x", "color", "title", "view", "width", "height", NULL};
+    cc_lua_checkkeys(L, 1, 1, NULL, keys);
     int nu, nv, n, nc = 0;
     grid_dims(L, &nu, &nv);
     const char *title = sfield(L, 1, "title", NULL), *view = sfield(L, 1, "view", "60,30");
@@ -335,6 +348,8 @@ static int l_plot_surface(lua_State *L)
 static int l_plot_image(lua_State *L)
 {
     luaL_checktype(L, 1, LUA_TTABLE);
+    static const char *const keys[] = {"dir", "name", "nu", "nv", "r", "g", "b", "title", "width", "height", NULL};
+    cc_lua_checkkeys(L, 1, 1, NULL, keys);
     int nu, nv, nr, ng, nb;
     grid_dims(L, &nu, &nv);
     double *r = nfield(L, 1, "r", &nr), *gg = nfield(L, 1, "g", &ng), *b = nfield(L, 1, "b", &nb);
@@ -372,6 +387,8 @@ static int l_plot_image(lua_State *L)
 static int l_plot_animation(lua_State *L)
 {
     luaL_checktype(L, 1, LUA_TTABLE);
+    static const char *const keys[] = {"dir", "name", "delay", "width", "height", "frames", NULL};
+    cc_lua_checkkeys(L, 1, 1, NULL, keys);
     plotfiles p = {0};
     int w = (int)ifield(L, 1, "width", 640), h = (int)ifield(L, 1, "height", 480), block = 0;
     lua_Integer delay = ifield(L, 1, "delay", 8);
@@ -382,8 +399,9 @@ static int l_plot_animation(lua_State *L)
     if (nf < 1 || nf > 10000) return luaL_error(L, "plot_animation needs 1..10000 frames (got %d)", nf);
     for (int i = 0; i < nf; i++) {
         if (lua_geti(L, ft, i + 1) != LUA_TTABLE) luaL_error(L, "frame %d must be a table", i + 1);
-        check_panel(L, lua_gettop(L));
-        lua_pop(L, 1);
+        int pt = lua_gettop(L);
+        check_panel(L, pt, lua_pushfstring(L, "frame %d", i + 1));
+        lua_pop(L, 2);
     }
     p.delay = (int)delay;
     if (plot_open(L, &p, w, h) < 0) {
