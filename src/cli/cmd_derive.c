@@ -233,8 +233,8 @@ int cc_cmd_derive(int argc, char **argv)
     int sample = el.x == NULL;
     if (sample) {
         el.x = dv->sample;
-        if (!el.uv) el.uv = dv->sample_uv;
-        if (c->nv == 2 && !el.have_rest) el.rest = 1.0, el.have_rest = 1;
+        if (!el.uv && c->nv == 3) el.uv = dv->sample_uv;
+        if (c->nv == 2 && !el.have_rest && !el.uv) el.rest = 1.0, el.have_rest = 1;
         if (c->rest_shape && !el.x_rest && !el.have_rest) el.x_rest = CC_SAMPLE_HINGE_REST;
     }
     double x[CC_MAX_DOF];
