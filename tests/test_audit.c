@@ -491,6 +491,26 @@ static void test_cli(void)
     CU_ASSERT_EQUAL(system(args), 0);
 }
 
+/* The table says what it audited: N random elements + the edge cases, or the one case of
+ * --case, whose diagnoses then speak of that element alone; a sweep without a fitted slope
+ * (Ridders', a plateau) shows '-', not nan. */
+static void test_table_counts(void)
+{
+    static char out[1 << 18], err[4096];
+    CU_ASSERT_EQUAL(cc_test_run_cli("audit stretch --samples 100", out, sizeof out, err, sizeof err), 0);
+    CU_ASSERT_PTR_NOT_NULL(strstr(out, "(100 random elements + 5 edge cases, seed 1)"));
+    CU_ASSERT_PTR_NULL(strstr(out, "nan"));
+    const char *r = strstr(out, " ridders ");
+    CU_ASSERT_PTR_NOT_NULL_FATAL(r);
+    CU_ASSERT_PTR_NOT_NULL(strstr(r, "      -   "));
+    CU_ASSERT_EQUAL(cc_test_run_cli("audit bend --variant macri --case e3", out, sizeof out, err, sizeof err), 0);
+    CU_ASSERT_PTR_NOT_NULL(strstr(out, "(the one element e3:theta=-pi/4, seed 1)"));
+    CU_ASSERT_PTR_NOT_NULL(strstr(out, "^ "));              /* still diagnosed */
+    CU_ASSERT_PTR_NULL(strstr(out, "failing elements"));    /* of that element, not of 16 others */
+    CU_ASSERT_PTR_NULL(strstr(out, "nan"));
+    CU_ASSERT_PTR_NULL(strstr(out, "1 elements"));
+}
+
 /* plots: .dat and .gp always; PNGs when gnuplot is on PATH, and a note when it is not */
 static void test_plots(void)
 {
@@ -562,6 +582,7 @@ static const cc_test_case tests[] = {
     {"command line", test_cli},
     {"plots with and without gnuplot", test_plots},
     {"bench --audit", test_bench_audit},
+    {"table: elements counted, one case, no nan", test_table_counts},
     {NULL, NULL},
 };
 

@@ -148,6 +148,18 @@ static void test_options_that_do_not_apply(void)
     CU_ASSERT_EQUAL(cc_test_run_cli(cmd, out, sizeof out, err, sizeof err), 0);
 }
 
+/* A zero prints as 0, never as -0 or -0.0000e+00, in the text and in the JSON. */
+static void test_no_negative_zero(void)
+{
+    CU_ASSERT_EQUAL(cc_test_run_cli("eval spring --x '0 0 0; 1 0 0' --rest 1", out, sizeof out, err, sizeof err), 0);
+    CU_ASSERT_PTR_NOT_NULL(strstr(out, "C[0] = 0\n"));
+    CU_ASSERT_PTR_NULL(strstr(out, "-0.0"));
+    CU_ASSERT_EQUAL(cc_test_run_cli("eval spring --x '0 0 0; 1 0 0' --rest 1 --json", out, sizeof out, err, sizeof err), 0);
+    CU_ASSERT_PTR_NOT_NULL(strstr(out, "\"value\": [0]"));
+    CU_ASSERT_PTR_NULL(strstr(out, "-0,"));
+    CU_ASSERT_PTR_NULL(strstr(out, "-0]"));
+}
+
 /* --help on the command and the subcommand: exit 0, usage on stdout. */
 static void test_help(void)
 {
@@ -228,6 +240,7 @@ int main(void)
         {"shear and spring JSON", test_shear_spring_json},
         {"bad input exits 2 with one line", test_bad_input},
         {"options that do not apply, values that make no sense", test_options_that_do_not_apply},
+        {"no negative zero", test_no_negative_zero},
         {"--help", test_help},
         {"extreme scales refused with one line", test_extreme_scales_refused},
         {"every variant right at 1e29 and 1e-29", test_extreme_scales_right},

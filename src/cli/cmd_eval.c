@@ -69,20 +69,26 @@ static void print_json(const cc_condition *c, const cc_eval *e)
     printf("]}\n");
 }
 
+/* v, with -0 printed as 0 */
+static double nz(double v)
+{
+    return v == 0 ? 0.0 : v;
+}
+
 static void print_text(const cc_condition *c, const cc_eval *e)
 {
     int n = e->ndof;
     printf("%s/%s  %s  (derivatives: %s)\n", c->condition, c->variant, c->source, cc_claim_name(c->claim));
     for (int k = 0; k < e->ncomp; k++) {
-        printf("\nC[%d] = %.17g\n", k, e->C[k]);
+        printf("\nC[%d] = %.17g\n", k, nz(e->C[k]));
         printf("dC[%d]/dx_m     x                  y                  z\n", k);
         for (int m = 0; m < n / 3; m++)
-            printf("  vertex %d  %18.10e %18.10e %18.10e\n", m, e->dC[k][3 * m], e->dC[k][3 * m + 1],
-                   e->dC[k][3 * m + 2]);
+            printf("  vertex %d  %18.10e %18.10e %18.10e\n", m, nz(e->dC[k][3 * m]), nz(e->dC[k][3 * m + 1]),
+                   nz(e->dC[k][3 * m + 2]));
         printf("d2C[%d]/dx dx (rows and columns x0 y0 z0 x1 ...)\n", k);
         for (int i = 0; i < n; i++) {
             printf(" ");
-            for (int j = 0; j < n; j++) printf(" %11.4e", e->d2C[k][i][j]);
+            for (int j = 0; j < n; j++) printf(" %11.4e", nz(e->d2C[k][i][j]));
             printf("\n");
         }
     }
