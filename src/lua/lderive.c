@@ -7,7 +7,9 @@
  *                                           derivative_error_exact=, derivative_error_frozen=,
  *                                           verdict=, reference=}, ...},
  *                                   first_departure=nil | {name=, equations=, verdict=, step=,
- *                                                          explanation=}}
+ *                                                          explanation=},
+ *                                   first_frozen=, first_differs= (the first step of each verdict,
+ *                                                          as first_departure, or nil)}
  *       x as for cond:eval; nil takes the variant's sample element (registered variants only);
  *       opts as for cond:eval. derivative_error_frozen is nil where there is no frozen
  *       reference (steps written in Lua). The same keys as `clothcheck derive --json`.
@@ -209,15 +211,18 @@ static void push_result(lua_State *L, const cc_derive *d, int sample)
         lua_rawseti(L, -2, i + 1);
     }
     lua_setfield(L, -2, "steps");
-    if (d->first_departure >= 0) {
-        const cc_step_check *k = &d->steps[d->first_departure];
+    static const char *const keys[] = {"first_departure", "first_frozen", "first_differs"};
+    const int at[] = {d->first_departure, d->first_frozen, d->first_differs};
+    for (int j = 0; j < 3; j++) {
+        if (at[j] < 0) continue;
+        const cc_step_check *k = &d->steps[at[j]];
         lua_createtable(L, 0, 5);
         setstr(L, "name", k->step->name);
         setstr(L, "equations", k->step->equations);
         setstr(L, "verdict", cc_step_verdict_name(k->verdict));
         setstr(L, "explanation", k->step->note);
-        lua_pushinteger(L, d->first_departure + 1), lua_setfield(L, -2, "step");
-        lua_setfield(L, -2, "first_departure");
+        lua_pushinteger(L, at[j] + 1), lua_setfield(L, -2, "step");
+        lua_setfield(L, -2, keys[j]);
     }
 }
 
