@@ -61,6 +61,23 @@ assert(gp:find("'it''s `touch", 1, true), "titles are single-quoted with '' for 
 assert(cc.plot{dir = dir, name = "range", yrange = {-1, 2}, xrange = {0, 1}, key = "top left", series = {xy}} ~= nil)
 assert(assert(io.open(dir .. "/range.gp")):read("a"):find("set yrange [-1:2]", 1, true))
 
+-- figures: log axes labelled with powers of ten, the default key outside the plot, a legend
+-- panel, titles on two lines, surfaces on a given z scale with one tic spacing for the three axes
+local function gp(name) return assert(io.open(dir .. "/" .. name .. ".gp")):read("a") end
+cc.plot{dir = dir, name = "logs", logx = true, logy = true, series = {{x = {1e-8, 1}, y = {1e-3, 100}}}}
+assert(gp("logs"):find('set format y "10^{%L}"', 1, true) and gp("logs"):find('set format x "10^{%L}"', 1, true))
+assert(gp("logs"):find("set key outside right top", 1, true), "the default key covers no curve")
+cc.plot{dir = dir, name = "legend", layout = {1, 2}, panels = {{key = "off", series = {{title = "a", x = {0, 1}, y = {0, 1}, with = "lines lt 1"}}},
+  {legend_only = true, series = {{title = "a", x = {}, y = {}, with = "lines lt 1"}}}}}
+assert(gp("legend"):find("plot NaN with lines lt 1 title 'a'", 1, true) and gp("legend"):find("set key off", 1, true))
+cc.plot{dir = dir, name = "twolines", xlabel = "t (s)\nnot drawn: x", series = {xy}}
+assert(gp("twolines"):find([[set xlabel 't (s)'."\n".'not drawn: x']], 1, true), gp("twolines"))
+cc.plot_surface{dir = dir, name = "zr", nu = 2, nv = 2, x = {0,0,0, 0.5,0,-0.1, 0,0.1,0, 0.5,0.1,-0.1}, zrange = {-0.4, 0}}
+local zr = gp("zr")
+assert(zr:find("set zrange [-0.4:0]", 1, true) and zr:find("set cbrange [-0.4:0]", 1, true), zr)
+assert(zr:find("set xtics 0.1", 1, true) and zr:find("set ytics 0.1", 1, true) and zr:find("set xyplane at -0.4", 1, true), zr)
+fails("must be {lo, hi} with lo < hi", cc.plot_surface, {dir = dir, name = "zr2", nu = 2, nv = 2, x = {0,0,0, 1,0,0, 0,1,0, 1,1,0}, zrange = {0, 0}})
+
 -- animations: frames are checked like panels before any file is written
 fails("plot_animation needs 1..10000 frames", cc.plot_animation, {dir = dir, name = "a0", frames = {}})
 fails("plot_animation needs frames", cc.plot_animation, {dir = dir, name = "a1"})
