@@ -131,7 +131,7 @@ assert(not okx and msgx:find("closer than 1e%-30"), msgx)
 local nan = cc.define{condition = "nan", variant = "v", nv = 2, value = function() return 0 / 0 end,
   gradient = function() return {0, 0, 0, 0, 0, 0} end, hessian = function() local h = {} for i = 1, 36 do h[i] = 0 end return h end}
 okx, msgx = pcall(nan.eval, nan, {0, 0, 0, 1, 0, 0})
-assert(not okx and msgx:find("value returned .*nan as number 1 %(numbers must be finite%)"), msgx)
+assert(not okx and msgx:find("value returned nan as number 1 %(numbers must be finite%)"), msgx)
 okx, msgx = pcall(cc.audit, nan, {samples = 3})
 assert(not okx and msgx:find("numbers must be finite"), msgx)
 

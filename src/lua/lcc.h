@@ -115,6 +115,8 @@ int cc_lua_derivation(lua_State *L);
 /* call the function below its nargs arguments on lc's stack under pcall, leaving its one
  * result; 0, or -1 with lc->err set to the error (file:line of the script) */
 int cc_lua_callback(cc_lcondition *lc, int nargs);
+/* "nan", "inf" or "-inf": the name of a number that is not finite, for messages */
+const char *cc_lua_nonfinite_name(double v);
 /* push a Lua array of n numbers */
 void cc_lua_pushnumbers(lua_State *L, const double *v, int n);
 

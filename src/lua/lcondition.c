@@ -210,6 +210,11 @@ static int call_def(cc_lcondition *lc, const char *fn, const double *x, const do
     return cc_lua_callback(lc, xf ? 3 : 2);
 }
 
+const char *cc_lua_nonfinite_name(double v)
+{
+    return isnan(v) ? "nan" : v > 0 ? "inf" : "-inf";   /* %g would print a NaN's sign: "-nan" */
+}
+
 int cc_lua_readnumbers(lua_State *L, int idx, double *out, int n, int *got)
 {
     idx = lua_absindex(L, idx);
@@ -243,8 +248,8 @@ static int result_numbers(cc_lcondition *lc, const char *fn, const double *x, co
     }
     for (int i = 0; i < n; i++)
         if (!isfinite(out[i])) {
-            snprintf(lc->err, sizeof lc->err, "%s/%s: %s returned %g as number %d (numbers must be finite)", lc->name,
-                     lc->variant, fn, out[i], i + 1);
+            snprintf(lc->err, sizeof lc->err, "%s/%s: %s returned %s as number %d (numbers must be finite)", lc->name,
+                     lc->variant, fn, cc_lua_nonfinite_name(out[i]), i + 1);
             return -1;
         }
     return 0;

@@ -103,8 +103,8 @@ static int call_step(const cc_step *s, const char *field, const double *x, const
     }
     for (int i = 0; i < got; i++)
         if (!isfinite(out[i])) {
-            snprintf(lc->err, sizeof lc->err, "step '%s': %s returned %g as number %d (numbers must be finite)", s->name,
-                     field, out[i], i + 1);
+            snprintf(lc->err, sizeof lc->err, "step '%s': %s returned %s as number %d (numbers must be finite)", s->name,
+                     field, cc_lua_nonfinite_name(out[i]), i + 1);
             return -1;
         }
     return got;
