@@ -4,7 +4,7 @@
 #include <string.h>
 #include "checks/audit.h"
 
-static const char *const ref_names[] = {"fd-true", "fd-frozen", "exact", "exact-frozen", "claim"};
+static const char *const ref_names[] = {"fd-true", "fd-frozen", "exact", "exact-frozen", "claim", "claim-exact"};
 static const char *const quantity_names[] = {"gradient", "hessian", "hessian-vs-gradient",
                                              "symmetry", "translation", "rotation",
                                              "rigid-modes", "taylor", "value"};
@@ -55,6 +55,8 @@ static int claims(const cc_target *t, cc_ref r)
 static const char *unavailable(const cc_target *t, cc_ref r)
 {
     if (r == CC_REF_CLAIM) return cc_claim_given(&t->claims) ? NULL : "not applicable: no claim given";
+    if (r == CC_REF_CLAIM_EXACT)
+        return cc_claim_has_exact(&t->claims) ? NULL : "not applicable: the claimed variant's derivatives are exact";
     if (ref_exact(r) && !t->value_hd) return "unavailable: the target has no hyper-dual value code";
     if (ref_frozen(r) && !t->frozen) return "unavailable: the target's value cannot freeze magnitudes";
     return NULL;
@@ -79,6 +81,9 @@ static int row_needs(cc_ref ref, cc_quantity q)
     }
 }
 
+/* 1 if q is one of the structure checks (symmetry, translation, rotation, rigid modes) */
+static int is_structure(cc_quantity q) { return q >= CC_Q_SYMMETRY && q < CC_Q_SYMMETRY + CC_CHECK_COUNT; }
+
 /* why row (ref, q) does not apply to t: a reference it cannot have, or something the target
  * does not give; NULL if it applies */
 static const char *not_applicable(const cc_target *t, cc_ref ref, cc_quantity q)
@@ -88,6 +93,7 @@ static const char *not_applicable(const cc_target *t, cc_ref ref, cc_quantity q)
     if (ref == CC_REF_CLAIM && q == CC_Q_VALUE && t->claims.bridson_force)
         return "not applicable: Bridson's force model has no energy to compare";
     int need = row_needs(ref, q);
+    if (is_structure(q) && !gives(t, CC_WANT_VALUE)) need &= ~CC_WANT_VALUE;   /* checked without the baseline */
     if (!gives(t, need & CC_WANT_VALUE))
         return q == CC_Q_VALUE ? "not applicable: the target gives no value" : "not applicable: the target gives no value (energy) to take differences of";
     if (!gives(t, need & CC_WANT_HESS)) return "not applicable: the target gives no Hessian (Jacobian)";
@@ -117,8 +123,9 @@ static cc_audit_row *add_row(cc_audit *a, cc_ref ref, cc_quantity q, double tol,
     w->gates = gates && w->available && (a->target.claim != CC_CLAIM_NONE || ref == CC_REF_CLAIM);
     w->sweep = -1;
     if (q == CC_Q_GRADIENT || q == CC_Q_HESSIAN || q == CC_Q_HESS_GRADIENT) {
-        w->scheme = ref == CC_REF_CLAIM ? "claim" : ref_exact(ref) ? "hyper-dual" : "central4";
-        w->step = ref_exact(ref) || ref == CC_REF_CLAIM ? 0 : q == CC_Q_HESSIAN ? CC_AUDIT_STEP_HESS : CC_AUDIT_STEP_GRAD;
+        int computed = ref_exact(ref) || ref == CC_REF_CLAIM || ref == CC_REF_CLAIM_EXACT;
+        w->scheme = ref == CC_REF_CLAIM ? "claim" : computed ? "hyper-dual" : "central4";
+        w->step = computed ? 0 : q == CC_Q_HESSIAN ? CC_AUDIT_STEP_HESS : CC_AUDIT_STEP_GRAD;
     }
     return w;
 }
@@ -143,6 +150,11 @@ static void plan_rows(cc_audit *a)
         add_row(a, CC_REF_CLAIM, CC_Q_GRADIENT, tol, 1);
         add_row(a, CC_REF_CLAIM, CC_Q_HESSIAN, tol, 1);
     }
+    if (cc_claim_has_exact(&t->claims)) {   /* reported only: what the exact derivatives would give */
+        double tol = a->opts.claim_tol > 0 ? a->opts.claim_tol : CC_AUDIT_TOL_EXACT;
+        add_row(a, CC_REF_CLAIM_EXACT, CC_Q_GRADIENT, tol, 0);
+        add_row(a, CC_REF_CLAIM_EXACT, CC_Q_HESSIAN, tol, 0);
+    }
     for (int r = 0; r < CC_REF_CLAIM; r++) {
         if (!(a->opts.refs & (1u << r))) continue;
         int g = claims(t, (cc_ref)r);
@@ -154,10 +166,14 @@ static void plan_rows(cc_audit *a)
             add_row(a, (cc_ref)r, CC_Q_HESS_GRADIENT, CC_AUDIT_TOL_FD_GRAD, t->claim == CC_CLAIM_EXACT)->note =
                 "the Hessian against central4 differences of the analytic gradient";
     }
-    if ((a->opts.refs | (1u << CC_REF_CLAIM)) != CC_REFS_ALL && !a->opts.all_checks) return;
+    unsigned claim_refs = (1u << CC_REF_CLAIM) | (1u << CC_REF_CLAIM_EXACT);
+    if ((a->opts.refs | claim_refs) != CC_REFS_ALL && !a->opts.all_checks) return;
     cc_ref base = structure_baseline(t);
-    for (int c = 0; c < CC_CHECK_COUNT; c++)
-        add_row(a, base, (cc_quantity)(CC_Q_SYMMETRY + c), CC_AUDIT_TOL_STRUCTURE, 1);
+    for (int c = 0; c < CC_CHECK_COUNT; c++) {
+        cc_audit_row *w = add_row(a, base, (cc_quantity)(CC_Q_SYMMETRY + c), CC_AUDIT_TOL_STRUCTURE, 1);
+        if (w->q == CC_Q_SYMMETRY && w->available && !gives(t, CC_WANT_VALUE) && !cc_claim_given(&t->claims))
+            w->gates = 0, w->note = "reported, not gated: a force with no energy need not have a symmetric Jacobian";
+    }
     add_row(a, CC_REF_FD_TRUE, CC_Q_TAYLOR, 0, t->claim == CC_CLAIM_EXACT);
     if (t->frozen) add_row(a, CC_REF_FD_FROZEN, CC_Q_TAYLOR, 0, t->claim == CC_CLAIM_FROZEN);
 }
@@ -210,9 +226,10 @@ static int compute_ref(const cc_target *t, const double *x, const cc_rest *rd, c
 {
     const double *xf = ref_frozen(r) ? x : NULL;
     if (unavailable(t, r)) return -1;
-    if (r == CC_REF_CLAIM) {
+    if (r == CC_REF_CLAIM || r == CC_REF_CLAIM_EXACT) {
         double C[CC_MAX_COMP];
-        return cc_claim_eval(&t->claims, x, rd, C, d) < 0 ? -1 : 0;
+        int got = r == CC_REF_CLAIM ? cc_claim_eval(&t->claims, x, rd, C, d) : cc_claim_eval_exact(&t->claims, x, rd, C, d);
+        return got < 0 ? -1 : 0;
     }
     if (ref_exact(r)) return cc_exact_derivs(t, x, xf, rd, 1, d);
     if (!hess) return cc_fd_estimate(t, x, xf, rd, CC_FDQ_GRADIENT, CC_FD_CENTRAL4, CC_AUDIT_STEP_GRAD * ell, d);
@@ -281,7 +298,7 @@ static void audit_row_at(const cc_target *t, const cc_case *c, cc_eval *e, refs_
     const cc_deriv *d;
     if (w->q == CC_Q_HESS_GRADIENT) d = get_hess_grad(t, c, ra);
     else d = get_ref(t, c, ra, w->ref, w->q != CC_Q_GRADIENT && w->q != CC_Q_TRANSLATION && w->q != CC_Q_ROTATION);
-    if (!d || (w->q == CC_Q_VALUE && !(ra->claim_bits & CC_CLAIM_HAS_VALUE))) {
+    if ((!d && !is_structure(w->q)) || (w->q == CC_Q_VALUE && !(ra->claim_bits & CC_CLAIM_HAS_VALUE))) {
         w->undefined++;
         return;
     }
@@ -300,9 +317,11 @@ static void audit_row_at(const cc_target *t, const cc_case *c, cc_eval *e, refs_
         break;
     default: {
         cc_structure_check k = (cc_structure_check)(w->q - CC_Q_SYMMETRY);
-        cc_diff base = cc_structure(k, c->x, t->nv, t->ncomp, (double (*)[CC_MAX_DOF])d->g,
-                                    (double (*)[CC_MAX_DOF][CC_MAX_DOF])d->H);
-        if (!(base.rel <= (ref_exact(w->ref) ? CC_AUDIT_TOL_STRUCTURE : CC_AUDIT_TOL_FD_HESS))) (*baseline_bad)++;
+        if (d) {   /* the claimed function's own residual: an identity it breaks is not gated */
+            cc_diff base = cc_structure(k, c->x, t->nv, t->ncomp, (double (*)[CC_MAX_DOF])d->g,
+                                        (double (*)[CC_MAX_DOF][CC_MAX_DOF])d->H);
+            if (!(base.rel <= (ref_exact(w->ref) ? CC_AUDIT_TOL_STRUCTURE : CC_AUDIT_TOL_FD_HESS))) (*baseline_bad)++;
+        }
         fold(w, cc_structure(k, c->x, t->nv, t->ncomp, e->dC, e->d2C), c->id);
     }
     }

@@ -33,6 +33,8 @@ typedef enum cc_ref {
     CC_REF_EXACT,
     CC_REF_EXACT_FROZEN,
     CC_REF_CLAIM,         /* what the target claims to implement (opts.claims, claim.h) */
+    CC_REF_CLAIM_EXACT,   /* the claimed variant's value differentiated exactly (a frozen-magnitude
+                             or claim-none variant: what the exact derivatives would give) */
     CC_REF_COUNT
 } cc_ref;
 

@@ -45,11 +45,12 @@ int cc_claim_parse(const char *spec, double k, int as_energy, cc_claim_spec *s, 
 }
 
 /* C, dC, d2C of the claimed variant at (x, r): its value, and exact derivatives of it where it
- * claims them, its own formulas otherwise; 0 or -1 */
-static int variant_at(const cc_condition *c, const double *x, const cc_rest *r, cc_eval *e)
+ * claims them (or always, with exact), its own formulas otherwise; 0 or -1 */
+static int variant_at(const cc_condition *c, const double *x, const cc_rest *r, int exact, cc_eval *e)
 {
     if (c->eval(x, r, CC_WANT_ALL, e) < 0) return -1;
-    if (c->claim != CC_CLAIM_EXACT || !c->value_hd) return 0;
+    if (!c->value_hd) return exact ? -1 : 0;
+    if (c->claim != CC_CLAIM_EXACT && !exact) return 0;
     cc_target t = cc_target_from_condition(c);
     cc_deriv d;
     if (cc_exact_derivs(&t, x, NULL, r, 1, &d) < 0) return -1;
@@ -74,12 +75,18 @@ static int bridson_at(double k, const double *x, const cc_rest *r, cc_deriv *d)
     return 0;
 }
 
-int cc_claim_eval(const cc_claim_spec *s, const double *x, const cc_rest *r, double *C, cc_deriv *d)
+int cc_claim_has_exact(const cc_claim_spec *s)
+{
+    return s->cond && s->cond->claim != CC_CLAIM_EXACT && s->cond->value_hd;
+}
+
+/* cc_claim_eval, the derivatives exact when `exact` */
+static int claim_at(const cc_claim_spec *s, const double *x, const cc_rest *r, int exact, double *C, cc_deriv *d)
 {
     memset(d, 0, sizeof *d);
-    if (s->bridson_force) return bridson_at(s->k, x, r, d) < 0 ? -1 : CC_CLAIM_HAS_DERIV;
+    if (s->bridson_force) return exact || bridson_at(s->k, x, r, d) < 0 ? -1 : CC_CLAIM_HAS_DERIV;
     cc_eval e;
-    if (variant_at(s->cond, x, r, &e) < 0) return -1;
+    if (variant_at(s->cond, x, r, exact, &e) < 0) return -1;
     int n = 3 * s->cond->nv, m = s->cond->ncomp;
     if (!s->as_energy) {
         memcpy(C, e.C, sizeof(double) * (size_t)m);
@@ -98,4 +105,14 @@ int cc_claim_eval(const cc_claim_spec *s, const double *x, const cc_rest *r, dou
     for (int k = 0; k < cc_claim_ncomp(s); k++)
         if (!isfinite(C[k])) return -1;
     return CC_CLAIM_HAS_VALUE | CC_CLAIM_HAS_DERIV;
+}
+
+int cc_claim_eval(const cc_claim_spec *s, const double *x, const cc_rest *r, double *C, cc_deriv *d)
+{
+    return claim_at(s, x, r, 0, C, d);
+}
+
+int cc_claim_eval_exact(const cc_claim_spec *s, const double *x, const cc_rest *r, double *C, cc_deriv *d)
+{
+    return claim_at(s, x, r, 1, C, d);
 }

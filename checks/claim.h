@@ -35,4 +35,11 @@ int cc_claim_parse(const char *spec, double k, int as_energy, cc_claim_spec *s, 
  * claimed formula is undefined */
 int cc_claim_eval(const cc_claim_spec *s, const double *x, const cc_rest *r, double *C, cc_deriv *d);
 
+/* 1 if the claimed variant has derivatives other than exact ones (frozen-magnitude, or none)
+ * and a hyper-dual value: then cc_claim_eval_exact gives what the exact derivatives would be */
+int cc_claim_has_exact(const cc_claim_spec *s);
+/* cc_claim_eval with the derivatives exact (hyper-duals of the claimed value), whatever the
+ * variant claims */
+int cc_claim_eval_exact(const cc_claim_spec *s, const double *x, const cc_rest *r, double *C, cc_deriv *d);
+
 #endif

@@ -30,6 +30,11 @@
  *                     differenced (claim, exact)
  *   component-swap    one component's numbers are another's (C_u's gradient for C_v's)
  *   non-finite        A is NaN or infinite at the worst element (named by its case)
+ *   grows-with        the error grows with a feature of the element (fold angle, area ratio of
+ *                     the two triangles, aspect ratio, stretch, edge length), or as it shrinks:
+ *                     rank correlation at least 0.7 in magnitude over the edge cases and the
+ *                     first random elements (48 in all); the report's plots put the error
+ *                     against that feature (cc_diagnose_growth)
  *   unknown           none of these fits
  */
 #ifndef CC_DIAGNOSE_H
@@ -39,6 +44,7 @@
 
 #define CC_DIAG_MAX   10   /* findings per row, at most */
 #define CC_DIAG_CASES 16   /* failing elements examined, at most */
+#define CC_DIAG_GROWTH 48  /* elements whose errors are ranked against a feature (grows-with) */
 
 typedef enum cc_finding_kind {
     CC_FIND_SIGN,
@@ -55,6 +61,7 @@ typedef enum cc_finding_kind {
     CC_FIND_RELABELLED,
     CC_FIND_SWAP,
     CC_FIND_NONFINITE,
+    CC_FIND_GROWS,
     CC_FIND_UNKNOWN,
     CC_FIND_COUNT
 } cc_finding_kind;
@@ -84,6 +91,12 @@ struct cc_audit_row;
 
 /* out = the diagnosis of row w of audit a (a gradient, hessian or hessian-vs-gradient row) */
 void cc_diagnose_row(const struct cc_audit *a, const struct cc_audit_row *w, cc_diagnosis *out);
+
+/* the errors of row w on the edge cases and first random elements (48 in all) and the feature of
+ * the element they grow with (its name in *name), into error and feature; their count, or 0 if
+ * the error grows with none */
+int cc_diagnose_growth(const struct cc_audit *a, const struct cc_audit_row *w, double *feature, double *error,
+                       const char **name);
 
 /* 1 if the audit diagnoses row w: a failing gradient/Hessian row against an exact-function
  * reference, or against a frozen one when the target does not claim exactness */

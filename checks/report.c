@@ -345,7 +345,7 @@ static int write_angle(const char *dir, const cc_audit *a, int n, char *err)
     const char *name = "bend_angle";
     int bends[32], nb = 0;
     for (int i = 0; i < n && nb < 32; i++)
-        if (a[i].target.nv == 4 && a[i].target.ncomp == 1) bends[nb++] = i;
+        if (a[i].target.nv == 4 && a[i].target.ncomp == 1 && a[i].target.value_hd) bends[nb++] = i;
     if (!nb) return 0;
     cc_outfile df, gf;
     if (cc_gp_data_open(&df, dir, name, err, CC_ERRLEN) < 0) return -1;
@@ -384,6 +384,44 @@ static int write_angle(const char *dir, const cc_audit *a, int n, char *err)
 }
 
 /* every plot of n audits into dir; PNGs made, -1 without gnuplot, -2 on error */
+/* 1 if row w was diagnosed grows-with */
+static int has_growth(const cc_audit_row *w)
+{
+    for (int i = 0; i < w->diag.n; i++)
+        if (w->diag.f[i].kind == CC_FIND_GROWS) return 1;
+    return 0;
+}
+
+/* the error of row w of a against the feature it grows with: NAME.dat and NAME.gp; 1 written,
+ * 0 nothing to plot, -1 with err */
+static int write_growth(const char *dir, const cc_audit *a, const cc_audit_row *w, char *name, char *err)
+{
+    double feat[CC_DIAG_GROWTH], e[CC_DIAG_GROWTH];
+    const char *fname;
+    int m = cc_diagnose_growth(a, w, feat, e, &fname);
+    if (m <= 0) return 0;
+    cc_outfile df, gf;
+    snprintf(name, 96, "growth_%s_%s_%s_%s", a->target.condition, a->target.variant, cc_ref_name(w->ref),
+             cc_quantity_name(w->q));
+    for (char *c = name; *c; c++)
+        if (*c == '-') *c = '_';
+    if (cc_gp_data_open(&df, dir, name, err, CC_ERRLEN) < 0) return -1;
+    fprintf(df.f, "# %s %s, %s %s: normwise relative error of each element against %s\n", a->target.condition,
+            a->target.variant, cc_ref_name(w->ref), cc_quantity_name(w->q), fname);
+    for (int i = 0; i < m; i++) fprintf(df.f, "%.9e %.9e\n", feat[i], e[i]);
+    if (cc_outfile_commit(&df, err, CC_ERRLEN) < 0 || cc_gp_script_open(&gf, dir, name, 760, 560, err, CC_ERRLEN) < 0)
+        return -1;
+    double lo = feat[0], hi = feat[0];
+    for (int i = 1; i < m; i++) lo = fmin(lo, feat[i]), hi = fmax(hi, feat[i]);
+    fprintf(gf.f, "set title \"%s %s: %s %s error of each element against %s\" noenhanced\n"
+                  "set logscale y\nset format y \"10^{%%L}\"\n%s"
+                  "set xlabel \"%s\" noenhanced\nset ylabel \"normwise relative error\"\nunset key\nset grid\n"
+                  "plot \"%s.dat\" using 1:2 with points pt 7 ps 0.8\n",
+            a->target.condition, a->target.variant, cc_ref_name(w->ref), cc_quantity_name(w->q), fname,
+            lo > 0 && hi > 30 * lo ? "set logscale x\n" : "", fname, name);
+    return cc_gp_script_close(&gf, err, CC_ERRLEN) < 0 ? -1 : 1;
+}
+
 int cc_report_plots(const char *dir, const cc_audit *a, int n, char *err)
 {
     char (*names)[96] = malloc(sizeof *names * (size_t)(n + 1));
@@ -394,10 +432,30 @@ int cc_report_plots(const char *dir, const cc_audit *a, int n, char *err)
         free(names), free(list);
         return snprintf(err, CC_ERRLEN, "out of memory"), -2;
     }
+    int cap = n + 1;
+    for (int i = 0; i < n; i++)
+        for (int r = 0; r < a[i].nrows; r++) cap += has_growth(&a[i].rows[r]);
+    if (cap > n + 1) {
+        char (*more)[96] = realloc(names, sizeof *names * (size_t)cap);
+        if (more) names = more;
+        const char **ml = more ? realloc(list, sizeof *list * (size_t)cap) : NULL;
+        if (ml) list = ml;
+        if (!more || !ml) {
+            free(names), free(list);
+            return snprintf(err, CC_ERRLEN, "out of memory"), -2;
+        }
+    }
     for (int i = 0; i < n && rc == 0; i++) {
-        if (!a[i].nsweeps) continue;
-        if (write_vcurve(dir, &a[i], names[m], err) < 0) rc = -2;
-        else list[m] = names[m], m++;
+        if (a[i].nsweeps) {
+            if (write_vcurve(dir, &a[i], names[m], err) < 0) rc = -2;
+            else list[m] = names[m], m++;
+        }
+        for (int r = 0; r < a[i].nrows && rc == 0; r++) {
+            if (!has_growth(&a[i].rows[r])) continue;
+            int g = write_growth(dir, &a[i], &a[i].rows[r], names[m], err);
+            if (g < 0) rc = -2;
+            else if (g > 0) list[m] = names[m], m++;
+        }
     }
     if (rc == 0) {
         int w = write_angle(dir, a, n, err);

@@ -84,4 +84,18 @@ local energy = cc.define{condition = "spring", variant = "energy", nv = 2,
 assert(not cc.audit(energy, {samples = 30, claims = spring, as_energy = true, k = k}):failed())
 local wrongk = cc.audit(energy, {samples = 30, claims = spring, as_energy = true, k = 1})
 assert(wrongk:failed() and not row(wrongk, "claim", "value").pass)
+-- a claimed frozen-magnitude variant: compared with its own formulas (gating), and with the exact
+-- derivatives of its value (reported only: what the exact angle would give)
+local p = cc.condition("bend", "pritchard")
+local pm = cc.define{condition = "bend", variant = "mine", nv = 4, claim = "frozen-magnitude",
+  value = function(x, rest) return p:eval(x, {x_rest = rest.x_rest}).value[1] end,
+  gradient = function(x, rest) return p:eval(x, {x_rest = rest.x_rest}).gradient[1] end,
+  hessian = function(x, rest) return p:eval(x, {x_rest = rest.x_rest}).hessian[1] end}
+local fa = cc.audit(pm, {samples = 20, claims = p, sweeps = 0})
+assert(row(fa, "claim", "gradient").pass and row(fa, "claim", "gradient").gates)
+local ce = row(fa, "claim-exact", "gradient")
+assert(ce and ce.available and not ce.pass and not ce.gates and ce.max_rel_error > 0.1, fa:table())
+assert(not fa:failed(), fa:table())
+-- an exact claim has no claim-exact rows
+assert(row(right, "claim-exact", "gradient") == nil or not row(right, "claim-exact", "gradient").available)
 print("lua_claims: ok")

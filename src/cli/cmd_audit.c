@@ -18,6 +18,7 @@ static void audit_usage(FILE *f)
           "       clothcheck audit CONDITION --exec \"CMD\" [--claims C/V | bridson-force]\n"
           "                        [--contract condition|force] [--k K] [--exec-timeout S]\n"
           "                        [--precision single] [--samples N] [--seed S] [--json FILE]\n"
+          "                        [--plots DIR]\n"
           "\n"
           "Audit the analytic gradients and Hessians of condition variants against references\n"
           "computed from each variant's own value code, over N seeded random elements plus edge\n"
@@ -232,6 +233,14 @@ static int parse_args(int argc, char **argv, audit_args *a)
     return 0;
 }
 
+/* make sure dir exists (mkdir -p); 0 or CC_EXIT_USAGE */
+static int plots_dir(const char *dir)
+{
+    char err[CC_ERRLEN];
+    if (cc_mkdir_p(dir, err, sizeof err) < 0) return cc_cli_error("audit", "--plots: %s", err);
+    return 0;
+}
+
 /* the --exec audit of a's program; the exit status */
 static int audit_program(const audit_args *a)
 {
@@ -240,7 +249,6 @@ static int audit_program(const audit_args *a)
     if (!a->condition)
         return cc_cli_error("audit", "--exec needs the CONDITION its program computes (stretch, shear, bend, spring)");
     if (a->variant) return cc_cli_error("audit", "--variant does not apply to --exec: say what it implements with --claims");
-    if (a->plots) return cc_cli_error("audit", "--plots does not apply to --exec yet");
     if (a->refs != CC_REFS_ALL) return cc_cli_error("audit", "--reference does not apply to --exec");
     ea.condition = a->condition, ea.cmd = a->exec, ea.force = a->force;
     ea.timeout = a->timeout > 0 ? a->timeout : 30;
@@ -269,11 +277,17 @@ static int audit_program(const audit_args *a)
         ea.opts.only_case = 1;
     }
     cc_outfile jf = {0};
+    int rc;
     if (a->json && strcmp(a->json, "-") && cc_outfile_open(&jf, a->json, err, sizeof err) < 0)
         return cc_cli_error("audit", "%s", err);
     ea.json = jf.f;
     ea.json_stdout = a->json && !strcmp(a->json, "-");
-    int rc = cc_audit_exec(&ea);
+    if (a->plots && (rc = plots_dir(a->plots)) != 0) {
+        if (jf.f) cc_outfile_abort(&jf);
+        return rc;
+    }
+    ea.plots = a->plots;
+    rc = cc_audit_exec(&ea);
     if (jf.f && rc != CC_EXIT_USAGE) {
         if (cc_outfile_commit(&jf, err, sizeof err) < 0) return cc_cli_error("audit", "%s", err);
     } else if (jf.f) {
@@ -293,14 +307,6 @@ static int select_variants(const audit_args *a, const cc_condition **list, int c
         list[n++] = c;
     }
     return n;
-}
-
-/* make sure dir exists (mkdir -p); 0 or CC_EXIT_USAGE */
-static int plots_dir(const char *dir)
-{
-    char err[CC_ERRLEN];
-    if (cc_mkdir_p(dir, err, sizeof err) < 0) return cc_cli_error("audit", "--plots: %s", err);
-    return 0;
 }
 
 /* out[i] = audit of list[i]; 0 or CC_EXIT_USAGE (a bad --case) */
