@@ -105,7 +105,7 @@ static int gather(const job *j, sample *s)
     int nf = 0;
     double clear = CLEAR * j->w->tol;
     cc_case c;
-    for (int id = 0; id < o->samples && id < SCAN && nf < CC_DIAG_CASES; id++)
+    for (int id = 0; !o->only_case && id < o->samples && id < SCAN && nf < CC_DIAG_CASES; id++)   /* else: the one case */
         if (cc_case_make(j->t->nv, o->seed, id, &o->sample, &c) == 0 && load(j, j->w->ref, c.x, &c.r, &s[nf]) == 0
             && s[nf].rel > clear)
             nf++;

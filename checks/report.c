@@ -56,8 +56,8 @@ static void print_row(FILE *f, const cc_audit *a, const cc_audit_row *w)
         for (int q = 0; q < 3; q++)
             if (t->roundoff[q]) snprintf(o[q], sizeof o[q], "round-off");
             else snprintf(o[q], sizeof o[q], "%.2f", t->order[q]);
-        fprintf(f, "  %-12s %-19s orders %s %s %s (expect 1 2 3) over %d elements, lowest r1 at %-14s %s\n",
-                cc_ref_name(w->ref), "taylor", o[0], o[1], o[2], w->samples, label, result(w));
+        fprintf(f, "  %-12s %-19s orders %s %s %s (expect 1 2 3) over %d element%s, lowest r1 at %-14s %s\n",
+                cc_ref_name(w->ref), "taylor", o[0], o[1], o[2], w->samples, w->samples == 1 ? "" : "s", label, result(w));
         return;
     }
     snprintf(err, sizeof err, isnan(w->max_rel) ? "NaN" : "%.2e", w->max_rel);
@@ -74,15 +74,18 @@ static void print_row(FILE *f, const cc_audit *a, const cc_audit_row *w)
 static void print_sweeps(FILE *f, const cc_audit *a)
 {
     if (!a->nsweeps) return;
-    fprintf(f, "  step sweeps (steps 1e-1..1e-12 relative to the element's step scale, max over %d elements):\n",
-            a->opts.only_case ? 1 : (a->opts.sweep_cases < a->ncases ? a->opts.sweep_cases : a->ncases));
+    int ns = a->opts.only_case ? 1 : (a->opts.sweep_cases < a->ncases ? a->opts.sweep_cases : a->ncases);
+    fprintf(f, "  step sweeps (steps 1e-1..1e-12 relative to the element's step scale, max over %d element%s):\n", ns,
+            ns == 1 ? "" : "s");
     fprintf(f, "    %-7s %-19s %-9s %8s %10s %6s %9s  %s\n", "of", "quantity", "scheme", "best h",
             "min error", "slope", "floor", "verdict");
     for (int i = 0; i < a->nsweeps; i++) {
         const cc_sweep *s = &a->sweeps[i];
         double hb = s->best >= 0 ? s->h[s->best] : NAN, eb = s->best >= 0 ? s->err[s->best] : NAN;
-        fprintf(f, "    %-7s %-19s %-9s %8.1e %10.2e %6.2f %9.1e  %s", s->q == CC_FDQ_HESS_GRADIENT ? "grad" : s->frozen ? "frozen" : "C",
-                cc_fdq_name(s->q), cc_scheme_name(s->scheme), hb, eb, s->slope, s->floor,
+        char slope[16] = "     -";   /* no slope: a plateau, or Ridders' extrapolation (no order to fit) */
+        if (isfinite(s->slope)) snprintf(slope, sizeof slope, "%6.2f", s->slope);
+        fprintf(f, "    %-7s %-19s %-9s %8.1e %10.2e %s %9.1e  %s", s->q == CC_FDQ_HESS_GRADIENT ? "grad" : s->frozen ? "frozen" : "C",
+                cc_fdq_name(s->q), cc_scheme_name(s->scheme), hb, eb, slope, s->floor,
                 cc_verdict_name(s->verdict));
         if (s->verdict == CC_VERDICT_WRONG) fprintf(f, " (plateau at %.1e)", s->plateau);
         fputc('\n', f);
@@ -97,9 +100,19 @@ void cc_report_table(FILE *f, const cc_audit *a, int n)
           "PASS/FAIL judge what the variant claims; (agrees)/(differs) are reported only.\n\n", f);
     for (int i = 0; i < n; i++) {
         const cc_target *t = &a[i].target;
-        fprintf(f, "%s %s  [claims %s]  %s  (%d elements, seed %llu)\n", t->condition, t->variant,
-                cc_claim_name(t->claim), t->source ? t->source : "", a[i].ncases,
-                (unsigned long long)a[i].opts.seed);
+        fprintf(f, "%s %s  [claims %s]  %s  (", t->condition, t->variant, cc_claim_name(t->claim),
+                t->source ? t->source : "");
+        int edges = a[i].opts.edges && !a[i].opts.only_case ? cc_edge_count(t->nv) : 0;
+        if (edges > a[i].ncases) edges = a[i].ncases;
+        if (a[i].opts.only_case) {
+            char label[64];
+            cc_case_label(t->nv, a[i].opts.case_id, label, sizeof label);
+            fprintf(f, "the one element %s", label);
+        } else {
+            fprintf(f, "%d random element%s", a[i].ncases - edges, a[i].ncases - edges == 1 ? "" : "s");
+            if (edges) fprintf(f, " + %d edge case%s", edges, edges == 1 ? "" : "s");
+        }
+        fprintf(f, ", seed %llu)\n", (unsigned long long)a[i].opts.seed);
         if (cc_claim_given(&t->claims)) {
             char label[96];
             cc_claim_label(&t->claims, label, sizeof label);

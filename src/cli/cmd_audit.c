@@ -92,6 +92,7 @@ typedef struct audit_args {
     double timeout;           /* --exec-timeout */
     int single;               /* --precision single */
     int samples_given;        /* --samples was given */
+    int area_power_given;     /* --area-power was given */
 } audit_args;
 
 static const cc_optspec specs[] = {
@@ -146,6 +147,7 @@ static int take_option(audit_args *a, const cc_opt *o)
         if (cc_parse_double(o->value, &d) < 0 || !(d > 0 && d <= 4))
             return cc_cli_error("audit", "--area-power must be a number in (0, 4] (got '%s')", o->value);
         a->opts.sample.area_power = d;
+        a->area_power_given = 1;
     } else if (!strcmp(o->name, "x-rest")) {
         cc_rest r;
         int rc = cc_rest_hinge_option("audit", o->value, a->x_rest, &r);
@@ -217,6 +219,12 @@ static int parse_args(int argc, char **argv, audit_args *a)
         return cc_cli_error("audit", "unknown variant '%s' of %s", a->variant, a->condition);
     if (a->variant && !a->condition && !variant_known(a->variant))
         return cc_cli_error("audit", "unknown variant '%s' (see clothcheck audit --help)", a->variant);
+    int nv = a->condition ? cc_condition_find(a->condition, NULL)->nv : 0;
+    if (a->opts.sample.hinge_rest && nv && nv != 4)
+        return cc_cli_error("audit", "--x-rest is the rest hinge of bend elements; it does not apply to %s", a->condition);
+    if (a->area_power_given && nv && nv != 3)
+        return cc_cli_error("audit", "--area-power applies to the triangle conditions (stretch, shear), not to %s",
+                            a->condition);
     if (a->json && !*a->json) return cc_cli_error("audit", "--json needs a file name");
     if (a->plots && !*a->plots) return cc_cli_error("audit", "--plots needs a directory");
     if (!a->exec && (a->claims || a->force || a->k > 0 || a->timeout > 0 || a->single))

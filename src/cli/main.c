@@ -24,10 +24,15 @@ static const command commands[] = {
 
 static void usage(FILE *f)
 {
-    fputs("usage: clothcheck COMMAND [options]    (clothcheck COMMAND --help for each)\n\n"
+    fputs("usage: clothcheck COMMAND [options]    (clothcheck COMMAND --help for each)\n"
+          "       clothcheck --version\n\n"
           "Derivatives of Baraff & Witkin's cloth conditions, checked.\n\nCommands:\n", f);
     for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++)
         fprintf(f, "  %-8s %s\n", commands[i].name, commands[i].summary);
+    fputs("\nSources are cited by code: \"001 (57)\" is equation (57) of 001, Pritchard's\n"
+          "Implementing Baraff & Witkin's Cloth Simulation (2003); 002 the Freiburg slides, 003\n"
+          "Pritchard's thesis chapter, 004 a student's account. docs/sources.md gives each its\n"
+          "full reference.\n", f);
 }
 
 int main(int argc, char **argv)

@@ -122,6 +122,9 @@ static int l_audit(lua_State *L)
     if (!lc->c) o.samples = 200;
     if (!lua_isnoneornil(L, 2)) {
         luaL_checktype(L, 2, LUA_TTABLE);
+        static const char *const keys[] = {"samples", "seed", "reference", "edges", "case", "area_power", "sweeps",
+                                           "quantities", "claims", "as_energy", "k", NULL};
+        cc_lua_checkkeys(L, 2, 2, NULL, keys);
         if (lua_getfield(L, 2, "samples") != LUA_TNIL) o.samples = (int)luaL_checkinteger(L, -1);
         if (lua_getfield(L, 2, "seed") != LUA_TNIL) o.seed = (uint64_t)luaL_checkinteger(L, -1);
         if (lua_getfield(L, 2, "edges") != LUA_TNIL) o.edges = lua_toboolean(L, -1);

@@ -13,7 +13,8 @@
  *   clothcheck.bridson_force(x [, {rest=theta0, k=1}])
  *                                            -> {force={12}, jacobian={{12} x 12}}: Bridson's bending force
  *                                               on a hinge and dF/dx (conditions/bridson_force.h)
- * opts: uv (points), area_power, bu, bv, rest (bend angle or spring length).
+ * opts: uv (points), area_power, bu, bv (triangles); rest (bend angle or spring length),
+ * x_rest (bends); want (eval only). A key the element does not take is an error.
  */
 #include <math.h>
 #include <string.h>
@@ -84,11 +85,50 @@ static double optfield(lua_State *L, int arg, const char *key, double def)
     return v;
 }
 
-void cc_lua_checkrest(lua_State *L, int arg, const cc_lcondition *lc, cc_rest *r)
+void cc_lua_checkkeys(lua_State *L, int arg, int t, const char *where, const char *const *valid)
+{
+    if (lua_isnoneornil(L, t)) return;
+    t = lua_absindex(L, t);
+    lua_pushnil(L);
+    while (lua_next(L, t)) {
+        lua_pop(L, 1);   /* the value */
+        int known = 0;
+        if (lua_type(L, -1) == LUA_TSTRING)
+            for (const char *const *v = valid; *v && !known; v++) known = !strcmp(lua_tostring(L, -1), *v);
+        if (known) continue;
+        luaL_Buffer b;
+        luaL_buffinit(L, &b);
+        if (where) luaL_addstring(&b, where), luaL_addstring(&b, ": ");
+        if (lua_type(L, -2) == LUA_TSTRING) lua_pushfstring(L, "unknown parameter '%s'; valid: ", lua_tostring(L, -2));
+        else lua_pushfstring(L, "parameters are named, not given by position (got a %s key); valid: ",
+                             luaL_typename(L, -2));
+        luaL_addvalue(&b);
+        for (const char *const *v = valid; *v; v++) {
+            if (v != valid) luaL_addstring(&b, ", ");
+            luaL_addstring(&b, *v);
+        }
+        luaL_pushresult(&b);
+        luaL_argerror(L, arg, lua_tostring(L, -1));
+    }
+}
+
+void cc_lua_checkrest(lua_State *L, int arg, const cc_lcondition *lc, cc_rest *r, const char *extra)
 {
     char err[CC_ERRLEN];
     int nv = lc->c ? lc->c->nv : lc->nv, ok;
-    if (!lua_isnoneornil(L, arg)) luaL_checktype(L, arg, LUA_TTABLE);
+    if (!lua_isnoneornil(L, arg)) {
+        luaL_checktype(L, arg, LUA_TTABLE);
+        const char *keys[6] = {"rest", NULL};   /* a spring's */
+        if (nv == 3) keys[0] = "uv", keys[1] = "area_power", keys[2] = "bu", keys[3] = "bv";
+        else if (nv == 4) keys[1] = "x_rest";
+        int n = 0;
+        while (keys[n]) n++;
+        keys[n] = extra;
+        const char *where = lc->c ? lua_pushfstring(L, "%s/%s", lc->c->condition, lc->c->variant)
+                                  : lua_pushfstring(L, "%s/%s", lc->name, lc->variant);
+        cc_lua_checkkeys(L, arg, arg, where, keys);
+        lua_pop(L, 1);
+    }
     if (nv == 3) {
         double uv[6];
         luaL_argcheck(L, !lua_isnoneornil(L, arg) && lua_getfield(L, arg, "uv") == LUA_TTABLE, arg,
@@ -170,6 +210,11 @@ static int call_def(cc_lcondition *lc, const char *fn, const double *x, const do
     return cc_lua_callback(lc, xf ? 3 : 2);
 }
 
+const char *cc_lua_nonfinite_name(double v)
+{
+    return isnan(v) ? "nan" : v > 0 ? "inf" : "-inf";   /* %g would print a NaN's sign: "-nan" */
+}
+
 int cc_lua_readnumbers(lua_State *L, int idx, double *out, int n, int *got)
 {
     idx = lua_absindex(L, idx);
@@ -203,8 +248,8 @@ static int result_numbers(cc_lcondition *lc, const char *fn, const double *x, co
     }
     for (int i = 0; i < n; i++)
         if (!isfinite(out[i])) {
-            snprintf(lc->err, sizeof lc->err, "%s/%s: %s returned %g as number %d (numbers must be finite)", lc->name,
-                     lc->variant, fn, out[i], i + 1);
+            snprintf(lc->err, sizeof lc->err, "%s/%s: %s returned %s as number %d (numbers must be finite)", lc->name,
+                     lc->variant, fn, cc_lua_nonfinite_name(out[i]), i + 1);
             return -1;
         }
     return 0;
@@ -301,6 +346,9 @@ static int valid_name(const char *s)
 static int l_define(lua_State *L)
 {
     luaL_checktype(L, 1, LUA_TTABLE);
+    static const char *const keys[] = {"condition", "variant", "nv", "ncomp", "claim", "value", "gradient",
+                                       "hessian", "value_frozen", "steps", NULL};
+    cc_lua_checkkeys(L, 1, 1, NULL, keys);
     static const char *const fns[] = {"value", "gradient", "hessian"};
     for (int i = 0; i < 3; i++) {
         lua_getfield(L, 1, fns[i]);
@@ -365,7 +413,7 @@ static int l_eval(lua_State *L)
     cc_rest r;
     cc_eval e;
     cc_lua_checkpoints(L, 2, 3, nv, x);
-    cc_lua_checkrest(L, 3, lc, &r);
+    cc_lua_checkrest(L, 3, lc, &r, "want");
     char err[CC_ERRLEN];
     if (lc->c && cc_positions_in_range(x, nv, err) < 0) return luaL_error(L, "positions: %s", err);
     int want = eval_want(L, 3);
@@ -404,8 +452,11 @@ static int l_bridson_force(lua_State *L)
     memset(&r, 0, sizeof r);
     cc_lua_checkpoints(L, 1, 3, 4, x);
     luaL_argcheck(L, lua_isnoneornil(L, 2) || lua_istable(L, 2), 2, "options must be a table {rest=, k=}");
+    static const char *const keys[] = {"rest", "k", NULL};
+    cc_lua_checkkeys(L, 2, 2, NULL, keys);
     r.rest_angle = optfield(L, 2, "rest", 0.0);
     double k = optfield(L, 2, "k", 1.0);
+    luaL_argcheck(L, k > 0, 2, "k must be positive (a stiffness)");
     char err[CC_ERRLEN];
     if (cc_positions_in_range(x, 4, err) < 0) return luaL_error(L, "positions: %s", err);
     if (cc_bridson_force(x, &r, k, F, J) < 0) return luaL_error(L, "bridson_force: a triangle or the shared edge has zero size");
