@@ -224,13 +224,14 @@ static void force_kind(run *R, const force_ctx *c, int a, cc_sys_check *chk)
     double gg = g[0] * g[0] + g[1] * g[1] + g[2] * g[2], pg = P[0] * g[0] + P[1] * g[1] + P[2] * g[2];
     double pp = P[0] * P[0] + P[1] * P[1] + P[2] * P[2], ratio = gg > 0 ? pg / gg : 0, fit = 0;
     for (int s = 0; s < 3; s++) fit = fmax(fit, fabs(P[s] - ratio * g[s]));
-    const char *kind = "it differs";
-    char buf[64] = "";
+    char buf[120];
+    snprintf(buf, sizeof buf, "it differs by (%.3g, %.3g, %.3g)", P[0] - g[0], P[1] - g[1], P[2] - g[2]);
+    const char *kind = buf;
     if (gg > 0 && fit <= 1e-4 * sqrt(fmax(pp, gg))) {
         if (fabs(ratio + 1) < 1e-3) kind = "the negative of -grad E: a sign";
         else if (fabs(ratio - 2) < 1e-3) kind = "twice -grad E: a term summed twice";
         else if (fabs(ratio) < 1e-3) kind = "zero where -grad E is not: a term missing";
-        else snprintf(buf, sizeof buf, "%.4g times -grad E", ratio), kind = buf;
+        else if (fabs(ratio - 1) > 1e-3) snprintf(buf, sizeof buf, "%.4g times -grad E", ratio), kind = buf;
     }
     char el[200];
     elements_of(R->t->mesh, a, -1, el, sizeof el);
@@ -272,7 +273,9 @@ static double jac_err(run *R, void *ctx, const int *vs, int k)
     direction(R, vs, k, d);
     cc_csr_mul(c->J, d, Jd);
     if (force_along(R, c->x, c->v, d, c->of_v, fd) < 0) return -1;
-    double worst = 0, scale = fmax(norm_inf(Jd, R->n), norm_inf(fd, R->n));
+    /* differences of f carry its rounding, eps |f| / step: a floor under the scale */
+    double step = c->of_v ? R->eps / R->o->h : R->eps, floor = 1e-8 * norm_inf(R->e.f, R->n) / step;
+    double worst = 0, scale = fmax(fmax(norm_inf(Jd, R->n), norm_inf(fd, R->n)), floor);
     for (int i = 0; i < R->n; i++) worst = fmax(worst, fabs(Jd[i] - fd[i]));
     return scale > 0 ? worst / scale : 0.0;
 }
@@ -310,16 +313,19 @@ static void block_kind(run *R, const double *Fc, const double *Pc, int a, int c,
     else if (block_diff(P, mF, sc) < tol) snprintf(what, sizeof what, "it is the negative of the right block: a sign");
     else if (block_diff(P, F2, sc) < tol) snprintf(what, sizeof what, "it is twice the right block: a term summed twice");
     else if (block_max(P) <= tol * sc) snprintf(what, sizeof what, "it is zero where the right block is not: a term missing");
-    else if (block_max(F) <= tol * sc) {   /* a block where none belongs: whose is it? */
-        snprintf(what, sizeof what, "there should be no block there");
+    else {   /* a surplus here that is the deficit of another row: a block added at the wrong vertex */
+        double S[3][3];
+        for (int s = 0; s < 3; s++)
+            for (int t = 0; t < 3; t++) S[s][t] = P[s][t] - F[s][t];
+        if (block_max(F) <= tol * sc) snprintf(what, sizeof what, "there should be no block there");
         for (int b = 0; b < R->nv; b++) {
             if (b == a) continue;
-            double Pb[3][3], Fb[3][3], D[3][3];
+            double D[3][3];
             for (int s = 0; s < 3; s++)
-                for (int t = 0; t < 3; t++)
-                    Pb[s][t] = Pc[(3 * b + s) * 3 + t], Fb[s][t] = Fc[(3 * b + s) * 3 + t], D[s][t] = Fb[s][t] - Pb[s][t];
-            if (block_max(D) > tol * sc && block_diff(P, D, sc) < tol) {
-                snprintf(what, sizeof what, "there should be no block there: it belongs at row %d (block (%d, %d) lacks it)", b, b, c);
+                for (int t = 0; t < 3; t++) D[s][t] = Fc[(3 * b + s) * 3 + t] - Pc[(3 * b + s) * 3 + t];
+            if (block_max(D) > tol * sc && block_diff(S, D, sc) < tol) {
+                snprintf(what, sizeof what, "it holds a block that belongs at row vertex %d, whose block (%d, %d) lacks "
+                         "it: a term added at the wrong vertex", b, b, c);
                 break;
             }
         }
@@ -361,7 +367,7 @@ static void check_jacobian(run *R, const double *x, const double *v, const cc_cs
     double *Fc = malloc(sizeof(double) * (size_t)R->n * 3), *Pc = malloc(sizeof(double) * (size_t)R->n * 3);
     for (int i = 0; i < nc && Fc && Pc && !R->failed; i++) {
         if (columns_of(R, &c, cols[i], Fc, Pc) < 0) break;
-        double scale = 0, *r = R->w[3];
+        double step = of_v ? R->eps / R->o->h : R->eps, scale = 1e-8 * norm_inf(R->e.f, R->n) / step, *r = R->w[3];
         for (int e = 0; e < R->n * 3; e++) scale = fmax(scale, fmax(fabs(Fc[e]), fabs(Pc[e])));
         for (int row = 0; row < R->n; row++) {
             r[row] = 0;
