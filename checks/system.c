@@ -373,7 +373,7 @@ static void check_jacobian(run *R, const double *x, const double *v, const cc_cs
             r[row] = 0;
             for (int t = 0; t < 3; t++) r[row] = fmax(r[row], fabs(Fc[row * 3 + t] - Pc[row * 3 + t]));
         }
-        int rows[8], nr = vertices_over(r, R->nv, 1e3 * TOL_JAC * scale, rows, 8);
+        int rows[8], nr = vertices_over(r, R->nv, 10 * TOL_JAC * scale, rows, 8);
         for (int q = 0; q < nr; q++) block_kind(R, Fc, Pc, rows[q], cols[i], of_v ? "df/dv" : "df/dx", chk);
     }
     free(Fc), free(Pc), free(vs);
