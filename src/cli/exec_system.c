@@ -99,6 +99,7 @@ int cc_exec_system_start(cc_exec_system *x, const char *cmd, const cc_mesh *m, c
     x->cmd = cmd, x->mesh = m;
     if (cc_proc_split(cmd, argv, 64, words, sizeof words, err, errlen) < 0) return -1;
     if (cc_proc_start(&x->proc, argv, err, errlen) < 0) return -1;
+    x->proc.max_line = (size_t)1 << 31;   /* a 132 x 132 cloth's matrices take 0.5 GB of text */
     line b = {0};
     put(&b, "{\"protocol\": 1, \"contract\": \"system\", \"mesh\": {\"vertices\": ");
     put_list(&b, m->x, 3 * m->nv);
