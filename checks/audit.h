@@ -113,6 +113,8 @@ typedef struct cc_audit_row {
     int worst_case;           /* case id of the element where max_rel occurred */
     int samples;              /* elements compared */
     int undefined;            /* elements where the target or the reference was undefined */
+    int rough;                /* elements skipped: the differenced function jumps within the step
+                                 (its differences at half the step do not settle) */
     double tol;               /* pass threshold on max_rel */
     int pass;                 /* max_rel <= tol (taylor: orders reached) */
     int gates;                /* 1 if a failure here fails the target's claim */

@@ -9,6 +9,7 @@
  * and the engine is reentrant: audits in several threads at once, and an audit started from
  * inside a callback, give the same rows as the same audits run one at a time.
  */
+#define _POSIX_C_SOURCE 200809L   /* open_memstream */
 #include <math.h>
 #include <pthread.h>
 #include <stdio.h>
@@ -231,9 +232,20 @@ static void test_condition_holds(void)
     }
 }
 
-/* a bend angle is periodic: its finite differences near +-pi wrap with the model's period,
- * or the claim's; without either, the jump at the cut fails the rows of differences (random
- * hinge #314 of seed 1 is 9e-5 from pi) */
+/* the report of r as text (malloc'd) */
+static char *report_text(const clothcheck_result *r)
+{
+    char *buf = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&buf, &len);
+    clothcheck_print(f, r);
+    fclose(f);
+    return buf;
+}
+
+/* a bend angle is periodic: its finite differences near +-pi wrap with the model's period, or
+ * the claim's; without either, the element whose differences cross the cut (random hinge #314
+ * of seed 1, 9e-5 from pi) has no derivative there: skipped and counted, not failed */
 static void test_condition_period(void)
 {
     wrapped w = {0};
@@ -241,13 +253,17 @@ static void test_condition_period(void)
     clothcheck_options o = {.samples = 320, .seed = 1};
     clothcheck_result *r = clothcheck_audit(&m, &o);
     CU_ASSERT_PTR_NOT_NULL_FATAL(r);
-    CU_ASSERT_EQUAL(clothcheck_verdict(r), 1);
-    CU_ASSERT_STRING_EQUAL(row(r, "fd-true", "gradient")->status, "fail");
-    CU_ASSERT(strstr(row(r, "fd-true", "gradient")->worst, "#314") != NULL);
+    CU_ASSERT_EQUAL(clothcheck_verdict(r), 0);
+    char *text = report_text(r);
+    CU_ASSERT_PTR_NOT_NULL(strstr(text, "[jumps within the step at 1 element]"));
+    free(text);
     clothcheck_free(r);
     m.period = 2 * CC_PI;
     r = clothcheck_audit(&m, &o);
     CU_ASSERT_EQUAL(clothcheck_verdict(r), 0);
+    text = report_text(r);
+    CU_ASSERT_PTR_NULL(strstr(text, "[jumps within the step"));   /* wrapped: #314 compared */
+    free(text);
     clothcheck_free(r);
     m.period = 0, o.claims = "bend/bridson";
     r = clothcheck_audit(&m, &o);

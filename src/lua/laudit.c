@@ -13,7 +13,7 @@
  *             k (stiffness of as_energy and bridson-force, 1)
  *   audit:failed()      -> true when a row that the condition's claim gates failed
  *   audit:rows()        -> {{reference=, quantity=, available=, note=, scheme=, step=,
- *                            max_rel_error=, pass=, gates=, tol=, samples=, undefined=,
+ *                            max_rel_error=, pass=, gates=, tol=, samples=, undefined=, rough=,
  *                            worst={k=, m=, s=, n=, t=, analytic=, reference=, case=}}, ...}
  *                          (k, m, s, n, t count from 0, as Pritchard labels x0..x3;
  *                          rigid-modes rows give the mode number instead of n, t)
@@ -192,7 +192,7 @@ static int l_rows(lua_State *L)
         setnum(L, "step", w->step), setnum(L, "max_rel_error", w->max_rel), setnum(L, "tol", w->tol);
         lua_pushboolean(L, w->pass), lua_setfield(L, -2, "pass");
         lua_pushboolean(L, w->gates), lua_setfield(L, -2, "gates");
-        setint(L, "samples", w->samples), setint(L, "undefined", w->undefined);
+        setint(L, "samples", w->samples), setint(L, "undefined", w->undefined), setint(L, "rough", w->rough);
         lua_createtable(L, 0, 8);
         if (w->worst.k >= 0) {
             setint(L, "k", w->worst.k), setint(L, "m", w->worst.i / 3), setint(L, "s", w->worst.i % 3);

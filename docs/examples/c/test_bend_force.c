@@ -59,7 +59,7 @@ static int jacobian_cb(void *user, const double *x, const clothcheck_rest *rest,
 static clothcheck_result *audit(bend_params *p)
 {
     clothcheck_model m = {.name = "bend-force", .nv = 4, .user = p, .force = force_cb, .jacobian = jacobian_cb};
-    clothcheck_options o = {.samples = 300, .seed = 1, .claims = "bridson-force", .k = p->k};   /* 300: see audit_bend.c */
+    clothcheck_options o = {.samples = 300, .seed = 1, .claims = "bridson-force", .k = p->k};   /* as audit_bend.c */
     clothcheck_result *r = clothcheck_audit(&m, &o);
     if (!r) fprintf(stderr, "%s\n", clothcheck_error());
     return r;

@@ -52,7 +52,7 @@ int main(int argc, char **argv)
 {
     student::BendForce force;
     force.k = 2.5;
-    int samples = 300;   // see the note in ../c/audit_bend.c
+    int samples = 300;   // as ../c/audit_bend.c
     for (int i = 1; i < argc; i += 2) {
         if (i + 1 >= argc) return usage("every option takes a value");
         std::string_view name = argv[i];
