@@ -14,7 +14,7 @@
 
 static const char *const check_names[CC_SYS_CHECKS] = {
     "force = -grad E", "df/dx", "df/dx moving", "df/dv", "symmetry", "net force", "net torque", "translation", "rotation",
-    "mass", "b"};
+    "mass", "b", "claim: energy", "claim: force", "claim: df/dx", "claim: df/dv"};
 
 int cc_sys_eval_init(cc_sys_eval *e, int n)
 {
@@ -38,7 +38,7 @@ void cc_sys_eval_free(cc_sys_eval *e)
     memset(e, 0, sizeof *e);
 }
 
-cc_sys_opts cc_sys_defaults(void) { return (cc_sys_opts){1, 0.01, 3, 4}; }
+cc_sys_opts cc_sys_defaults(void) { return (cc_sys_opts){1, 0.01, 3, 4, NULL, NULL, 0}; }
 
 /* One run of the checks. */
 typedef struct run {
@@ -51,19 +51,26 @@ typedef struct run {
     cc_rng g;
     cc_sys_eval e, p;     /* the state's answer, and one for the differences */
     double *w[6];         /* scratch vectors of n */
+    double *tf[CC_SYS_MAX_TERMS];   /* each claimed term's force (or its differences) at the state */
     const char *state;    /* the state being checked, for findings */
     char *err;
     int errlen;
     int failed;           /* the target misbehaved */
 } run;
 
-/* the target at (x, v) with bits want into out; 0 or -1 (R->failed set) */
-static int ask(run *R, const double *x, const double *v, int want, cc_sys_eval *out)
+/* target t at (x, v) with bits want into out; 0 or -1 (R->failed set) */
+static int ask_of(run *R, const cc_sys_target *t, const double *x, const double *v, int want, cc_sys_eval *out)
 {
     cc_sys_eval_clear(out);
-    R->r->evaluations++;
-    if (R->t->eval(R->t->ctx, x, v, R->o->h, want, out, R->err, R->errlen) < 0) return R->failed = 1, -1;
+    if (t == R->t) R->r->evaluations++;
+    if (t->eval(t->ctx, x, v, R->o->h, want, out, R->err, R->errlen) < 0) return R->failed = 1, -1;
     return 0;
+}
+
+/* the program at (x, v) */
+static int ask(run *R, const double *x, const double *v, int want, cc_sys_eval *out)
+{
+    return ask_of(R, R->t, x, v, want, out);
 }
 
 /* ---- directional differences ---- */
@@ -83,8 +90,9 @@ static int energy_along(run *R, const double *x, const double *d, double *out)
     return 0;
 }
 
-/* f along d at (x, v): of x (of_v 0) or of v (of_v 1); central4 into out; 0 or -1 */
-static int force_along(run *R, const double *x, const double *v, const double *d, int of_v, double *out)
+/* f of target t along d at (x, v): of x (of_v 0) or of v (of_v 1); central4 into out; 0 or -1 */
+static int force_along_of(run *R, const cc_sys_target *t, const double *x, const double *v, const double *d, int of_v,
+                          double *out)
 {
     static const double at[4] = {2, 1, -1, -2}, wt[4] = {-1, 8, -8, 1};
     double *y = R->w[5], *u = R->w[4];
@@ -93,10 +101,16 @@ static int force_along(run *R, const double *x, const double *v, const double *d
     for (int k = 0; k < 4; k++) {
         for (int i = 0; i < R->n; i++) y[i] = x[i], u[i] = v[i];
         for (int i = 0; i < R->n; i++) (of_v ? u : y)[i] += at[k] * step * d[i];
-        if (ask(R, y, u, CC_SYS_FORCE, &R->p) < 0) return -1;
+        if (ask_of(R, t, y, u, CC_SYS_FORCE, &R->p) < 0) return -1;
         for (int i = 0; i < R->n; i++) out[i] += wt[k] * R->p.f[i] / (12 * step);
     }
     return 0;
+}
+
+/* the program's f along d */
+static int force_along(run *R, const double *x, const double *v, const double *d, int of_v, double *out)
+{
+    return force_along_of(R, R->t, x, v, d, of_v, out);
 }
 
 /* d = random entries in [-1, 1] on the vertices vs[0..k) (all vertices when vs is NULL), 0
@@ -551,6 +565,118 @@ static void check_b(run *R, const double *v, const cc_sys_eval *e)
     find(R, chk, "b is not h (f + h df/dx v)%s (first at vertex %d)", kind, nr ? rows[0] : -1);
 }
 
+/* ---- against what the program claims, term by term ---- */
+
+#define TOL_CLAIM 1e-8   /* the same formulas summed in another order */
+
+/* the kind of a difference that is c times a claimed quantity, or NULL */
+static const char *multiple_kind(double c)
+{
+    return fabs(c - 1) < 1e-3 ? "summed twice" : fabs(c + 1) < 1e-3 ? "missing" : fabs(c + 2) < 1e-3 ? "with the wrong sign" : NULL;
+}
+
+/* c with r = c u entry by entry (to 1e-3 of |r|), or NAN */
+static double multiple_of(const double *r, const double *u, int n)
+{
+    double ru = 0, uu = 0, fit = 0, rr = norm_inf(r, n);
+    for (int i = 0; i < n; i++) ru += r[i] * u[i], uu += u[i] * u[i];
+    if (!(uu > 0)) return NAN;
+    double c = ru / uu;
+    for (int i = 0; i < n; i++) fit = fmax(fit, fabs(r[i] - c * u[i]));
+    return fit <= 1e-3 * rr ? c : NAN;
+}
+
+/* put the difference r down to one claimed term (r = c f_term), or to all of them (r = c total);
+ * a finding either way */
+static void attribute(run *R, cc_sys_check *chk, const double *r, const double *total, const char *what)
+{
+    for (int k = 0; k < R->o->nterms; k++) {
+        double c = multiple_of(r, R->tf[k], R->n);
+        if (isnan(c)) continue;
+        const char *kind = multiple_kind(c);
+        if (kind) find(R, chk, "%s: the %s term is %s (the difference is %.4g times that term alone)", what,
+                       R->o->term_names[k], kind, c);
+        else find(R, chk, "%s: the %s term is %.4g times what the claim gives", what, R->o->term_names[k], 1 + c);
+        return;
+    }
+    double c = multiple_of(r, total, R->n);
+    if (!isnan(c)) {
+        const char *kind = multiple_kind(c);
+        if (kind) find(R, chk, "%s: all of it is %s (the difference is %.4g times the claimed terms together)", what, kind, c);
+        else find(R, chk, "%s is %.4g times what the claim gives, in every term", what, 1 + c);
+        return;
+    }
+    double rr = norm_inf(r, R->n);
+    int rows[4], nr = vertices_over(r, R->nv, 1e-3 * rr, rows, 4);
+    for (int q = 0; q < nr && q < 2; q++) {
+        char el[200];
+        elements_of(R->t->mesh, rows[q], -1, el, sizeof el);
+        find(R, chk, "%s differs from the claim at vertex %d, no single term explains it; %s", what, rows[q], el);
+    }
+}
+
+/* the claimed terms' forces at (x, v) into R->tf, their sum into F, their energies' sum into E */
+static int terms_at(run *R, const double *x, const double *v, double *F, double *E)
+{
+    memset(F, 0, sizeof(double) * (size_t)R->n);
+    *E = 0;
+    for (int k = 0; k < R->o->nterms; k++) {
+        if (ask_of(R, &R->o->terms[k], x, v, CC_SYS_FORCE | CC_SYS_ENERGY, &R->p) < 0) return -1;
+        memcpy(R->tf[k], R->p.f, sizeof(double) * (size_t)R->n);
+        for (int i = 0; i < R->n; i++) F[i] += R->p.f[i];
+        *E += R->p.E;
+    }
+    return 0;
+}
+
+static void check_claim_values(run *R, const double *x, const double *v, const cc_sys_eval *e, int moving)
+{
+    double *F = R->w[3], E, *r = R->w[2];
+    if (terms_at(R, x, v, F, &E) < 0) return;
+    cc_sys_check *cf = &R->r->c[CC_SYS_C_CLAIM_F], *ce = &R->r->c[CC_SYS_C_CLAIM_E];
+    if (e->have & CC_SYS_FORCE) {
+        double scale = norm_inf(F, R->n);
+        for (int k = 0; k < R->o->nterms; k++) scale = fmax(scale, norm_inf(R->tf[k], R->n));
+        for (int i = 0; i < R->n; i++) r[i] = e->f[i] - F[i];
+        double rel = scale > 0 ? norm_inf(r, R->n) / scale : 0;
+        cf->tests++;
+        cf->max_rel = fmax(cf->max_rel, rel);
+        if (rel > TOL_CLAIM && !cf->nfind) attribute(R, cf, r, F, "the force");
+    }
+    if ((e->have & CC_SYS_ENERGY) && !moving) {
+        double rel = fabs(e->E - E) / fmax(fabs(E), 1e-300);
+        ce->tests++;
+        ce->max_rel = fmax(ce->max_rel, rel);
+        if (rel > TOL_CLAIM && !ce->nfind)
+            find(R, ce, "the energy is %.9g where the claimed terms give %.9g", e->E, E);
+    }
+}
+
+/* J d against differences of the claimed terms' forces along d, in random directions */
+static void check_claim_jacobian(run *R, const double *x, const double *v, const cc_csr *J, int of_v, int which)
+{
+    cc_sys_check *chk = &R->r->c[which];
+    double *d = R->w[0], *Jd = R->w[1], *r = R->w[2], *sum = R->w[3];
+    for (int q = 0; q < R->o->directions && !R->failed; q++) {
+        direction(R, NULL, R->nv, d);
+        cc_csr_mul(J, d, Jd);
+        memset(sum, 0, sizeof(double) * (size_t)R->n);
+        double scale = 0;
+        for (int k = 0; k < R->o->nterms; k++) {
+            if (force_along_of(R, &R->o->terms[k], x, v, d, of_v, R->tf[k]) < 0) return;
+            for (int i = 0; i < R->n; i++) sum[i] += R->tf[k][i];
+            scale = fmax(scale, norm_inf(R->tf[k], R->n));
+        }
+        double step = of_v ? R->eps / R->o->h : R->eps;   /* the rounding of differences of f, as in jac_err */
+        scale = fmax(fmax(scale, norm_inf(Jd, R->n)), 1e-8 * norm_inf(R->e.f, R->n) / step);
+        for (int i = 0; i < R->n; i++) r[i] = Jd[i] - sum[i];
+        double rel = scale > 0 ? norm_inf(r, R->n) / scale : 0;
+        chk->tests++;
+        chk->max_rel = fmax(chk->max_rel, rel);
+        if (rel > TOL_JAC && !chk->nfind) attribute(R, chk, r, sum, of_v ? "df/dv" : "df/dx");
+    }
+}
+
 /* ---- states ---- */
 
 /* the mean rest edge length of m */
@@ -629,6 +755,10 @@ static void check_state(run *R, const double *x, const double *v)
     if ((has & CC_SYS_DFDX) && !moving) check_rigid(R, x, e);
     if ((has & (CC_SYS_SYSTEM | CC_SYS_DFDX | CC_SYS_DFDV)) == (CC_SYS_SYSTEM | CC_SYS_DFDX | CC_SYS_DFDV)) check_mass(R, e);
     if ((has & (CC_SYS_SYSTEM | CC_SYS_FORCE | CC_SYS_DFDX)) == (CC_SYS_SYSTEM | CC_SYS_FORCE | CC_SYS_DFDX)) check_b(R, v, e);
+    if (!R->o->nterms || R->failed) return;
+    check_claim_values(R, x, v, e, moving);
+    if ((has & CC_SYS_DFDX) && !moving && !R->failed) check_claim_jacobian(R, x, v, &e->dfdx, 0, CC_SYS_C_CLAIM_DFDX);
+    if ((has & CC_SYS_DFDV) && !R->failed) check_claim_jacobian(R, x, v, &e->dfdv, 1, CC_SYS_C_CLAIM_DFDV);
 }
 
 /* which checks apply to what t provides, and which gate */
@@ -638,7 +768,7 @@ static void plan(run *R)
         CC_SYS_ENERGY | CC_SYS_FORCE, CC_SYS_FORCE | CC_SYS_DFDX, CC_SYS_FORCE | CC_SYS_DFDX, CC_SYS_FORCE | CC_SYS_DFDV, CC_SYS_DFDX,
         CC_SYS_FORCE | CC_SYS_EXTERNAL, CC_SYS_FORCE | CC_SYS_EXTERNAL, CC_SYS_DFDX,
         CC_SYS_DFDX | CC_SYS_FORCE | CC_SYS_EXTERNAL, CC_SYS_SYSTEM | CC_SYS_DFDX | CC_SYS_DFDV,
-        CC_SYS_SYSTEM | CC_SYS_FORCE | CC_SYS_DFDX};
+        CC_SYS_SYSTEM | CC_SYS_FORCE | CC_SYS_DFDX, CC_SYS_ENERGY, CC_SYS_FORCE, CC_SYS_DFDX, CC_SYS_DFDV};
     for (int c = 0; c < CC_SYS_CHECKS; c++) {
         cc_sys_check *k = &R->r->c[c];
         k->name = check_names[c];
@@ -646,6 +776,7 @@ static void plan(run *R)
         k->gates = k->applies;
         k->max_rel = 0;
         k->note = k->applies ? "" : "not applicable: the program does not give what it needs";
+        if (c >= CC_SYS_C_CLAIM_E && !R->o->nterms) k->applies = 0, k->gates = 0, k->note = "not applicable: no --claims";
     }
     if (R->r->c[CC_SYS_C_DFDX_MOVING].applies)
         R->r->c[CC_SYS_C_DFDX_MOVING].gates = 0,
@@ -658,7 +789,8 @@ static void plan(run *R)
 static void verdicts(run *R)
 {
     static const double tols[CC_SYS_CHECKS] = {TOL_FORCE, TOL_JAC, TOL_JAC, TOL_JAC, TOL_EXACT, TOL_EXACT, TOL_EXACT,
-                                               1e3 * TOL_EXACT, 1e3 * TOL_EXACT, 1e3 * TOL_EXACT, 1e3 * TOL_EXACT};
+                                               1e3 * TOL_EXACT, 1e3 * TOL_EXACT, 1e3 * TOL_EXACT, 1e3 * TOL_EXACT,
+                                               TOL_CLAIM, TOL_CLAIM, TOL_JAC, TOL_JAC};
     for (int c = 0; c < CC_SYS_CHECKS; c++) {
         cc_sys_check *k = &R->r->c[c];
         k->pass = k->applies && k->tests > 0 && k->max_rel <= tols[c];
@@ -671,12 +803,13 @@ static void verdicts(run *R)
 
 int cc_sys_run(const cc_sys_target *t, const cc_sys_opts *o, cc_sys_report *r, char *err, int errlen)
 {
-    run R = {t, o, r, t->mesh->nv, 3 * t->mesh->nv, mean_edge(t->mesh), 0, cc_rng_make(o->seed, 0x5157), {0}, {0},
-             {0}, "", err, errlen, 0};
+    run R = {.t = t, .o = o, .r = r, .nv = t->mesh->nv, .n = 3 * t->mesh->nv, .L = mean_edge(t->mesh),
+             .g = cc_rng_make(o->seed, 0x5157), .state = "", .err = err, .errlen = errlen};
     memset(r, 0, sizeof *r);
     R.eps = STEP * R.L;
-    int ok = cc_sys_eval_init(&R.e, R.n) == 0 && cc_sys_eval_init(&R.p, R.n) == 0;
+    int ok = cc_sys_eval_init(&R.e, R.n) == 0 && cc_sys_eval_init(&R.p, R.n) == 0 && o->nterms <= CC_SYS_MAX_TERMS;
     for (int i = 0; i < 6; i++) ok = ok && (R.w[i] = malloc(sizeof(double) * (size_t)R.n)) != NULL;
+    for (int i = 0; i < o->nterms; i++) ok = ok && (R.tf[i] = malloc(sizeof(double) * (size_t)R.n)) != NULL;
     double *x = malloc(sizeof(double) * (size_t)R.n), *v = malloc(sizeof(double) * (size_t)R.n);
     if (!ok || !x || !v) snprintf(err, (size_t)errlen, "out of memory"), R.failed = 1;
     if (!R.failed) plan(&R);
@@ -689,6 +822,7 @@ int cc_sys_run(const cc_sys_target *t, const cc_sys_opts *o, cc_sys_report *r, c
     if (!R.failed) verdicts(&R);
     cc_sys_eval_free(&R.e), cc_sys_eval_free(&R.p);
     for (int i = 0; i < 6; i++) free(R.w[i]);
+    for (int i = 0; i < o->nterms; i++) free(R.tf[i]);
     free(x), free(v);
     return R.failed ? -1 : 0;
 }

@@ -22,6 +22,14 @@
  *   rotation     df/dx (w x x) = w x f_internal for a rigid rotation w (zero velocity)
  *   mass         M = A + h df/dv + h^2 df/dx is a lumped mass: 3x3 diagonal blocks m I, m > 0
  *   b            b = h (f + h df/dx v)
+ * With the terms of what the program claims to simulate (opts.terms: one target per term, each
+ * giving its energy and force, e.g. clothcheck's own simulator with only that term), four more,
+ * and a difference is put down to a term where it is a multiple of that term alone (missing,
+ * summed twice, the wrong sign):
+ *   claim: energy   E against the terms' energies summed, at zero velocity
+ *   claim: force    f against the terms' forces summed
+ *   claim: df/dx    df/dx d against differences of the terms' forces (zero velocity)
+ *   claim: df/dv    df/dv d against differences of the terms' forces along a velocity change
  */
 #ifndef CC_SYSTEM_H
 #define CC_SYSTEM_H
@@ -73,13 +81,19 @@ typedef struct cc_sys_check {
 } cc_sys_check;
 
 enum { CC_SYS_C_FORCE, CC_SYS_C_DFDX, CC_SYS_C_DFDX_MOVING, CC_SYS_C_DFDV, CC_SYS_C_SYM, CC_SYS_C_NETF, CC_SYS_C_TORQUE,
-       CC_SYS_C_TRANS, CC_SYS_C_ROT, CC_SYS_C_MASS, CC_SYS_C_B, CC_SYS_CHECKS };
+       CC_SYS_C_TRANS, CC_SYS_C_ROT, CC_SYS_C_MASS, CC_SYS_C_B, CC_SYS_C_CLAIM_E, CC_SYS_C_CLAIM_F, CC_SYS_C_CLAIM_DFDX,
+       CC_SYS_C_CLAIM_DFDV, CC_SYS_CHECKS };
+
+#define CC_SYS_MAX_TERMS 8
 
 typedef struct cc_sys_opts {
     unsigned long long seed;
     double h;             /* the step sent with every state */
     int directions;       /* random directions per state and check (default 3) */
     int localize;         /* vertices to narrow a difference down to, at most (default 4) */
+    const cc_sys_target *terms;   /* what the program claims, term by term (energy and force), or NULL */
+    const char *const *term_names;   /* "stretch", "bend", "gravity", ... */
+    int nterms;
 } cc_sys_opts;
 
 typedef struct cc_sys_report {

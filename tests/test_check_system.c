@@ -74,6 +74,38 @@ static void test_own_simulator_mistakes(void)
     CU_ASSERT(says(out, "it is h (f - h df/dx v), a sign"));
 }
 
+/* clothcheck's own simulator with mistake m against the claims spec */
+static int sim_claims(const char *m, const char *spec)
+{
+    char prog[512], opts[512];
+    snprintf(prog, sizeof prog, "%s%s%s", CC_SIM_ADAPTER, *m ? " --mistake " : "", m);
+    snprintf(opts, sizeof opts, "--grid 5 --claims '%s'", spec);
+    return check(prog, opts);
+}
+
+static void test_claims(void)
+{
+    const char *own = "standard, bend_variant=pritchard-exact";   /* what the adapter simulates */
+    CU_ASSERT_EQUAL(sim_claims("", own), 0);
+    CU_ASSERT(row_is("claim: energy", "PASS") && row_is("claim: force", "PASS"));
+    CU_ASSERT(row_is("claim: df/dx", "PASS") && row_is("claim: df/dv", "PASS"));
+    CU_ASSERT_EQUAL(sim_claims("doubled", own), 1);
+    CU_ASSERT(says(out, "the force: the bend term is summed twice"));
+    CU_ASSERT_EQUAL(sim_claims("damping-sign", own), 1);
+    CU_ASSERT(says(out, "df/dv: all of it is with the wrong sign"));
+    /* a claim that is not what it simulates: the term and the factor */
+    CU_ASSERT_EQUAL(sim_claims("", "standard, bend_variant=pritchard-exact, k_stretch=4000"), 1);
+    CU_ASSERT(says(out, "the force: the stretch term is 1.25 times what the claim gives"));
+    /* without --claims the rows say so */
+    CU_ASSERT_EQUAL(sim(""), 0);
+    CU_ASSERT(says(out, "claim: force     not applicable: no --claims"));
+    /* a bad spec */
+    CU_ASSERT_EQUAL(sim_claims("", "standard, nonsense"), 2);
+    CU_ASSERT(says(err, "--claims: 'nonsense' is neither a term (stretch:bw98:k=5000) nor NAME=VALUE"));
+    CU_ASSERT_EQUAL(sim_claims("", "stretch:bw99:k=5"), 2);
+    CU_ASSERT_EQUAL(cc_test_count_lines(err), 1);
+}
+
 /* the Python example with mistake m ("" for none) on a 6 x 6 grid */
 static int springs(const char *prog, const char *m)
 {
@@ -197,6 +229,7 @@ int main(void)
     static const cc_test_case tests[] = {
         {"clothcheck's own simulator passes", test_own_simulator},
         {"mistakes planted in it are found and placed", test_own_simulator_mistakes},
+        {"--claims: term by term", test_claims},
         {"the Python example and its mistakes", test_python_example},
         {"the C++ example and its mistakes", test_cpp_example},
         {"a right program passes; misbehaving ones: one line, exit 2", test_right_and_misbehaving},

@@ -6,12 +6,14 @@
 #include "checks/system.h"
 #include "cli/cli.h"
 #include "cli/exec_system.h"
+#include "cli/sys_claims.h"
 #include "io/files.h"
 
 static void usage(FILE *f)
 {
-    fputs("usage: clothcheck check-system --exec \"CMD\" (--mesh FILE.obj | --grid N) [--h H] [--seed S]\n"
-          "                               [--directions K] [--exec-timeout S] [--json FILE]\n"
+    fputs("usage: clothcheck check-system --exec \"CMD\" (--mesh FILE.obj | --grid N) [--claims SPEC]\n"
+          "                               [--h H] [--seed S] [--directions K] [--exec-timeout S]\n"
+          "                               [--json FILE]\n"
           "\n"
           "Check a whole simulator's assembled forces and matrices from the outside, as a teaching\n"
           "assistant would: CMD is started once and spoken to in JSON lines (the system protocol,\n"
@@ -30,11 +32,19 @@ static void usage(FILE *f)
           "  translation, rotation   df/dx t = 0 and df/dx (w x x) = w x f_internal\n"
           "  mass              A + h df/dv + h^2 df/dx is a positive lumped mass (Baraff & Witkin (15))\n"
           "  b                 b = h (f + h df/dx v) ((16))\n"
+          "With --claims, what the program says it simulates is assembled by clothcheck's own\n"
+          "simulator one term at a time, and its energy, force, df/dx and df/dv are compared with\n"
+          "the terms summed; a difference that is one term alone is named (the bend term missing,\n"
+          "summed twice, with the wrong sign).\n"
           "A check needs what it compares; one the program gives no part of says not applicable.\n"
           "\n"
           "  --exec \"CMD\"       the program (words split as a shell would, without one)\n"
           "  --mesh FILE.obj    the rest mesh (v, vt as (u,v), f); or\n"
           "  --grid N           a flat 1 m square cloth of N x N vertices in the plane z = 0\n"
+          "  --claims SPEC      what it simulates, comma-separated: 'standard' (001 Table 1),\n"
+          "                     terms as stretch:bw98:k=5000[:d=1000] (shear, bend too),\n"
+          "                     gravity=9.81, and NAME=VALUE of the simulator's parameters\n"
+          "                     (density=0.1, area_power=0.75, bend_variant=pritchard-exact, ...)\n"
           "  --h H              the step sent with every state (default 0.01)\n"
           "  --seed S           random states and directions (default 1)\n"
           "  --directions K     random directions per state and check (default 3)\n"
@@ -47,13 +57,13 @@ static void usage(FILE *f)
 }
 
 typedef struct sys_args {
-    const char *exec, *mesh, *json;
+    const char *exec, *mesh, *json, *claims;
     int grid;
     double timeout;
     cc_sys_opts o;
 } sys_args;
 
-static const cc_optspec specs[] = {{"exec", 1}, {"mesh", 1}, {"grid", 1}, {"h", 1}, {"seed", 1}, {"directions", 1},
+static const cc_optspec specs[] = {{"exec", 1}, {"mesh", 1}, {"grid", 1}, {"claims", 1}, {"h", 1}, {"seed", 1}, {"directions", 1},
                                    {"exec-timeout", 1}, {"json", 1}, {"help", 0}, {NULL, 0}};
 
 /* one option into a; 0, 1 for --help, or CC_EXIT_USAGE */
@@ -69,6 +79,8 @@ static int take(sys_args *a, const cc_opt *o)
         a->exec = o->value;
     } else if (!strcmp(o->name, "mesh")) {
         a->mesh = o->value;
+    } else if (!strcmp(o->name, "claims")) {
+        a->claims = o->value;
     } else if (!strcmp(o->name, "json")) {
         if (!*o->value) return cc_cli_error(cmd, "--json needs a file name");
         a->json = o->value;
@@ -178,8 +190,16 @@ int cc_cmd_check_system(int argc, char **argv)
     cc_sys_report *r = calloc(1, sizeof *r);
     rc = !r ? cc_cli_error("check-system", "out of memory") : 0;
     if (!rc && cc_exec_system_start(&x, a.exec, m, err, sizeof err) < 0) rc = cc_cli_error("check-system", "%s: %s", a.exec, err);
+    cc_sys_claims cl = {0};
+    if (!rc && a.claims) {
+        cc_sim_params p;
+        if (cc_sys_claims_parse(a.claims, &p, err) < 0 || cc_sys_claims_build(&cl, m, &p, err) < 0)
+            rc = cc_cli_error("check-system", "--claims: %s", err);
+        a.o.terms = cl.terms, a.o.term_names = cl.names, a.o.nterms = cl.n;
+    }
     cc_sys_target t = {m, x.provides, &x, cc_exec_system_eval};
     if (!rc && cc_sys_run(&t, &a.o, r, err, sizeof err) < 0) rc = cc_cli_error("check-system", "%s: %s", a.exec, err);
+    cc_sys_claims_free(&cl);
     cc_exec_system_close(&x);
     if (!rc) {
         if (a.json && !strcmp(a.json, "-")) print_json(stdout, &x, r);
