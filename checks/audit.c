@@ -448,7 +448,7 @@ static void run_taylor(cc_audit *a, const cc_case *cases, int n)
 }
 
 /* a = rows, sweeps and Taylor orders of target t over the batch of o */
-int cc_audit_run(const cc_target *t, const cc_audit_opts *o, cc_audit *a)
+int cc_audit_rows(const cc_target *t, const cc_audit_opts *o, cc_audit *a)
 {
     cc_case *cases = NULL;
     memset(a, 0, sizeof *a);
@@ -476,8 +476,6 @@ int cc_audit_run(const cc_target *t, const cc_audit_opts *o, cc_audit *a)
     for (int i = 0; i < a->nrows; i++)
         if (a->rows[i].q == CC_Q_TAYLOR && a->rows[i].available && a->rows[i].samples == 0)
             a->rows[i].gates = 0, a->rows[i].note = "not run (no Taylor elements)";
-    for (int i = 0; i < a->nrows; i++)
-        if (cc_diagnose_wanted(a, &a->rows[i])) cc_diagnose_row(a, &a->rows[i], &a->rows[i].diag);
     free(cases);
     return 0;
 }

@@ -23,7 +23,7 @@
 #include <stdint.h>
 #include "checks/cases.h"
 #include "checks/claim.h"
-#include "checks/diagnose.h"
+#include "checks/finding.h"
 #include "checks/structure.h"
 #include "checks/taylor.h"
 
@@ -141,7 +141,13 @@ int cc_ref_parse(const char *s);
 /* the quantity named s ("gradient", "hessian-vs-gradient", "taylor", ...), or -1 */
 int cc_quantity_parse(const char *s);
 
-/* a = audit of target t with options o; 0, or -1 if not one element could be built */
+/* a = audit of target t with options o: its rows, not yet diagnosed; 0, or -1 if not one
+ * element could be built */
+int cc_audit_rows(const cc_target *t, const cc_audit_opts *o, cc_audit *a);
+
+/* a = audit of target t with options o, its failing rows diagnosed (cc_audit_rows, then
+ * cc_diagnose_row on each row cc_diagnose_wanted; run.c); 0, or -1 if not one element could be
+ * built */
 int cc_audit_run(const cc_target *t, const cc_audit_opts *o, cc_audit *a);
 
 /* 1 if some gating row of a failed (the target fails its claim) */

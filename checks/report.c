@@ -2,6 +2,7 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include "checks/diagnose.h"
 #include "checks/report.h"
 #include "io/gnuplot.h"
 #include "io/json.h"

@@ -12,6 +12,7 @@
 #include <string.h>
 #include "cc_test.h"
 #include "checks/audit.h"
+#include "checks/diagnose.h"
 #include "checks/report.h"
 #include "conditions/hinge.h"
 #include "conditions/triangle.h"

@@ -9,6 +9,7 @@
 #include <string.h>
 #include "api/api.h"
 #include "checks/audit.h"
+#include "checks/diagnose.h"
 #include "checks/report.h"
 
 #define ERRLEN 256

@@ -50,12 +50,6 @@ static void lesson_usage(FILE *f)
           "unknown lesson (one line on stderr).\n", f);
 }
 
-const char *cc_lessons_root(void)
-{
-    const char *env = getenv("CLOTHCHECK_LESSONS");
-    return env && *env ? env : CC_SOURCE_DIR "/lessons";
-}
-
 /* 1 if name looks like a lesson folder: three digits, '_', at least one more character */
 static int lesson_name_ok(const char *name)
 {

@@ -16,6 +16,13 @@
 #define CC_SOURCE_DIR "."
 #endif
 
+/* the lessons folder: $CLOTHCHECK_LESSONS, else the source tree's (cli.h) */
+const char *cc_lessons_root(void)
+{
+    const char *env = getenv("CLOTHCHECK_LESSONS");
+    return env && *env ? env : CC_SOURCE_DIR "/lessons";
+}
+
 static void run_usage(FILE *f)
 {
     fprintf(f,

@@ -32,6 +32,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "checks/audit.h"
+#include "checks/diagnose.h"
 #include "checks/report.h"
 #include "io/files.h"
 #include "lua/lcc.h"

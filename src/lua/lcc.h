@@ -95,6 +95,8 @@ void cc_lua_checkpoints(lua_State *L, int arg, int dim, int npoints, double *out
  * in valid (NULL-terminated): "WHERE: unknown parameter 'k'; valid: a, b, c" (where may be
  * NULL), so that a misspelt option is never silently ignored. Nothing when t is none/nil. */
 void cc_lua_checkkeys(lua_State *L, int arg, int t, const char *where, const char *const *valid);
+/* the number field `key` of the options table at arg (none or nil: no table), or def when absent */
+double cc_lua_optfield(lua_State *L, int arg, const char *key, double def);
 /* rest data for condition cond from the options table at arg (may be none/nil); the table may
  * hold only the rest options of the condition's element (uv, area_power, bu, bv for a
  * triangle; rest, x_rest for a hinge; rest for a spring) and, if extra is not NULL, the key
