@@ -7,6 +7,9 @@
 #   make test-quick   every test once, in the normal build only
 #   make fuzz   build the libFuzzer targets with clang (build-fuzz/) and run each for
 #               FUZZ_SECONDS (default 60) after replaying tests/fuzz/regress/ (part of make test)
+#   make install PREFIX=P   build, then install the C library for your own tests under P
+#               (default /usr/local): lib/libclothcheck.a, include/clothcheck/clothcheck.h,
+#               lib/pkgconfig/clothcheck.pc, lib/cmake/clothcheck/ (docs/api.md)
 # Variables: BUILD_TYPE=Release|Debug, SANITIZE=ON, BUILD_DIR=build, NATIVE=OFF (portable
 #            x86-64 instead of x86-64-v3 where the building CPU has AVX2; see CMakeLists.txt)
 BUILD_TYPE ?= Release
@@ -15,9 +18,10 @@ NATIVE     ?= ON
 BUILD_DIR  ?= build
 JOBS       ?= $(shell nproc 2>/dev/null || echo 2)
 FUZZ_SECONDS ?= 60
+PREFIX     ?= /usr/local
 MAKEFLAGS  += --no-print-directory
 
-.PHONY: all deps configure build demo test test-quick test-sanitize fuzz bench clean
+.PHONY: all deps configure build demo test test-quick test-sanitize fuzz bench install clean
 
 all: build
 
@@ -51,6 +55,9 @@ fuzz: deps
 
 bench: build
 	@$(BUILD_DIR)/clothcheck bench
+
+install: build
+	@cmake --install $(BUILD_DIR) --prefix $(PREFIX)
 
 clean:
 	rm -rf $(BUILD_DIR) build-asan build-fuzz

@@ -23,7 +23,7 @@
 #include <stdint.h>
 #include "checks/cases.h"
 #include "checks/claim.h"
-#include "checks/diagnose.h"
+#include "checks/finding.h"
 #include "checks/structure.h"
 #include "checks/taylor.h"
 
@@ -113,6 +113,8 @@ typedef struct cc_audit_row {
     int worst_case;           /* case id of the element where max_rel occurred */
     int samples;              /* elements compared */
     int undefined;            /* elements where the target or the reference was undefined */
+    int rough;                /* elements skipped: the differenced function jumps within the step
+                                 (its differences at half the step do not settle) */
     double tol;               /* pass threshold on max_rel */
     int pass;                 /* max_rel <= tol (taylor: orders reached) */
     int gates;                /* 1 if a failure here fails the target's claim */
@@ -139,7 +141,13 @@ int cc_ref_parse(const char *s);
 /* the quantity named s ("gradient", "hessian-vs-gradient", "taylor", ...), or -1 */
 int cc_quantity_parse(const char *s);
 
-/* a = audit of target t with options o; 0, or -1 if not one element could be built */
+/* a = audit of target t with options o: its rows, not yet diagnosed; 0, or -1 if not one
+ * element could be built */
+int cc_audit_rows(const cc_target *t, const cc_audit_opts *o, cc_audit *a);
+
+/* a = audit of target t with options o, its failing rows diagnosed (cc_audit_rows, then
+ * cc_diagnose_row on each row cc_diagnose_wanted; run.c); 0, or -1 if not one element could be
+ * built */
 int cc_audit_run(const cc_target *t, const cc_audit_opts *o, cc_audit *a);
 
 /* 1 if some gating row of a failed (the target fails its claim) */

@@ -128,11 +128,13 @@ int cc_derive_run(const char *condition, const char *variant, int nv, const cc_s
     d->nv = nv;
     memcpy(d->x, x, sizeof(double) * (size_t)(3 * nv));
     d->nsteps = nsteps;
-    d->first_departure = -1;
+    d->first_departure = d->first_frozen = d->first_differs = -1;
     for (int i = 0; i < nsteps; i++) {
         check_step(steps[i], nv, x, r, &d->steps[i]);
         cc_step_verdict v = d->steps[i].verdict;
         if (d->first_departure < 0 && v != CC_STEP_EXACT && v != CC_STEP_UNDEFINED) d->first_departure = i;
+        if (d->first_frozen < 0 && v == CC_STEP_FROZEN) d->first_frozen = i;
+        if (d->first_differs < 0 && v == CC_STEP_DIFFERS) d->first_differs = i;
     }
     return 0;
 }

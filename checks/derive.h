@@ -13,7 +13,9 @@
  *   frozen   agrees only with the frozen-magnitude derivative
  *   differs  agrees with neither
  * The first departure is the first step whose verdict is not exact: where the derivation
- * stops being the derivative of what it claims.
+ * stops being the derivative of what it claims. A derivation may depart twice: first by the
+ * constant-magnitude approximation (frozen), later by a step that is not even that (differs);
+ * the first step of each verdict is kept too.
  */
 #ifndef CC_DERIVE_H
 #define CC_DERIVE_H
@@ -49,6 +51,9 @@ typedef struct cc_derive {
     int nsteps;                   /* steps checked */
     cc_step_check steps[CC_DERIVE_MAX_STEPS];
     int first_departure;          /* index of the first step not exact (undefined ones skipped), or -1 */
+    int first_frozen;             /* index of the first step with verdict frozen, or -1 */
+    int first_differs;            /* index of the first step that differs from both references, or -1:
+                                     where a frozen-magnitude derivation stops being even that */
 } cc_derive;
 
 const char *cc_step_verdict_name(cc_step_verdict v);

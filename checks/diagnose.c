@@ -14,12 +14,13 @@
 #define REST_ELEMENTS 4     /* elements of the off-rest family */
 #define PARALLEL 1e-6       /* an error vector is along v if its part across v is below this share */
 #define RIGID_BROKEN 1e-8   /* an identity of exact arithmetic is broken above this residual */
+#define GROWTH_RHO 0.7      /* rank correlation from which an error grows with a feature */
 #define CLEAR 10.0          /* an element fails clearly above CLEAR x the row's tolerance; below,
                                the difference may be the reference's own error */
 
 static const char *const kind_names[] = {"sign", "scale", "asymmetric", "frozen-magnitude", "off-rest",
                                          "translation", "rotation", "localized", "direction", "projector",
-                                         "proportional", "relabelled", "component-swap", "non-finite",
+                                         "proportional", "relabelled", "component-swap", "non-finite", "grows-with",
                                          "unknown"};
 
 const char *cc_finding_name(cc_finding_kind k) { return k >= 0 && k < CC_FIND_COUNT ? kind_names[k] : "?"; }
@@ -104,7 +105,7 @@ static int gather(const job *j, sample *s)
     int nf = 0;
     double clear = CLEAR * j->w->tol;
     cc_case c;
-    for (int id = 0; id < o->samples && id < SCAN && nf < CC_DIAG_CASES; id++)
+    for (int id = 0; !o->only_case && id < o->samples && id < SCAN && nf < CC_DIAG_CASES; id++)   /* else: the one case */
         if (cc_case_make(j->t->nv, o->seed, id, &o->sample, &c) == 0 && load(j, j->w->ref, c.x, &c.r, &s[nf]) == 0
             && s[nf].rel > clear)
             nf++;
@@ -337,29 +338,107 @@ static int rest_element(const job *j, int k, double *x, cc_rest *r)
     return 0;
 }
 
-static void find_off_rest(const job *j, cc_diagnosis *dg)
+/* x = random element k of the batch moved onto C = 0 by Newton steps along the reference's
+ * gradient (the least-norm step x -= J^T (J J^T)^-1 C); 0, or -1 if it does not get there */
+static int projected_rest(const job *j, int k, double *x, cc_rest *r)
+{
+    const cc_target *t = j->t;
+    const cc_audit_opts *o = &j->a->opts;
+    int n = j->n, nc = t->ncomp;
+    cc_case c;
+    if (cc_case_make(t->nv, o->seed, k, &o->sample, &c) < 0) return -1;
+    memcpy(x, c.x, sizeof(double) * (size_t)n);
+    *r = c.r;
+    for (int it = 0; it < 30; it++) {
+        double C[CC_MAX_COMP], M[CC_MAX_COMP][CC_MAX_COMP + 1], size = 0;
+        cc_deriv d;
+        if (cc_target_value(t, x, NULL, r, C) < 0) return -1;
+        for (int i = 0; i < n; i++) size = fmax(size, fabs(x[i]));
+        double worst = 0;
+        for (int a = 0; a < nc; a++) worst = fmax(worst, fabs(C[a]));
+        if (worst <= 1e-13 * fmax(1.0, size)) return 0;
+        if (cc_audit_reference(t, x, r, j->w->ref, CC_Q_GRADIENT, NULL, &d) < 0) return -1;
+        for (int a = 0; a < nc; a++) {   /* (J J^T | C), solved by elimination */
+            for (int b = 0; b < nc; b++) {
+                M[a][b] = 0;
+                for (int i = 0; i < n; i++) M[a][b] += d.g[a][i] * d.g[b][i];
+            }
+            M[a][nc] = C[a];
+        }
+        for (int p = 0; p < nc; p++) {
+            if (!(fabs(M[p][p]) > 1e-300)) return -1;
+            for (int a = p + 1; a < nc; a++) {
+                double f = M[a][p] / M[p][p];
+                for (int b = p; b <= nc; b++) M[a][b] -= f * M[p][b];
+            }
+        }
+        double lam[CC_MAX_COMP];
+        for (int a = nc - 1; a >= 0; a--) {
+            lam[a] = M[a][nc];
+            for (int b = a + 1; b < nc; b++) lam[a] -= M[a][b] * lam[b];
+            lam[a] /= M[a][a];
+        }
+        for (int i = 0; i < n; i++)
+            for (int a = 0; a < nc; a++) x[i] -= d.g[a][i] * lam[a];
+    }
+    return -1;
+}
+
+/* 1 if the condition is not zero at x (its rest shape is not the one the audit knows) */
+static int away_from_zero(const job *j, const double *x, const cc_rest *r)
+{
+    double C[CC_MAX_COMP];
+    if (cc_target_value(j->t, x, NULL, r, C) < 0) return 0;
+    for (int a = 0; a < j->t->ncomp; a++)
+        if (fabs(C[a]) > 1e-9) return 1;
+    return 0;
+}
+
+/* the errors of the row at 0, 3, 10, 30 % away from x0 along a random direction (element k) into
+ * err; 0, or -1 if undefined there */
+static int rest_errors(const job *j, int k, const double *x0, const cc_rest *r, double err[4])
 {
     static const double taus[4] = {0.0, 0.03, 0.1, 0.3};
+    double x[CC_MAX_DOF], delta[CC_MAX_DOF];
     sample s;
-    double err[REST_ELEMENTS][4], x0[CC_MAX_DOF], x[CC_MAX_DOF], delta[CC_MAX_DOF];
+    cc_rng g = cc_rng_make(j->a->opts.seed ^ 0xde17au, (uint64_t)k);
+    for (int i = 0; i < j->n; i++) delta[i] = cc_rng_range(&g, -1, 1);
+    for (int q = 0; q < 4; q++) {
+        for (int i = 0; i < j->n; i++) x[i] = x0[i] + taus[q] * delta[i];
+        if (load(j, j->w->ref, x, r, &s) < 0) return -1;
+        err[q] = s.rel;
+    }
+    return 0;
+}
+
+/* 1 if errors err[0..4) say: right at rest, wrong away from it, growing */
+static int grows_off_rest(const job *j, const double err[4])
+{
+    double tol = j->w->tol, far = fmax(err[2], err[3]);
+    return err[0] <= tol && far > 10 * tol && err[1] < 0.5 * far;
+}
+
+static void find_off_rest(const job *j, cc_diagnosis *dg)
+{
+    double err[REST_ELEMENTS][4], x0[CC_MAX_DOF];
     cc_rest r;
-    int n = j->n;
+    int projected = 0;
     for (int k = 0; k < REST_ELEMENTS; k++) {
-        if (rest_element(j, k, x0, &r) < 0) return;
-        cc_rng g = cc_rng_make(j->a->opts.seed ^ 0xde17au, (uint64_t)k);
-        for (int i = 0; i < n; i++) delta[i] = cc_rng_range(&g, -1, 1);
-        for (int q = 0; q < 4; q++) {
-            for (int i = 0; i < n; i++) x[i] = x0[i] + taus[q] * delta[i];
-            if (load(j, j->w->ref, x, &r, &s) < 0) return;
-            err[k][q] = s.rel;
+        /* the element's rest shape as the audit knows it, or, where the condition is not zero
+         * there, a random element moved onto C = 0 */
+        if (rest_element(j, k, x0, &r) < 0 || rest_errors(j, k, x0, &r, err[k]) < 0) return;
+        if (err[k][0] > j->w->tol) {
+            if (!away_from_zero(j, x0, &r)) return;   /* wrong at its rest: not this kind */
+            if (projected_rest(j, k, x0, &r) < 0 || rest_errors(j, k, x0, &r, err[k]) < 0) return;
+            projected++;
         }
-        double tol = j->w->tol;
-        if (!(err[k][0] <= tol && err[k][3] > 10 * tol && err[k][1] < 0.5 * err[k][3])) return;
+        if (!grows_off_rest(j, err[k])) return;
     }
     add(dg, CC_FIND_OFF_REST, REST_ELEMENTS, REST_ELEMENTS,
-        "It is right at the rest state (C = 0) and wrong away from it, the error growing with the "
+        "It is right at the rest state (C = 0%s) and wrong away from it, the error growing with the "
         "deformation (%.1e, %.1e, %.1e at 3, 10, 30 %% of the element's size): a term that vanishes "
-        "at rest was dropped or approximated.", err[0][1], err[0][2], err[0][3]);
+        "at rest was dropped or approximated.", projected ? ", found by moving elements onto it" : "", err[0][1],
+        err[0][2], err[0][3]);
 }
 
 /* translation and rotation residuals of the analytic derivative (an) and of the reference (base) */
@@ -785,14 +864,111 @@ static void find_swap(const job *j, const sample *s, int nf, cc_diagnosis *dg)
 /* the worst element's analytic derivative is NaN or infinite: say where */
 static void find_nonfinite(const cc_audit *a, const cc_audit_row *w, cc_diagnosis *dg)
 {
-    if (!isnan(w->max_rel) && isfinite(w->worst.analytic)) return;
+    if (isfinite(w->worst.analytic)) return;   /* a reference that is not finite is not the target's */
     char label[64];
     cc_case_label(a->target.nv, w->worst_case, label, sizeof label);
     add(dg, CC_FIND_NONFINITE, 1, 1,
         "The analytic derivative is %s at %s %s: a square root, division or acos meeting 0 or a rounded +-1 "
         "(004's sqrt((1 - cos theta)/2) at a flat hinge); take the angle with atan2 (001 (30)).",
-        isnan(w->worst.analytic) || isnan(w->max_rel) ? "NaN" : "infinite", w->worst_case < 0 ? "edge case" : "element",
+        isnan(w->worst.analytic) ? "NaN" : "infinite", w->worst_case < 0 ? "edge case" : "element",
         label);
+}
+
+/* The features of an element an error may grow with (growth_features). */
+static void growth_features(const job *j, const double *x, const cc_rest *r, features *f)
+{
+    f->count = 0;
+#define FEAT(str, val) (f->name[f->count] = (str), f->v[f->count++] = (val))
+    if (j->t->nv == 4) {
+        cc_hinge h;
+        if (cc_hinge_make(x, &h) < 0) return;
+        FEAT("the fold angle |theta|", fabs(h.theta));
+        FEAT("the area ratio of the two triangles", fmax(h.lA, h.lB) / fmin(h.lA, h.lB));
+        FEAT("the shared edge's length |e|", h.le);
+        FEAT("the hinge's aspect |e|^2 / (|nA| + |nB|)", h.le * h.le / (h.lA + h.lB));
+    } else if (j->t->nv == 3) {
+        cc_v3 p0 = cc_v3_load(x), p1 = cc_v3_load(x + 3), p2 = cc_v3_load(x + 6);
+        double a = cc_v3_norm(cc_v3_sub(p1, p0)), b = cc_v3_norm(cc_v3_sub(p2, p1)), c = cc_v3_norm(cc_v3_sub(p0, p2));
+        double area = 0.5 * cc_v3_norm(cc_v3_cross(cc_v3_sub(p1, p0), cc_v3_sub(p2, p0)));
+        FEAT("the aspect ratio (longest edge^2 / area)", fmax(a, fmax(b, c)) * fmax(a, fmax(b, c)) / area);
+        FEAT("the stretch |w_u|", cc_v3_norm(cc_tri_w(x, r->dwu)));
+        FEAT("the stretch |w_v|", cc_v3_norm(cc_tri_w(x, r->dwv)));
+        FEAT("the world area over the rest area", area / r->area);
+    } else {
+        FEAT("the length over the rest length", cc_v3_norm(cc_v3_sub(cc_v3_load(x), cc_v3_load(x + 3))) / r->rest_length);
+    }
+#undef FEAT
+}
+
+/* rank of each of v[0..n) (ties share their mean rank) into rk */
+static void ranks(const double *v, int n, double *rk)
+{
+    for (int i = 0; i < n; i++) {
+        int less = 0, same = 0;
+        for (int k = 0; k < n; k++) less += v[k] < v[i], same += v[k] == v[i];
+        rk[i] = less + 0.5 * (same - 1);
+    }
+}
+
+/* Spearman's rank correlation of a and b (n values) */
+static double rank_correlation(const double *a, const double *b, int n)
+{
+    double ra[CC_DIAG_GROWTH], rb[CC_DIAG_GROWTH], ma = 0, mb = 0, sab = 0, saa = 0, sbb = 0;
+    ranks(a, n, ra), ranks(b, n, rb);
+    for (int i = 0; i < n; i++) ma += ra[i] / n, mb += rb[i] / n;
+    for (int i = 0; i < n; i++)
+        sab += (ra[i] - ma) * (rb[i] - mb), saa += (ra[i] - ma) * (ra[i] - ma), sbb += (rb[i] - mb) * (rb[i] - mb);
+    return saa > 0 && sbb > 0 ? sab / sqrt(saa * sbb) : 0;
+}
+
+int cc_diagnose_growth(const cc_audit *a, const cc_audit_row *w, double *feature, double *error, const char **name)
+{
+    job j = {a, w, &a->target, w->q != CC_Q_GRADIENT, 3 * a->target.nv, 0, (1u << a->target.nv) - 1};
+    j.N = a->target.ncomp * j.n * (j.hess ? j.n : 1);
+    const cc_audit_opts *o = &a->opts;
+    sample *s = malloc(sizeof *s);
+    features f[CC_DIAG_GROWTH];
+    double err[CC_DIAG_GROWTH];
+    int n = 0;
+    int ne = o->edges ? cc_edge_count(j.t->nv) : 0;
+    for (int id = -ne; s && id < o->samples && n < CC_DIAG_GROWTH; id++) {   /* the edge cases, then random ones */
+        cc_case c;
+        if (cc_case_make(j.t->nv, o->seed, id, &o->sample, &c) < 0 || load(&j, w->ref, c.x, &c.r, s) < 0) continue;
+        growth_features(&j, c.x, &c.r, &f[n]);
+        err[n++] = fmax(s->rel, w->tol);   /* agreement ranks as a tie, not as round-off's noise */
+    }
+    free(s);
+    if (n < 8 || f[0].count == 0) return 0;
+    double lo = INFINITY, hi = 0, best = 0;
+    for (int i = 0; i < n; i++) lo = fmin(lo, err[i]), hi = fmax(hi, err[i]);
+    if (!(hi > 3 * fmax(lo, w->tol))) return 0;   /* about the same everywhere: grows with nothing */
+    int q = -1;
+    for (int k = 0; k < f[0].count; k++) {
+        double v[CC_DIAG_GROWTH];
+        for (int i = 0; i < n; i++) v[i] = f[i].v[k];
+        double rho = rank_correlation(v, err, n);
+        if (fabs(rho) > fabs(best)) best = rho, q = k;
+    }
+    if (q < 0 || fabs(best) < GROWTH_RHO) return 0;
+    for (int i = 0; i < n; i++) feature[i] = f[i].v[q], error[i] = err[i];
+    *name = f[0].name[q];
+    return n;
+}
+
+/* the error grows with a feature of the element */
+static void find_growth(const cc_audit *a, const cc_audit_row *w, cc_diagnosis *dg)
+{
+    double feat[CC_DIAG_GROWTH], err[CC_DIAG_GROWTH];
+    const char *name;
+    int n = cc_diagnose_growth(a, w, feat, err, &name);
+    if (!n) return;
+    int lo = 0, hi = 0;
+    for (int i = 1; i < n; i++) lo = feat[i] < feat[lo] ? i : lo, hi = feat[i] > feat[hi] ? i : hi;
+    double rho = rank_correlation(feat, err, n);
+    add(dg, CC_FIND_GROWS, n, n,
+        "The error grows as %s %s (rank correlation %.2f over %d elements: %.1e where it is smallest, %.1e "
+        "where it is largest): look at the terms that change with it.", name, rho > 0 ? "grows" : "shrinks", rho, n,
+        err[lo], err[hi]);
 }
 
 /* the order findings are listed in: the kinds that explain the whole error first */
@@ -801,6 +977,14 @@ static int rank(cc_finding_kind k)
     if (k == CC_FIND_SIGN || k == CC_FIND_SCALE || k == CC_FIND_FROZEN) return 0;
     if (k == CC_FIND_NONFINITE || k == CC_FIND_RELABELLED || k == CC_FIND_PROPORTIONAL || k == CC_FIND_SWAP) return 1;
     return 2;
+}
+
+/* 1 if a finding of dg already says what the error is (a sign, a factor, a relabelling, ...) */
+static int explained(const cc_diagnosis *dg)
+{
+    for (int i = 0; i < dg->n; i++)
+        if (rank(dg->f[i].kind) < 2 || dg->f[i].kind == CC_FIND_OFF_REST) return 1;
+    return 0;
 }
 
 /* dg's findings ordered by rank, keeping the order within a rank */
@@ -841,6 +1025,7 @@ void cc_diagnose_row(const cc_audit *a, const cc_audit_row *w, cc_diagnosis *dg)
         find_proportional(&j, s, nf, dg);
         find_relabelled(&j, s, nf, dg);
         find_swap(&j, s, nf, dg);
+        if (!explained(dg)) find_growth(a, w, dg);
         order_findings(dg);
     }
     if (nf == 0 && dg->n)

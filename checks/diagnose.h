@@ -30,49 +30,20 @@
  *                     differenced (claim, exact)
  *   component-swap    one component's numbers are another's (C_u's gradient for C_v's)
  *   non-finite        A is NaN or infinite at the worst element (named by its case)
+ *   grows-with        the error grows with a feature of the element (fold angle, area ratio of
+ *                     the two triangles, aspect ratio, stretch, edge length), or as it shrinks:
+ *                     rank correlation at least 0.7 in magnitude over the edge cases and the
+ *                     first random elements (48 in all); the report's plots put the error
+ *                     against that feature (cc_diagnose_growth)
  *   unknown           none of these fits
  */
 #ifndef CC_DIAGNOSE_H
 #define CC_DIAGNOSE_H
 
+#include "checks/finding.h"
 #include "checks/target.h"
 
-#define CC_DIAG_MAX   10   /* findings per row, at most */
-#define CC_DIAG_CASES 16   /* failing elements examined, at most */
 
-typedef enum cc_finding_kind {
-    CC_FIND_SIGN,
-    CC_FIND_SCALE,
-    CC_FIND_ASYMMETRIC,
-    CC_FIND_FROZEN,
-    CC_FIND_OFF_REST,
-    CC_FIND_TRANSLATION,
-    CC_FIND_ROTATION,
-    CC_FIND_LOCALIZED,
-    CC_FIND_DIRECTION,
-    CC_FIND_PROJECTOR,
-    CC_FIND_PROPORTIONAL,
-    CC_FIND_RELABELLED,
-    CC_FIND_SWAP,
-    CC_FIND_NONFINITE,
-    CC_FIND_UNKNOWN,
-    CC_FIND_COUNT
-} cc_finding_kind;
-
-typedef struct cc_finding {
-    cc_finding_kind kind;
-    double factor;        /* scale: A = factor R (sign: -1) */
-    unsigned vertices;    /* bit m: vertex m (asymmetric, localized, direction; sign and scale
-                             when they hold on some vertices only); 0 if not applicable */
-    const char *along;    /* direction: the named vector; NULL otherwise */
-    int share, of;        /* holds on `share` of the `of` failing elements examined */
-    char text[320];       /* one or two sentences for a student */
-} cc_finding;
-
-typedef struct cc_diagnosis {
-    int n;                            /* findings */
-    cc_finding f[CC_DIAG_MAX];
-} cc_diagnosis;
 
 const char *cc_finding_name(cc_finding_kind k);
 
@@ -84,6 +55,12 @@ struct cc_audit_row;
 
 /* out = the diagnosis of row w of audit a (a gradient, hessian or hessian-vs-gradient row) */
 void cc_diagnose_row(const struct cc_audit *a, const struct cc_audit_row *w, cc_diagnosis *out);
+
+/* the errors of row w on the edge cases and first random elements (48 in all) and the feature of
+ * the element they grow with (its name in *name), into error and feature; their count, or 0 if
+ * the error grows with none */
+int cc_diagnose_growth(const struct cc_audit *a, const struct cc_audit_row *w, double *feature, double *error,
+                       const char **name);
 
 /* 1 if the audit diagnoses row w: a failing gradient/Hessian row against an exact-function
  * reference, or against a frozen one when the target does not claim exactness */

@@ -2,6 +2,7 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include "checks/diagnose.h"
 #include "checks/report.h"
 #include "io/gnuplot.h"
 #include "io/json.h"
@@ -56,15 +57,16 @@ static void print_row(FILE *f, const cc_audit *a, const cc_audit_row *w)
         for (int q = 0; q < 3; q++)
             if (t->roundoff[q]) snprintf(o[q], sizeof o[q], "round-off");
             else snprintf(o[q], sizeof o[q], "%.2f", t->order[q]);
-        fprintf(f, "  %-12s %-19s orders %s %s %s (expect 1 2 3) over %d elements, lowest r1 at %-14s %s\n",
-                cc_ref_name(w->ref), "taylor", o[0], o[1], o[2], w->samples, label, result(w));
+        fprintf(f, "  %-12s %-19s orders %s %s %s (expect 1 2 3) over %d element%s, lowest r1 at %-14s %s\n",
+                cc_ref_name(w->ref), "taylor", o[0], o[1], o[2], w->samples, w->samples == 1 ? "" : "s", label, result(w));
         return;
     }
     snprintf(err, sizeof err, isnan(w->max_rel) ? "NaN" : "%.2e", w->max_rel);
     fprintf(f, "  %-12s %-19s %-10s %9s  %-18s %11.4e %11.4e  %-19s %s", cc_ref_name(w->ref),
             cc_quantity_name(w->q), w->scheme, err, where, w->worst.analytic, w->worst.reference,
             label, result(w));
-    if (w->undefined) fprintf(f, " [undefined at %d elements]", w->undefined);
+    if (w->undefined) fprintf(f, " [undefined at %d element%s]", w->undefined, w->undefined == 1 ? "" : "s");
+    if (w->rough) fprintf(f, " [jumps within the step at %d element%s]", w->rough, w->rough == 1 ? "" : "s");
     fputc('\n', f);
     for (int i = 0; i < w->diag.n; i++)
         fprintf(f, "      %s %-16s %s\n", i ? " " : "^", cc_finding_name(w->diag.f[i].kind), w->diag.f[i].text);
@@ -74,15 +76,18 @@ static void print_row(FILE *f, const cc_audit *a, const cc_audit_row *w)
 static void print_sweeps(FILE *f, const cc_audit *a)
 {
     if (!a->nsweeps) return;
-    fprintf(f, "  step sweeps (steps 1e-1..1e-12 relative to the element's step scale, max over %d elements):\n",
-            a->opts.only_case ? 1 : (a->opts.sweep_cases < a->ncases ? a->opts.sweep_cases : a->ncases));
+    int ns = a->opts.only_case ? 1 : (a->opts.sweep_cases < a->ncases ? a->opts.sweep_cases : a->ncases);
+    fprintf(f, "  step sweeps (steps 1e-1..1e-12 relative to the element's step scale, max over %d element%s):\n", ns,
+            ns == 1 ? "" : "s");
     fprintf(f, "    %-7s %-19s %-9s %8s %10s %6s %9s  %s\n", "of", "quantity", "scheme", "best h",
             "min error", "slope", "floor", "verdict");
     for (int i = 0; i < a->nsweeps; i++) {
         const cc_sweep *s = &a->sweeps[i];
         double hb = s->best >= 0 ? s->h[s->best] : NAN, eb = s->best >= 0 ? s->err[s->best] : NAN;
-        fprintf(f, "    %-7s %-19s %-9s %8.1e %10.2e %6.2f %9.1e  %s", s->q == CC_FDQ_HESS_GRADIENT ? "grad" : s->frozen ? "frozen" : "C",
-                cc_fdq_name(s->q), cc_scheme_name(s->scheme), hb, eb, s->slope, s->floor,
+        char slope[16] = "     -";   /* no slope: a plateau, or Ridders' extrapolation (no order to fit) */
+        if (isfinite(s->slope)) snprintf(slope, sizeof slope, "%6.2f", s->slope);
+        fprintf(f, "    %-7s %-19s %-9s %8.1e %10.2e %s %9.1e  %s", s->q == CC_FDQ_HESS_GRADIENT ? "grad" : s->frozen ? "frozen" : "C",
+                cc_fdq_name(s->q), cc_scheme_name(s->scheme), hb, eb, slope, s->floor,
                 cc_verdict_name(s->verdict));
         if (s->verdict == CC_VERDICT_WRONG) fprintf(f, " (plateau at %.1e)", s->plateau);
         fputc('\n', f);
@@ -97,9 +102,19 @@ void cc_report_table(FILE *f, const cc_audit *a, int n)
           "PASS/FAIL judge what the variant claims; (agrees)/(differs) are reported only.\n\n", f);
     for (int i = 0; i < n; i++) {
         const cc_target *t = &a[i].target;
-        fprintf(f, "%s %s  [claims %s]  %s  (%d elements, seed %llu)\n", t->condition, t->variant,
-                cc_claim_name(t->claim), t->source ? t->source : "", a[i].ncases,
-                (unsigned long long)a[i].opts.seed);
+        fprintf(f, "%s %s  [claims %s]  %s  (", t->condition, t->variant, cc_claim_name(t->claim),
+                t->source ? t->source : "");
+        int edges = a[i].opts.edges && !a[i].opts.only_case ? cc_edge_count(t->nv) : 0;
+        if (edges > a[i].ncases) edges = a[i].ncases;
+        if (a[i].opts.only_case) {
+            char label[64];
+            cc_case_label(t->nv, a[i].opts.case_id, label, sizeof label);
+            fprintf(f, "the one element %s", label);
+        } else {
+            fprintf(f, "%d random element%s", a[i].ncases - edges, a[i].ncases - edges == 1 ? "" : "s");
+            if (edges) fprintf(f, " + %d edge case%s", edges, edges == 1 ? "" : "s");
+        }
+        fprintf(f, ", seed %llu)\n", (unsigned long long)a[i].opts.seed);
         if (cc_claim_given(&t->claims)) {
             char label[96];
             cc_claim_label(&t->claims, label, sizeof label);
@@ -205,8 +220,8 @@ static void json_row(FILE *f, const cc_audit *a, const cc_audit_row *w)
     json_kv_number(f, "step", w->step);
     json_kv_number(f, "tol", w->q == CC_Q_TAYLOR ? NAN : w->tol);
     json_kv_string(f, "case", label);
-    fprintf(f, ", \"case_id\": %d, \"seed\": %llu, \"undefined\": %d", w->worst_case,
-            (unsigned long long)a->opts.seed, w->undefined);
+    fprintf(f, ", \"case_id\": %d, \"seed\": %llu, \"undefined\": %d, \"rough\": %d", w->worst_case,
+            (unsigned long long)a->opts.seed, w->undefined, w->rough);
     json_kv_string(f, "note", w->note);
     if (w->sweep >= 0) json_sweep(f, &a->sweeps[w->sweep]);
     if (w->diag.n) json_diagnosis(f, &w->diag);
@@ -332,7 +347,7 @@ static int write_angle(const char *dir, const cc_audit *a, int n, char *err)
     const char *name = "bend_angle";
     int bends[32], nb = 0;
     for (int i = 0; i < n && nb < 32; i++)
-        if (a[i].target.nv == 4 && a[i].target.ncomp == 1) bends[nb++] = i;
+        if (a[i].target.nv == 4 && a[i].target.ncomp == 1 && a[i].target.value_hd) bends[nb++] = i;
     if (!nb) return 0;
     cc_outfile df, gf;
     if (cc_gp_data_open(&df, dir, name, err, CC_ERRLEN) < 0) return -1;
@@ -371,6 +386,44 @@ static int write_angle(const char *dir, const cc_audit *a, int n, char *err)
 }
 
 /* every plot of n audits into dir; PNGs made, -1 without gnuplot, -2 on error */
+/* 1 if row w was diagnosed grows-with */
+static int has_growth(const cc_audit_row *w)
+{
+    for (int i = 0; i < w->diag.n; i++)
+        if (w->diag.f[i].kind == CC_FIND_GROWS) return 1;
+    return 0;
+}
+
+/* the error of row w of a against the feature it grows with: NAME.dat and NAME.gp; 1 written,
+ * 0 nothing to plot, -1 with err */
+static int write_growth(const char *dir, const cc_audit *a, const cc_audit_row *w, char *name, char *err)
+{
+    double feat[CC_DIAG_GROWTH], e[CC_DIAG_GROWTH];
+    const char *fname;
+    int m = cc_diagnose_growth(a, w, feat, e, &fname);
+    if (m <= 0) return 0;
+    cc_outfile df, gf;
+    snprintf(name, 96, "growth_%s_%s_%s_%s", a->target.condition, a->target.variant, cc_ref_name(w->ref),
+             cc_quantity_name(w->q));
+    for (char *c = name; *c; c++)
+        if (*c == '-') *c = '_';
+    if (cc_gp_data_open(&df, dir, name, err, CC_ERRLEN) < 0) return -1;
+    fprintf(df.f, "# %s %s, %s %s: normwise relative error of each element against %s\n", a->target.condition,
+            a->target.variant, cc_ref_name(w->ref), cc_quantity_name(w->q), fname);
+    for (int i = 0; i < m; i++) fprintf(df.f, "%.9e %.9e\n", feat[i], e[i]);
+    if (cc_outfile_commit(&df, err, CC_ERRLEN) < 0 || cc_gp_script_open(&gf, dir, name, 760, 560, err, CC_ERRLEN) < 0)
+        return -1;
+    double lo = feat[0], hi = feat[0];
+    for (int i = 1; i < m; i++) lo = fmin(lo, feat[i]), hi = fmax(hi, feat[i]);
+    fprintf(gf.f, "set title \"%s %s: %s %s error of each element against %s\" noenhanced\n"
+                  "set logscale y\nset format y \"10^{%%L}\"\n%s"
+                  "set xlabel \"%s\" noenhanced\nset ylabel \"normwise relative error\"\nunset key\nset grid\n"
+                  "plot \"%s.dat\" using 1:2 with points pt 7 ps 0.8\n",
+            a->target.condition, a->target.variant, cc_ref_name(w->ref), cc_quantity_name(w->q), fname,
+            lo > 0 && hi > 30 * lo ? "set logscale x\n" : "", fname, name);
+    return cc_gp_script_close(&gf, err, CC_ERRLEN) < 0 ? -1 : 1;
+}
+
 int cc_report_plots(const char *dir, const cc_audit *a, int n, char *err)
 {
     char (*names)[96] = malloc(sizeof *names * (size_t)(n + 1));
@@ -381,10 +434,30 @@ int cc_report_plots(const char *dir, const cc_audit *a, int n, char *err)
         free(names), free(list);
         return snprintf(err, CC_ERRLEN, "out of memory"), -2;
     }
+    int cap = n + 1;
+    for (int i = 0; i < n; i++)
+        for (int r = 0; r < a[i].nrows; r++) cap += has_growth(&a[i].rows[r]);
+    if (cap > n + 1) {
+        char (*more)[96] = realloc(names, sizeof *names * (size_t)cap);
+        if (more) names = more;
+        const char **ml = more ? realloc(list, sizeof *list * (size_t)cap) : NULL;
+        if (ml) list = ml;
+        if (!more || !ml) {
+            free(names), free(list);
+            return snprintf(err, CC_ERRLEN, "out of memory"), -2;
+        }
+    }
     for (int i = 0; i < n && rc == 0; i++) {
-        if (!a[i].nsweeps) continue;
-        if (write_vcurve(dir, &a[i], names[m], err) < 0) rc = -2;
-        else list[m] = names[m], m++;
+        if (a[i].nsweeps) {
+            if (write_vcurve(dir, &a[i], names[m], err) < 0) rc = -2;
+            else list[m] = names[m], m++;
+        }
+        for (int r = 0; r < a[i].nrows && rc == 0; r++) {
+            if (!has_growth(&a[i].rows[r])) continue;
+            int g = write_growth(dir, &a[i], &a[i].rows[r], names[m], err);
+            if (g < 0) rc = -2;
+            else if (g > 0) list[m] = names[m], m++;
+        }
     }
     if (rc == 0) {
         int w = write_angle(dir, a, n, err);

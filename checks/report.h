@@ -23,7 +23,9 @@ void cc_report_json(FILE *f, const cc_audit *a, int n);
 void cc_report_where(const cc_audit_row *w, char *buf, int len);
 
 /* Plots into dir (which must exist): vcurve_<condition>_<variant>.{dat,gp,png} per audit
- * with sweeps, and bend_angle.{dat,gp,png} over every 4-vertex target. Returns the number of
+ * with sweeps, growth_<condition>_<variant>_<reference>_<quantity>.{dat,gp,png} per row
+ * diagnosed grows-with (its error on each element against that feature), and
+ * bend_angle.{dat,gp,png} over every 4-vertex target with a hyper-dual value. Returns the number of
  * PNGs made (with a message in err, CC_ERRLEN bytes, if gnuplot drew fewer than asked), -1 if
  * gnuplot is unavailable (data and scripts are written all the same), or -2 if a file could
  * not be written (message in err). */

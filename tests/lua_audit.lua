@@ -111,4 +111,34 @@ local vg = st:eval(tri, {uv = {0, 0, 1, 0, 0, 1}, want = "gradient"})
 assert(vg.gradient and not vg.hessian and vg.value[1] == only.value[1])
 local okw, msgw = pcall(st.eval, st, tri, {uv = {0, 0, 1, 0, 0, 1}, want = "hessain"})
 assert(not okw and msgw:find("want must be"), msgw)
+
+-- off-rest for a condition whose rest shape the audit does not know: its zero set is found by
+-- moving random elements onto C = 0
+do
+-- a triangle condition C = (|x1 - x0| - 1.3)^2 whose Hessian drops the term C'' that vanishes at rest
+local function e(x) return {x[4] - x[1], x[5] - x[2], x[6] - x[3]} end
+local function len(v) return math.sqrt(v[1] ^ 2 + v[2] ^ 2 + v[3] ^ 2) end
+local sq = cc.define{condition = "edge", variant = "gauss-newton", nv = 3,
+  value = function(x) return (len(e(x)) - 1.3) ^ 2 end,
+  gradient = function(x)
+    local v = e(x); local l = len(v); local c = 2 * (l - 1.3) / l
+    return {-c * v[1], -c * v[2], -c * v[3], c * v[1], c * v[2], c * v[3], 0, 0, 0}
+  end,
+  hessian = function(x)
+    local v = e(x); local l = len(v); local H = {}
+    for i = 1, 9 do for j = 1, 9 do
+      local a, b = (i - 1) % 3 + 1, (j - 1) % 3 + 1
+      local si = i <= 3 and -1 or (i <= 6 and 1 or 0)
+      local sj = j <= 3 and -1 or (j <= 6 and 1 or 0)
+      H[9 * (i - 1) + j] = 2 * si * sj * v[a] * v[b] / l ^ 2
+    end end
+    return H
+  end}
+local a = cc.audit(sq, {samples = 30, sweeps = 0})
+local found = false
+for _, f in ipairs(a:diagnosis()) do
+  if f.kind == "off-rest" and f.quantity == "hessian" then found = f.text:find("found by moving elements onto it") end
+end
+assert(found, a:table())
+end
 print("lua_audit: all assertions passed")

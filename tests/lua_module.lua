@@ -124,14 +124,14 @@ assert(bsim:energies().bend > 0 and #bsim:element_energies("bend") == cloth.nh)
 -- extreme scales: refused with a message naming the coordinate, never inf or NaN; a Lua
 -- condition returning a number that is not finite is an error naming it
 local sp = cc.condition("spring", "linear")
-local okx, msgx = pcall(sp.eval, sp, {0, 0, 0, 1e200, 0, 0}, {rest_length = 1})
+local okx, msgx = pcall(sp.eval, sp, {0, 0, 0, 1e200, 0, 0}, {rest = 1})
 assert(not okx and msgx:find("beyond 1e%+30"), msgx)
-okx, msgx = pcall(sp.eval, sp, {0, 0, 0, 1e-200, 0, 0}, {rest_length = 1})
+okx, msgx = pcall(sp.eval, sp, {0, 0, 0, 1e-200, 0, 0}, {rest = 1})
 assert(not okx and msgx:find("closer than 1e%-30"), msgx)
 local nan = cc.define{condition = "nan", variant = "v", nv = 2, value = function() return 0 / 0 end,
   gradient = function() return {0, 0, 0, 0, 0, 0} end, hessian = function() local h = {} for i = 1, 36 do h[i] = 0 end return h end}
 okx, msgx = pcall(nan.eval, nan, {0, 0, 0, 1, 0, 0})
-assert(not okx and msgx:find("value returned .*nan as number 1 %(numbers must be finite%)"), msgx)
+assert(not okx and msgx:find("value returned nan as number 1 %(numbers must be finite%)"), msgx)
 okx, msgx = pcall(cc.audit, nan, {samples = 3})
 assert(not okx and msgx:find("numbers must be finite"), msgx)
 

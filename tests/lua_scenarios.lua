@@ -87,7 +87,7 @@ for _, v in ipairs(ALL) do
   plot_made(dir, "shape_" .. v)
   if png then assert(exists(dir .. "/anim_" .. v .. ".gif"), "anim_" .. v .. ".gif missing") end
 end
-if png then assert(exists(dir .. "/compare.gif"), "compare.gif missing") end
+if png then assert(exists(dir .. "/profiles.gif"), "profiles.gif missing") end
 for _, v in ipairs(ALL) do if v ~= "macri" then assert(r.by[v].ok, v .. " is stable") end end
 local a, b = r.by["pritchard-exact"].final, r.by.bridson.final
 assert(math.abs(a.bend - b.bend) <= 1e-3 * math.abs(a.bend), "two exact gradients, one cantilever")
@@ -99,6 +99,26 @@ assert(math.abs(ds) < 0.7 * math.abs(th), "the weighted models sag visibly less:
 local bf = r.by["bridson-force"].final.bend
 assert(bf > 0.1 * b.bend and bf < 0.8 * b.bend, "bridson-force bend energy " .. bf .. " vs condition " .. b.bend)
 plot_made(dir, "compare")
+-- the figure: one legend panel for all runs; the relative-energy panel says which runs it leaves
+-- out and why; every shape_*.png on one z scale
+local cgp = assert(io.open(dir .. "/compare.gp")):read("a")
+assert(cgp:find("plot NaN with lines lt 1 title 'pritchard'", 1, true), "compare.png has a legend panel")
+assert(cgp:find("not drawn: bridson (equal to it at every step)", 1, true), "relative panel: bridson left out, said why")
+assert(cgp:find("bridson-force (a force model: no such energy)", 1, true), "relative panel: bridson-force left out, said why")
+local zrange
+for _, v in ipairs(ALL) do
+  local z = assert(io.open(dir .. "/shape_" .. v .. ".gp")):read("a"):match("set zrange %[[^\n]*%]")
+  assert(z and (zrange == nil or z == zrange), "shape_" .. v .. ": " .. tostring(z) .. " vs " .. tostring(zrange))
+  zrange = z
+end
+-- the printed summary says what to see: the energies' unit, gravity in the total, the families,
+-- and of each formulation whose total energy climbs, that its forces are wrong
+local said = table.concat(r.summary, "\n")
+assert(said:find("Energies are in J; total includes gravity's potential", 1, true), said)
+assert(said:find("Three families: the unweighted angle (pritchard, pritchard-exact, bridson) ends at z = ", 1, true), said)
+local climbs = r.by.macri.ok and r.by.macri.total[#r.by.macri.total] > r.by.macri.total[1] + 1e-9
+assert(not climbs or said:find("macri's total energy climbs", 1, true), said)
+assert(said:find("total energy climbs", 1, true), said)   -- one that climbs, or "No formulation's ... climbs"
 -- Table 3.1's tablecloth: every formulation runs
 r = run("bend_compare", "--tablecloth")
 assert(r.scene == "tablecloth")

@@ -491,6 +491,43 @@ static void test_cli(void)
     CU_ASSERT_EQUAL(system(args), 0);
 }
 
+/* The table says what it audited: N random elements + the edge cases, or the one case of
+ * --case, whose diagnoses then speak of that element alone; a sweep without a fitted slope
+ * (Ridders', a plateau) shows '-', not nan. */
+static void test_table_counts(void)
+{
+    static char out[1 << 18], err[4096];
+    CU_ASSERT_EQUAL(cc_test_run_cli("audit stretch --samples 100", out, sizeof out, err, sizeof err), 0);
+    CU_ASSERT_PTR_NOT_NULL(strstr(out, "(100 random elements + 5 edge cases, seed 1)"));
+    CU_ASSERT_PTR_NULL(strstr(out, "nan"));
+    const char *r = strstr(out, " ridders ");
+    CU_ASSERT_PTR_NOT_NULL_FATAL(r);
+    CU_ASSERT_PTR_NOT_NULL(strstr(r, "      -   "));
+    CU_ASSERT_EQUAL(cc_test_run_cli("audit bend --variant macri --case e3", out, sizeof out, err, sizeof err), 0);
+    CU_ASSERT_PTR_NOT_NULL(strstr(out, "(the one element e3:theta=-pi/4, seed 1)"));
+    CU_ASSERT_PTR_NOT_NULL(strstr(out, "^ "));              /* still diagnosed */
+    CU_ASSERT_PTR_NULL(strstr(out, "failing elements"));    /* of that element, not of 16 others */
+    CU_ASSERT_PTR_NULL(strstr(out, "nan"));
+    CU_ASSERT_PTR_NULL(strstr(out, "1 elements"));
+}
+
+/* clothcheck demo ends with what to see in its table: which variants are exact, which only
+ * frozen-magnitude, which neither, worked out from the numbers. */
+static void test_demo_summary(void)
+{
+    static char out[1 << 14], err[4096];
+    CU_ASSERT_EQUAL_FATAL(cc_test_run_cli("demo", out, sizeof out, err, sizeof err), 0);
+    CU_ASSERT_PTR_NOT_NULL(strstr(out, "Exact derivatives (round-off against the exact reference): stretch/bw98,"));
+    CU_ASSERT_PTR_NOT_NULL(strstr(out, "bend/pritchard, off the true ones by up to"));
+    CU_ASSERT_PTR_NOT_NULL(strstr(out, "Neither: bend/macri, off both by"));
+    const char *e = strstr(out, "Exact derivatives"), *f = strstr(out, "Frozen-magnitude derivatives");
+    CU_ASSERT_FATAL(e && f && f > e);
+    char exact[1024];   /* the exact list alone */
+    snprintf(exact, sizeof exact, "%.*s", (int)(f - e), e);
+    CU_ASSERT_PTR_NULL(strstr(exact, "macri"));
+    CU_ASSERT_PTR_NULL(strstr(exact, "pritchard,"));
+}
+
 /* plots: .dat and .gp always; PNGs when gnuplot is on PATH, and a note when it is not */
 static void test_plots(void)
 {
@@ -562,6 +599,8 @@ static const cc_test_case tests[] = {
     {"command line", test_cli},
     {"plots with and without gnuplot", test_plots},
     {"bench --audit", test_bench_audit},
+    {"table: elements counted, one case, no nan", test_table_counts},
+    {"demo: what to see", test_demo_summary},
     {NULL, NULL},
 };
 

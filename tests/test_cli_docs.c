@@ -98,8 +98,64 @@ static void test_examples(void)
     free(text);
 }
 
+/* 1 if p, inside s, starts a source code: "00N" not inside a longer number ("2003") */
+static int is_code(const char *s, const char *p)
+{
+    return p[2] >= '0' && p[2] <= '9' && (p == s || p[-1] == ' ' || p[-1] == '(' || p[-1] == ';') &&
+           !(p[3] >= '0' && p[3] <= '9');
+}
+
+/* 1 if docs/sources.md (text) gives source code "00N" at the start of s its row */
+static int code_explained(const char *text, const char *s)
+{
+    char row[16];
+    snprintf(row, sizeof row, "| **%.3s** |", s);
+    return strstr(text, row) != NULL;
+}
+
+/* Every source code that the commands' help texts and the variants' sources cite ("001 (57)",
+ * "002 slides", ...) has its reference in docs/sources.md; README links the page and
+ * clothcheck --help says where the codes are explained (and mentions --version). */
+static void test_source_codes(void)
+{
+    static char out[1 << 16], err[1 << 14];
+    char path[512];
+    snprintf(path, sizeof path, "%s/docs/sources.md", CC_SOURCE_DIR);
+    char *text = cc_test_read_file(path);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(text);
+    snprintf(path, sizeof path, "%s/README.md", CC_SOURCE_DIR);
+    char *readme = cc_test_read_file(path);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(readme);
+    CU_ASSERT_PTR_NOT_NULL(strstr(readme, "(docs/sources.md)"));
+    free(readme);
+    CU_ASSERT_EQUAL(cc_test_run_cli("--help", out, sizeof out, err, sizeof err), 0);
+    CU_ASSERT_PTR_NOT_NULL(strstr(out, "docs/sources.md"));
+    CU_ASSERT_PTR_NOT_NULL(strstr(out, "clothcheck --version"));
+    static const char *const helps[] = {"--help", "eval --help", "derive --help", "audit --help", "force --help",
+                                        "bench --help", "probe --help", "run --help", "lesson --help"};
+    int codes = 0;
+    for (size_t h = 0; h < sizeof helps / sizeof helps[0]; h++) {
+        CU_ASSERT_EQUAL(cc_test_run_cli(helps[h], out, sizeof out, err, sizeof err), 0);
+        for (const char *p = out; (p = strstr(p, "00")) != NULL; p++)
+            if (is_code(out, p)) {
+                codes++;
+                if (!code_explained(text, p)) fprintf(stderr, "%s cites %.3s: not in docs/sources.md\n", helps[h], p);
+                CU_ASSERT(code_explained(text, p));
+            }
+    }
+    for (int i = 0; i < cc_condition_count(); i++)
+        for (const char *src = cc_condition_at(i)->source, *p = src; (p = strstr(p, "00")) != NULL; p++)
+            if (is_code(src, p)) {
+                codes++;
+                CU_ASSERT(code_explained(text, p));
+            }
+    CU_ASSERT(codes >= 10);
+    free(text);
+}
+
 int main(void)
 {
-    static const cc_test_case tests[] = {{"docs/cli.md's examples", test_examples}, {NULL, NULL}};
+    static const cc_test_case tests[] = {{"docs/cli.md's examples", test_examples},
+                                         {"every source code has its reference", test_source_codes}, {NULL, NULL}};
     return cc_test_main("cli_docs", tests);
 }

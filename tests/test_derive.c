@@ -194,6 +194,14 @@ static void test_cli_text_and_step(void)
     CU_ASSERT_PTR_NOT_NULL(strstr(out, "[20/20] d2C (switched)"));   /* every step, no prompt */
     CU_ASSERT_PTR_NULL(strstr(out, "Enter: next step"));
     CU_ASSERT_PTR_NOT_NULL(strstr(out, "First departure: step 7, n^A^, 001 (24), (40)"));
+    /* the summary names the first step of each verdict: Macri's is wrong from step 17 on */
+    CU_ASSERT_PTR_NOT_NULL(strstr(out, "Steps by verdict: exact: 6, frozen: 10 (the first: step 7, n^A^), differs: 4 "
+                                       "(the first: step 17, C by -dcos/sin)."));
+    CU_ASSERT_PTR_NOT_NULL(strstr(out, "First step that differs from both references: step 17, C by -dcos/sin"));
+    cli_says("derive bend --variant macri --json", 0, "\"first_differs\": {\"name\": \"C by -dcos/sin\"");
+    cli_says("derive bend --variant macri --json", 0, "\"verdict\": \"differs\", \"step\": 17");
+    cli_says("derive bend --variant pritchard --json", 0, "\"first_differs\": null");
+    cli_says("derive bend --variant pritchard", 0, "frozen: 12 (the first: step 7, n^A^).\nFirst departure");
     CU_ASSERT_PTR_NULL(strstr(out, "rest hinge x_rest"));   /* Macri reads the rest angle only */
     cli_says("derive bend --variant discrete-shells", 0, "rest hinge x_rest = 0.3 -0.9 0; 0 0 0; 1 0 0; 0.5 0.8 0\n");
     cli_says("derive bend/macri", 2, "clothcheck derive bend --variant macri");

@@ -8,9 +8,13 @@
  */
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include "cc_test.h"
 #include "checks/audit.h"
+#include "checks/diagnose.h"
+#include "checks/report.h"
+#include "conditions/hinge.h"
 #include "conditions/triangle.h"
 
 typedef enum mistake {
@@ -28,7 +32,8 @@ typedef enum mistake {
     M_ALPHA,         /* stretch gradient without the area weight alpha */
     M_RELABEL,       /* bend gradient of the hinge read with the shared edge x0-x1 */
     M_SWAP,          /* stretch: C_u's gradient returned for C_v's */
-    M_NAN_FLAT       /* bend gradient NaN where the hinge is flat */
+    M_NAN_FLAT,      /* bend gradient NaN where the hinge is flat */
+    M_AREA_RATIO     /* bend gradient off at x0 by 1e-3 max|g| times the area ratio of the triangles */
 } mistake;
 
 typedef struct planted {
@@ -110,6 +115,12 @@ static void plant_element(const planted *p, const double *x, const cc_rest *r, c
         for (int k = 0; k < e->ncomp; k++)
             for (int i = 0; i < 9; i++) e->dC[k][i] /= r->alpha;
     if (p->m == M_SWAP) memcpy(e->dC[1], e->dC[0], sizeof e->dC[1]);
+    if (p->m == M_AREA_RATIO) {
+        cc_hinge h;
+        double g = 0;
+        for (int i = 0; i < 12; i++) g = fmax(g, fabs(e->dC[0][i]));
+        if (cc_hinge_make(x, &h) == 0) e->dC[0][0] += 1e-3 * g * fmax(h.lA, h.lB) / fmin(h.lA, h.lB);
+    }
     if (p->m == M_NAN_FLAT && fabs(e->C[0] - r->rest_angle) < 1e-12) e->dC[0][0] = NAN;
     if (p->m == M_RELABEL) {   /* the program's x0..x3 are our x2, x0, x1, x3 */
         static const int perm[4] = {2, 0, 1, 3};
@@ -383,9 +394,32 @@ static void test_nonfinite(void)
     CU_ASSERT_PTR_NOT_NULL(strstr(f->text, "NaN at edge case e0:flat"));
 }
 
+static void test_grows_with(void)
+{
+    static cc_audit a;
+    run("bend", "bridson", M_AREA_RATIO, &a);
+    const cc_finding *f = finding(&a, CC_Q_GRADIENT, CC_FIND_GROWS);
+    if (!f) print_findings(&a, CC_Q_GRADIENT);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(f);
+    CU_ASSERT_PTR_NOT_NULL(strstr(f->text, "grows as the area ratio of the two triangles grows"));
+    /* the plot of the error against that feature */
+    char dir[] = "/tmp/cc_growthXXXXXX", err[CC_ERRLEN], path[256];
+    CU_ASSERT_PTR_NOT_NULL_FATAL(mkdtemp(dir));
+    CU_ASSERT(cc_report_plots(dir, &a, 1, err) != -2);
+    snprintf(path, sizeof path, "%s/growth_bend_planted_exact_gradient.dat", dir);
+    char *text = cc_test_read_file(path);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(text);
+    CU_ASSERT(cc_test_count_lines(text) == 41);   /* a comment, then 40 elements */
+    free(text);
+    char cmd[300];
+    snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
+    CU_ASSERT_EQUAL(system(cmd), 0);
+}
+
 int main(void)
 {
     static const cc_test_case tests[] = {
+        {"grows with a feature, and its plot", test_grows_with},
         {"proportional, and what the factor follows", test_proportional},
         {"relabelled, and the map", test_relabelled},
         {"component swap", test_component_swap},

@@ -109,6 +109,57 @@ static void test_bad_input(void)
     expect_usage_error("frobnicate", "unknown command");
 }
 
+/* An option that does not apply to the condition is refused, never ignored, and so is a value
+ * that makes no sense: a rest angle beyond the range of theta, a negative rest stretch or
+ * stiffness, a spring given both --rest and --uv. */
+static void test_options_that_do_not_apply(void)
+{
+    const char *tri = "--x '0 0 0; 1 0 0; 0 1 0' --uv '0 0; 1 0; 0 1'";
+    const char *hinge = "--x '0 1 0; 0.5 0 0; -0.5 0 0; 0 -1 0.3'";
+    char cmd[512];
+    snprintf(cmd, sizeof cmd, "eval stretch %s --rest 1", tri);
+    expect_usage_error(cmd, "--rest does not apply to stretch: a triangle's rest shape is its --uv");
+    snprintf(cmd, sizeof cmd, "derive shear %s --rest 1", tri);
+    expect_usage_error(cmd, "--rest does not apply to shear");
+    snprintf(cmd, sizeof cmd, "eval stretch %s --bu -1", tri);
+    expect_usage_error(cmd, "rest stretch b_u, b_v must be positive numbers (got -1, 1)");
+    snprintf(cmd, sizeof cmd, "eval bend %s --uv '0 0; 1 0; 0 1; 1 1'", hinge);
+    expect_usage_error(cmd, "--uv does not apply to bend");
+    snprintf(cmd, sizeof cmd, "eval bend %s --area-power 0.5", hinge);
+    expect_usage_error(cmd, "--area-power applies to the triangle conditions (stretch, shear), not to bend");
+    snprintf(cmd, sizeof cmd, "eval bend %s --rest 100", hinge);
+    expect_usage_error(cmd, "--rest: rest angle 100 is outside [-pi, pi]");
+    snprintf(cmd, sizeof cmd, "derive bend --variant macri %s --rest -3.2", hinge);
+    expect_usage_error(cmd, "outside [-pi, pi]");
+    expect_usage_error("eval spring --x '0 0 0; 1 0 0' --rest 1 --uv '0 0; 2 0'", "give --rest (the rest length) or --uv");
+    expect_usage_error("eval spring --x '0 0 0; 1 0 0' --rest 1 --bv 2", "--bv applies to the triangle conditions");
+    expect_usage_error("eval stretch --x '0 0 0; 1 0 0; 0 1 0' --x-rest '0 0 0; 1 0 0; 0 1 0; 1 1 0'", "--x-rest");
+    snprintf(cmd, sizeof cmd, "force %s --k -5", hinge);
+    expect_usage_error(cmd, "--k must be a positive stiffness (got -5)");
+    snprintf(cmd, sizeof cmd, "force %s --rest 4", hinge);
+    expect_usage_error(cmd, "--rest: rest angle 4 is outside [-pi, pi]");
+    expect_usage_error("audit stretch --x-rest '0 1 0; 0.5 0 0; -0.5 0 0; 0 -1 0'",
+                       "--x-rest is the rest hinge of bend elements; it does not apply to stretch");
+    expect_usage_error("audit bend --area-power 0.5", "--area-power applies to the triangle conditions");
+    /* what applies still works: the spring's L from --uv, theta0 = pi exactly */
+    CU_ASSERT_EQUAL(cc_test_run_cli("eval spring --x '0 0 0; 1 0 0' --uv '0 0; 2 0' --json", out, sizeof out, err,
+                                    sizeof err), 0);
+    snprintf(cmd, sizeof cmd, "eval bend %s --rest 3.141592653589793 --json", hinge);
+    CU_ASSERT_EQUAL(cc_test_run_cli(cmd, out, sizeof out, err, sizeof err), 0);
+}
+
+/* A zero prints as 0, never as -0 or -0.0000e+00, in the text and in the JSON. */
+static void test_no_negative_zero(void)
+{
+    CU_ASSERT_EQUAL(cc_test_run_cli("eval spring --x '0 0 0; 1 0 0' --rest 1", out, sizeof out, err, sizeof err), 0);
+    CU_ASSERT_PTR_NOT_NULL(strstr(out, "C[0] = 0\n"));
+    CU_ASSERT_PTR_NULL(strstr(out, "-0.0"));
+    CU_ASSERT_EQUAL(cc_test_run_cli("eval spring --x '0 0 0; 1 0 0' --rest 1 --json", out, sizeof out, err, sizeof err), 0);
+    CU_ASSERT_PTR_NOT_NULL(strstr(out, "\"value\": [0]"));
+    CU_ASSERT_PTR_NULL(strstr(out, "-0,"));
+    CU_ASSERT_PTR_NULL(strstr(out, "-0]"));
+}
+
 /* --help on the command and the subcommand: exit 0, usage on stdout. */
 static void test_help(void)
 {
@@ -188,6 +239,8 @@ int main(void)
         {"stretch JSON with area power 0.5", test_stretch_json},
         {"shear and spring JSON", test_shear_spring_json},
         {"bad input exits 2 with one line", test_bad_input},
+        {"options that do not apply, values that make no sense", test_options_that_do_not_apply},
+        {"no negative zero", test_no_negative_zero},
         {"--help", test_help},
         {"extreme scales refused with one line", test_extreme_scales_refused},
         {"every variant right at 1e29 and 1e-29", test_extreme_scales_right},

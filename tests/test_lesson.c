@@ -48,7 +48,7 @@ static void make_lessons(void)
 
 static void remove_lessons(void)
 {
-    static const char *const dirs[] = {"202_second", "101_first", "203_failing", "204_empty", "notes"};
+    static const char *const dirs[] = {"202_second", "101_first", "203_failing", "204_empty", "notes", "301_where"};
     char path[256];
     for (size_t i = 0; i < sizeof dirs / sizeof dirs[0]; i++) {
         snprintf(path, sizeof path, "%s/%s/lesson.lua", root, dirs[i]);
@@ -114,6 +114,34 @@ static void test_errors(void)
     unsetenv("CLOTHCHECK_LESSONS");
 }
 
+/* A lesson run by file, clothcheck run DIR/NNN_name/lesson.lua, writes into out/NNN_name as
+ * clothcheck lesson NNN does, not into a folder out/lesson that every lesson would share; a
+ * script of another name keeps out/<script name>. */
+static void test_run_by_file_out(void)
+{
+    make_lessons();
+    add_lesson("301_where", "print('outdir=' .. require('clothcheck').outdir())\n");
+    char cmd[256];
+    snprintf(cmd, sizeof cmd, "run %s/301_where/lesson.lua", root);
+    CU_ASSERT_EQUAL(cc_test_run_cli(cmd, out, sizeof out, err, sizeof err), 0);
+    CU_ASSERT_PTR_NOT_NULL(strstr(out, "outdir=out/301_where\n"));
+    CU_ASSERT_EQUAL(cc_test_run_cli("lesson 301", out, sizeof out, err, sizeof err), 0);
+    CU_ASSERT_PTR_NOT_NULL(strstr(out, "outdir=out/301_where\n"));
+    rmdir("out/301_where");
+    remove_lessons();
+}
+
+/* The options of --check given without it are refused, not passed to the lesson as arguments. */
+static void test_check_options_alone(void)
+{
+    CU_ASSERT_EQUAL(cc_test_run_cli("lesson 101 --hint 2", out, sizeof out, err, sizeof err), 2);
+    CU_ASSERT_PTR_NOT_NULL(strstr(err, "--hint goes with --check (clothcheck lesson 101 --check --hint ...)"));
+    CU_ASSERT_EQUAL(cc_test_count_lines(err), 1);
+    CU_ASSERT_EQUAL(out[0], '\0');
+    CU_ASSERT_EQUAL(cc_test_run_cli("lesson 101 --cpu-limit 5", out, sizeof out, err, sizeof err), 2);
+    CU_ASSERT_EQUAL(cc_test_count_lines(err), 1);
+}
+
 /* The project's own lessons: listed from the source tree, and lesson 101 passes. */
 static void test_project_lessons(void)
 {
@@ -128,6 +156,8 @@ static void test_project_lessons(void)
 static const cc_test_case tests[] = {
     {"list", test_list},
     {"run", test_run},
+    {"run by file: out/NNN_name", test_run_by_file_out},
+    {"--hint without --check", test_check_options_alone},
     {"errors", test_errors},
     {"project lessons", test_project_lessons},
     {NULL, NULL},

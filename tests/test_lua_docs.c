@@ -22,6 +22,19 @@ static char *read_doc(void)
     return cc_test_read_file(path);
 }
 
+/* s with every run of spaces, tabs and new lines made one space, into out (cap bytes) */
+static void squeeze(const char *s, char *out, size_t cap)
+{
+    size_t k = 0;
+    for (; *s && k + 1 < cap; s++) {
+        int space = *s == ' ' || *s == '\t' || *s == '\n';
+        if (space && (k == 0 || out[k - 1] == ' ')) continue;
+        out[k++] = space ? ' ' : *s;
+    }
+    while (k > 0 && out[k - 1] == ' ') k--;
+    out[k] = '\0';
+}
+
 static void test_examples(void)
 {
     char *text = read_doc();
@@ -44,6 +57,19 @@ static void test_examples(void)
         int rc = cc_test_run_cli(args, out, sizeof out, err, sizeof err);
         if (rc != 0) fprintf(stderr, "docs/lua.md example %d exited %d: %s\n", n, rc, err);
         CU_ASSERT_EQUAL(rc, 0);
+        /* every example prints what it shows, and prints what its "--> " comments say */
+        if (!out[0]) fprintf(stderr, "docs/lua.md example %d prints nothing\n", n);
+        CU_ASSERT(out[0] != '\0');
+        char said[sizeof out];
+        squeeze(out, said, sizeof said);
+        for (char *q = p; (q = strstr(q, "--> ")) != NULL && q < end; q++) {
+            char want[256], line[256];
+            size_t len = strcspn(q + 4, "\n");
+            snprintf(line, sizeof line, "%.*s", (int)len, q + 4);
+            squeeze(line, want, sizeof want);
+            if (!strstr(said, want)) fprintf(stderr, "docs/lua.md example %d: '%s' not in its output: %s\n", n, want, said);
+            CU_ASSERT_PTR_NOT_NULL(strstr(said, want));
+        }
         p = end + 3;
     }
     CU_ASSERT(n >= 15);

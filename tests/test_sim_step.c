@@ -661,6 +661,12 @@ static void test_bench_cli(void)
         CU_ASSERT_EQUAL(cc_test_count_lines(errb), 1);
         CU_ASSERT_EQUAL(out[0], '\0');
     }
+    /* an unknown variant or word is answered with the ones it could be */
+    CU_ASSERT_EQUAL(cc_test_run_cli("bench --bend nope", out, sizeof out, errb, sizeof errb), 2);
+    CU_ASSERT_PTR_NOT_NULL(strstr(errb, "--bend: unknown variant 'nope' (pritchard, pritchard-exact, macri, bridson, "));
+    CU_ASSERT_PTR_NOT_NULL(strstr(errb, "quadratic, bridson-force)"));
+    CU_ASSERT_EQUAL(cc_test_run_cli("bench --precond magic", out, sizeof out, errb, sizeof errb), 2);
+    CU_ASSERT_PTR_NOT_NULL(strstr(errb, "(jacobi, block-jacobi, ascher-boxerman, block-ic0, multigrid)"));
 }
 
 /* the rows of a bench --csv file after its header: their count, and the sums of the step and

@@ -11,7 +11,7 @@
 -- model, Bridson's force model further still, Macri's formulas differently again
 -- (docs/scenarios.md). --tablecloth runs Table 3.1's tablecloth over the round table instead.
 -- Outputs: compare.png (energies, iterations, ms per step, the final side profiles),
--- compare.gif (the side profiles of every run over time), anim_<label>.gif and
+-- profiles.gif (the side profiles of every run over time), anim_<label>.gif and
 -- shape_<label>.png per formulation. Every formulation runs with the same fixed step h, so a
 -- blow-up is the formulation's own result. The configurations are data: add a formulation as
 -- one line in `variants` below. Level: intermediate. This is `make demo`'s main job.
@@ -100,8 +100,7 @@ for _, v in ipairs(variants) do
     r.profile_x, r.profile_z = profile(r.positions, nu, row)
     r.tip = r.profile_z[#r.profile_z]
     r.shots = shots
-    scene.surface(o.dir, "shape_" .. v.label, sim, nu,
-      string.format("%s at t = %.2f s%s", v.label, sim.time, r.ok and "" or " (blew up)"))
+    r.nu = nu
     runs[#runs + 1] = r
     done[#done + 1] = r
     lines[#lines + 1] = scene.run_line(r) .. (r.ok and string.format("  lowest z %s", scene.fmt(r.lowest)) or "")
@@ -109,11 +108,16 @@ for _, v in ipairs(variants) do
 end
 
 -- |E_bend - E_bend(ref)| / E_bend(ref) over time, for every condition run against the exact
--- one (same h, so the same times while both run); the force model has another energy
+-- one (same h, so the same times while both run). Not drawn, and said so under the panel: the
+-- force model (its "bend energy" is a work potential, another quantity) and a run whose bend
+-- energy equals the reference's at every step (bridson: another exact gradient of the same
+-- angle; on a log axis the difference 0 has no point)
 local function relative_bend(ref)
-  local series = {}
+  local series, equal, other = {}, {}, {}
   for k, r in ipairs(done) do   -- line colour k: the same colour as in the other panels
-    if r ~= ref and r.label ~= "bridson-force" then
+    if r.label == "bridson-force" then
+      other[#other + 1] = r.label
+    elseif r ~= ref then
       local x, y = {}, {}
       for i = 2, math.min(#r.t, #ref.t) do
         local e0 = ref.bend[i]
@@ -122,13 +126,19 @@ local function relative_bend(ref)
         end
       end
       if #x > 0 then
-        series[#series + 1] = {title = r.label .. (r.ok and "" or " (blew up)"), x = x, y = y, with = "lines lt " .. k}
+        series[#series + 1] = {title = r.label .. (r.ok and "" or " (blew up)"), x = x, y = y, with = scene.line(k)}
+      else
+        equal[#equal + 1] = r.label
       end
     end
   end
   if #series == 0 then return nil end
-  return {title = "bend energy relative to " .. ref.label, xlabel = "t (s)", ylabel = "|E - E_{exact}| / E_{exact}",
-    logy = true, key = "bottom right", series = series}
+  local absent = {}
+  if #equal > 0 then absent[#absent + 1] = table.concat(equal, ", ") .. " (equal to it at every step)" end
+  if #other > 0 then absent[#absent + 1] = table.concat(other, ", ") .. " (a force model: no such energy)" end
+  return {title = "bend energy relative to " .. ref.label,
+    xlabel = "t (s)" .. (#absent > 0 and ("\nnot drawn: " .. table.concat(absent, ",\n")) or ""),
+    ylabel = "|E - E_{exact}| / E_{exact}", logy = true, series = series}
 end
 
 -- the plotting window of the side profiles: every finite point of every run, with a margin
@@ -175,14 +185,27 @@ local function animations()
     frames[#frames + 1] = {title = string.format("bend formulations: %s at t = %.2f s", what, with[1].shots[f].t),
       xlabel = "x (m)", ylabel = "z (m)", xrange = xr, yrange = zr, key = "bottom left", series = series}
   end
-  local ok, msg = cc.plot_animation{dir = o.dir, name = "compare", frames = frames, width = 800, height = 560}
+  local ok, msg = cc.plot_animation{dir = o.dir, name = "profiles", frames = frames, width = 800, height = 560}
   if ok == nil then error(msg, 0) end
+end
+
+-- shape_<label>.png: every run's final shape on one z scale (of the runs that finished), so
+-- that shapes that differ look different
+local zlo, zhi = math.huge, -math.huge
+for _, r in ipairs(done) do
+  for k = 3, r.ok and #r.positions or 0, 3 do zlo, zhi = math.min(zlo, r.positions[k]), math.max(zhi, r.positions[k]) end
+end
+local zrange = zlo < zhi and {zlo - 0.02 * (zhi - zlo), zhi + 0.02 * (zhi - zlo)} or nil
+for _, r in ipairs(done) do
+  scene.surface(o.dir, "shape_" .. r.label, r.positions, r.nu,
+    string.format("%s at t = %.2f s%s", r.label, r.t[#r.t], r.ok and "" or " (blew up)"), nil, zrange)
 end
 
 if #done > 0 then
   local prof = {}
-  for _, r in ipairs(done) do
-    prof[#prof + 1] = {title = r.label .. (r.ok and "" or " (blew up)"), x = r.profile_x, y = r.profile_z}
+  for k, r in ipairs(done) do
+    prof[#prof + 1] = {title = r.label .. (r.ok and "" or " (blew up)"), x = r.profile_x, y = r.profile_z,
+      with = scene.line(k)}
   end
   local shots = {}
   for _, r in ipairs(done) do shots[#shots + 1] = {shots = {{x = r.profile_x, z = r.profile_z}}} end
@@ -191,8 +214,8 @@ if #done > 0 then
   local exact
   for _, r in ipairs(done) do if r.label == "pritchard-exact" and r.ok then exact = r end end
   extra[#extra + 1] = exact and relative_bend(exact) or nil
-  extra[#extra + 1] = {title = "final shape, middle row", xlabel = "x (m)", ylabel = "z (m)",
-    key = "bottom left", yrange = zr, series = prof}
+  extra[#extra + 1] = {title = "final shape, middle row", xlabel = "x (m)", ylabel = "z (m)", yrange = zr,
+    series = prof}
   local where = o.scene == "strip" and string.format("cantilever strip %dx%d", o.n, math.max(1, o.n // 5))
     or string.format("tablecloth %dx%d", o.n, o.n)
   scene.plot_runs(o.dir, "compare",
@@ -208,10 +231,46 @@ for _, r in ipairs(done) do
 end
 lines[#lines + 1] = string.format("%d configurations in %.1f s wall; outputs in %s", #variants,
   cc.wall_time() - t_start, o.dir)
+
+-- What a student should see in these numbers, worked out from them.
+local byrun = {}
+for _, r in ipairs(done) do byrun[r.label] = r end
+local function tip(labels)   -- the mean end z of the runs named, nil unless all ran to the end
+  local sum = 0
+  for _, l in ipairs(labels) do
+    if not (byrun[l] and byrun[l].ok) then return nil end
+    sum = sum + byrun[l].tip
+  end
+  return sum / #labels
+end
+lines[#lines + 1] = "What to see. Energies are in J; total includes gravity's potential m g z, 0 at the start,"
+lines[#lines + 1] = "  so a cloth that has fallen has a negative total."
+local angle, weighted = tip{"pritchard", "pritchard-exact", "bridson"}, tip{"discrete-shells", "quadratic"}
+local force = tip{"bridson-force"}
+if o.scene == "strip" and angle and weighted and force then
+  lines[#lines + 1] = string.format("  Three families: the unweighted angle (pritchard, pritchard-exact, bridson) ends at z = %.3f m,",
+    angle)
+  lines[#lines + 1] = string.format("  Discrete Shells and quadratic (weighted 3|e|^2/A: stiffer) at %.3f m, Bridson's force model at %.3f m.",
+    weighted, force)
+end
+local climbs = 0
+for _, r in ipairs(done) do
+  local e0, e1 = r.total[1], r.total[#r.total]
+  if r.ok and e1 - e0 > 1e-9 then
+    climbs = climbs + 1
+    lines[#lines + 1] = string.format("  %s's total energy climbs from %.3f to %+.3f J where damping can only take energy away:",
+      r.label, math.abs(e0) < 5e-4 and 0 or e0, e1)
+    lines[#lines + 1] = "  its forces are wrong" .. (r.label == "bridson-force" and "." or
+      " (clothcheck derive bend --variant " .. r.label .. " shows the step where its formulas go wrong).")
+  end
+end
+if climbs == 0 then
+  lines[#lines + 1] = "  No formulation's total energy climbs in this run: damping takes energy away from each."
+end
 scene.summary(string.format("bend_compare: %s, %d patches, h = %s, T = %s s%s", o.scene, o.n, scene.fmt(o.h), o.T,
   (o.stretch_hessian ~= "full" or o.shear_hessian ~= "full") and
     string.format(", stretch_hessian %s, shear_hessian %s", o.stretch_hessian, o.shear_hessian) or ""), lines)
 
 local byname = {}
 for _, r in ipairs(runs) do byname[r.label] = r end
-return {runs = runs, by = byname, wall = cc.wall_time() - t_start, scene = o.scene}
+return {runs = runs, by = byname, wall = cc.wall_time() - t_start, scene = o.scene, summary = lines}

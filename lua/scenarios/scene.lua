@@ -18,6 +18,7 @@
 --   scene.picture_recorder(mesh, nu)                the energy picture (003 Fig 3.1)
 --   scene.plot_runs(o.dir, name, title, runs)       energies over time, one series per run
 --   scene.surface(dir, name, sim, nu, title)        the cloth as a shaded surface (pm3d)
+--   scene.line(k)                                   the line style of run k in plot_runs
 --   scene.summary(title, lines)                     the scenario's findings on stdout
 --
 -- Run a scenario with `clothcheck run lua/scenarios/NAME.lua [--quick] [options]`; each
@@ -412,10 +413,13 @@ end
 
 -- Plots ---------------------------------------------------------------------------------------
 
--- the cloth at the sim's current positions as a pm3d surface, coloured by height or by color
-function scene.surface(dir, name, sim, nu, title, color)
-  return cc.plot_surface{dir = dir, name = name, nu = nu, nv = sim.nv // nu, x = sim:positions(),
-    color = color, title = title}
+-- the cloth at the sim's current positions (or at the flat list of positions given instead
+-- of sim) as a pm3d surface, coloured by height or by color; zrange = {lo, hi} fixes the z
+-- scale, so that pictures of several runs compare
+function scene.surface(dir, name, sim, nu, title, color, zrange)
+  local x = type(sim) == "table" and sim or sim:positions()
+  return cc.plot_surface{dir = dir, name = name, nu = nu, nv = #x // 3 // nu, x = x,
+    color = color, title = title, zrange = zrange}
 end
 
 -- the (t, y) pairs of a run's series for a log axis: values within 8 decades of the
@@ -433,10 +437,15 @@ end
 
 local PANEL = {cg = {"MPCG iterations per step", "iterations"}, ms = {"wall time per step", "ms"}}
 
+-- the gnuplot style of run k's line in every panel of scene.plot_runs
+function scene.line(k) return "lines lt " .. k end
+
 -- Energies over time in four panels (stretch, shear, bend on log axes; total linear), one
 -- series per run, titled by run.title or run.label; terms may also name "cg" (MPCG
 -- iterations per step) and "ms" (wall ms per step), and extra holds further panels
--- ({title=, xlabel=, ylabel=, series=}) appended as they are. Returns the PNG path (or nil, why).
+-- ({title=, xlabel=, ylabel=, series=}) appended as they are (draw run k's series in them with
+-- with = scene.line(k): with several runs a last panel holds the legend of them all, and the
+-- other panels have none unless they set key). Returns the PNG path (or nil, why).
 function scene.plot_runs(dir, name, title, runs, terms, extra)
   terms = terms or {"stretch", "shear", "bend", "total"}
   local panels = {}
@@ -456,26 +465,34 @@ function scene.plot_runs(dir, name, title, runs, terms, extra)
     end
     return cx, cy
   end
+  -- run k is drawn in line type k in every panel (scene.line(k)), so one legend serves them all:
+  -- with several runs it is a panel of its own, and no key covers a curve
+  local legend = {}
+  for k, r in ipairs(runs) do
+    legend[k] = {title = (r.title or r.label) .. (r.ok and "" or " (blew up)"), x = {}, y = {}, with = scene.line(k)}
+  end
+  local shared = #runs > 1
   for _, term in ipairs(terms) do
     local logy = term ~= "total" and term ~= "gravity" and term ~= "cg" and term ~= "ms"
     local series = {}
-    for _, r in ipairs(runs) do
+    for k, r in ipairs(runs) do
       local x, y
       if logy then x, y = positive(r, term)
       elseif PANEL[term] then x, y = table.move(r.t, 2, #r.t, 1, {}), table.move(r[term], 2, #r.t, 1, {})
       else x, y = r.t, r[term] end
       x, y = clip(r, term, x, y)
-      if #x > 0 then
-        series[#series + 1] = {title = (r.title or r.label) .. (r.ok and "" or " (blew up)"), x = x, y = y}
-      end
+      if #x > 0 then series[#series + 1] = {title = legend[k].title, x = x, y = y, with = scene.line(k)} end
     end
     if #series == 0 then series = {{title = "(none positive)", x = {0}, y = {1}}} end
     local what = PANEL[term] or {term .. " energy", "J"}
-    -- iterations and ms per step fill their panels: an opaque key keeps the legend readable
     panels[#panels + 1] = {title = what[1], xlabel = "t (s)", ylabel = what[2], logy = logy,
-      key = PANEL[term] and "top right opaque box" or "bottom right", series = series}
+      key = shared and "off" or "outside right top", series = series}
   end
-  for _, p in ipairs(extra or {}) do panels[#panels + 1] = p end
+  for _, p in ipairs(extra or {}) do
+    if shared and not p.key then p.key = "off" end
+    panels[#panels + 1] = p
+  end
+  if shared then panels[#panels + 1] = {title = "runs", legend_only = true, series = legend} end
   local rows = #panels > 2 and 2 or 1
   local cols = (#panels + rows - 1) // rows
   local ok, msg = cc.plot{dir = dir, name = name, title = title, width = math.max(1200, 400 * cols), height = 900,

@@ -147,8 +147,7 @@ double cc_cli_median(double *v, int n)
 /* area power 1, b_u = b_v = 1, no rest given */
 cc_element_opts cc_element_defaults(void)
 {
-    cc_element_opts e = {NULL, NULL, 1.0, 1.0, 1.0, 0.0, 0, NULL};
-    return e;
+    return (cc_element_opts){.area_power = 1.0, .bu = 1.0, .bv = 1.0};
 }
 
 int cc_element_option(const char *cmd, const cc_opt *o, cc_element_opts *e)
@@ -165,6 +164,8 @@ int cc_element_option(const char *cmd, const cc_opt *o, cc_element_opts *e)
     else return 0;
     if (target && cc_parse_double(o->value, target) < 0)
         return cc_cli_error(cmd, "--%s: '%s' is not a finite number", o->name, o->value), -1;
+    if (!e->triangle_only && (target == &e->area_power || target == &e->bu || target == &e->bv))
+        e->triangle_only = o->name;
     return 1;
 }
 
@@ -213,6 +214,15 @@ int cc_element_build(const char *cmd, const cc_condition *c, const cc_element_op
     if (e->x_rest && c->nv != 4)
         return cc_cli_error(cmd, "--x-rest is the rest hinge of a bend condition; %s takes %s", c->condition,
                             c->nv == 3 ? "--uv" : "--rest or --uv");
+    if (e->triangle_only && c->nv != 3)
+        return cc_cli_error(cmd, "--%s applies to the triangle conditions (stretch, shear), not to %s", e->triangle_only,
+                            c->condition);
+    if (e->have_rest && c->nv == 3)
+        return cc_cli_error(cmd, "--rest does not apply to %s: a triangle's rest shape is its --uv", c->condition);
+    if (e->uv && c->nv == 4)
+        return cc_cli_error(cmd, "--uv does not apply to bend: its rest shape is --rest (an angle) or --x-rest (a hinge)");
+    if (e->uv && e->have_rest && c->nv == 2)
+        return cc_cli_error(cmd, "give --rest (the rest length) or --uv (rest positions it is measured from), not both");
     if (c->nv == 3) {
         if (!e->uv) return cc_cli_error(cmd, "--uv is required for %s: 3 points \"u v\" separated by ';'", c->condition);
         ok = cc_rest_triangle(r, uv, e->area_power, e->bu, e->bv, err);

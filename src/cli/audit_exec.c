@@ -17,7 +17,7 @@
 #include "cli/cli.h"
 #include "cli/exec.h"
 
-#define MAX_PASSES 12
+#define MAX_PASSES 40   /* a Newton search for an element's rest shape asks one point a pass */
 
 /* the components of what the program answers: the claim's, else COND's first variant's */
 static int components(const cc_exec_audit *ea)
@@ -39,7 +39,9 @@ static cc_target exec_target(const cc_exec_audit *ea, cc_memo *m)
     t.condition = ea->condition;
     t.variant = ea->force ? "force" : "condition";
     t.source = ea->cmd;
-    t.claim = CC_CLAIM_EXACT;
+    /* its derivatives are meant to be those of its value, unless it claims a variant whose
+     * derivatives are not (Pritchard's frozen magnitudes): then only the claim rows gate */
+    t.claim = ea->claims.cond ? ea->claims.cond->claim : CC_CLAIM_EXACT;
     t.provides = m->provides;
     return t;
 }
@@ -171,6 +173,20 @@ static int report_extras(FILE *f, const cc_exec_audit *ea, const cc_exec *x, con
     return fails;
 }
 
+/* the plots of a into ea->plots; 0 or CC_EXIT_USAGE */
+static int write_plots(const cc_exec_audit *ea, const cc_audit *a)
+{
+    char err[CC_ERRLEN];
+    int made = cc_report_plots(ea->plots, a, 1, err);
+    if (made == -2) return cc_cli_error("audit", "%s", err);
+    if (made == -1)
+        fprintf(stderr, "clothcheck audit: gnuplot with a png terminal not found: wrote the .dat and .gp files to %s, "
+                        "no PNGs\n", ea->plots);
+    else if (err[0])
+        fprintf(stderr, "clothcheck audit: %s\n", err);
+    return 0;
+}
+
 int cc_audit_exec(const cc_exec_audit *ea)
 {
     cc_exec x = {0};
@@ -196,7 +212,8 @@ int cc_audit_exec(const cc_exec_audit *ea)
         else cc_report_table(stdout, a, 1);
         if (ea->json) cc_report_json(ea->json, a, 1);
         int extra_fail = report_extras(out, ea, &x, &m, a);
-        rc = cc_audit_failed(a) || extra_fail ? CC_EXIT_FAIL : CC_EXIT_OK;
+        if (ea->plots) rc = write_plots(ea, a);   /* while the table still holds the answers */
+        if (!rc) rc = cc_audit_failed(a) || extra_fail ? CC_EXIT_FAIL : CC_EXIT_OK;
     }
     cc_memo_free(&m);
     free(a);

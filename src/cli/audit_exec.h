@@ -15,6 +15,7 @@ typedef struct cc_exec_audit {
     cc_audit_opts opts;      /* samples, seed, edges, ... */
     int json_stdout;         /* 1: the rows as JSON on stdout instead of the table (the rest on stderr) */
     FILE *json;              /* also write the rows as JSON here, or NULL */
+    const char *plots;       /* folder for the plots (cc_report_plots), or NULL */
 } cc_exec_audit;
 
 /* run the audit and print its report; the exit status (0 pass, 1 fail, 2 bad input or a

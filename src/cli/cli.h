@@ -18,6 +18,7 @@ int cc_cmd_bench(int argc, char **argv);
 int cc_cmd_audit(int argc, char **argv);
 int cc_cmd_derive(int argc, char **argv);
 int cc_cmd_probe(int argc, char **argv);
+int cc_cmd_check_system(int argc, char **argv);
 
 /* Run a Lua script (clothcheck run, clothcheck lesson): arg[0..argc-1] = argv, argv[0] the
  * script. Without unsafe it runs in the sandbox (docs/security.md): it reads its own folder,
@@ -99,6 +100,7 @@ typedef struct cc_element_opts {
     double rest;          /* --rest: bend rest angle or spring rest length */
     int have_rest;        /* 1 if --rest was given */
     const char *x_rest;   /* --x-rest "x y z; ..." (bend: the rest hinge; NULL: not given) */
+    const char *triangle_only;   /* the first of --area-power, --bu, --bv given, or NULL */
 } cc_element_opts;
 
 /* defaults: area power 1, b_u = b_v = 1, rest 0 not given, no rest hinge */
@@ -115,7 +117,9 @@ int cc_rest_hinge_option(const char *cmd, const char *value, double *x_rest, str
 
 /* x (3*nv), rest data r and the evaluation ev (value, gradient, Hessian) of condition c from
  * e; 0, or the exit status after printing one line (wrong vertex count, degenerate (u,v),
- * non-numbers, C undefined at x) */
+ * non-numbers, C undefined at x, an option that does not apply to c's element: --rest for a
+ * triangle, --uv, --area-power, --bu, --bv for a hinge, --x-rest off a hinge, --area-power,
+ * --bu, --bv for a spring, and --rest with --uv for a spring) */
 struct cc_eval;
 int cc_element_build(const char *cmd, const struct cc_condition *c, const cc_element_opts *e,
                      double *x, struct cc_rest *r, struct cc_eval *ev);

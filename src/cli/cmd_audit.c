@@ -18,6 +18,7 @@ static void audit_usage(FILE *f)
           "       clothcheck audit CONDITION --exec \"CMD\" [--claims C/V | bridson-force]\n"
           "                        [--contract condition|force] [--k K] [--exec-timeout S]\n"
           "                        [--precision single] [--samples N] [--seed S] [--json FILE]\n"
+          "                        [--plots DIR]\n"
           "\n"
           "Audit the analytic gradients and Hessians of condition variants against references\n"
           "computed from each variant's own value code, over N seeded random elements plus edge\n"
@@ -91,6 +92,7 @@ typedef struct audit_args {
     double timeout;           /* --exec-timeout */
     int single;               /* --precision single */
     int samples_given;        /* --samples was given */
+    int area_power_given;     /* --area-power was given */
 } audit_args;
 
 static const cc_optspec specs[] = {
@@ -145,6 +147,7 @@ static int take_option(audit_args *a, const cc_opt *o)
         if (cc_parse_double(o->value, &d) < 0 || !(d > 0 && d <= 4))
             return cc_cli_error("audit", "--area-power must be a number in (0, 4] (got '%s')", o->value);
         a->opts.sample.area_power = d;
+        a->area_power_given = 1;
     } else if (!strcmp(o->name, "x-rest")) {
         cc_rest r;
         int rc = cc_rest_hinge_option("audit", o->value, a->x_rest, &r);
@@ -216,11 +219,25 @@ static int parse_args(int argc, char **argv, audit_args *a)
         return cc_cli_error("audit", "unknown variant '%s' of %s", a->variant, a->condition);
     if (a->variant && !a->condition && !variant_known(a->variant))
         return cc_cli_error("audit", "unknown variant '%s' (see clothcheck audit --help)", a->variant);
+    int nv = a->condition ? cc_condition_find(a->condition, NULL)->nv : 0;
+    if (a->opts.sample.hinge_rest && nv && nv != 4)
+        return cc_cli_error("audit", "--x-rest is the rest hinge of bend elements; it does not apply to %s", a->condition);
+    if (a->area_power_given && nv && nv != 3)
+        return cc_cli_error("audit", "--area-power applies to the triangle conditions (stretch, shear), not to %s",
+                            a->condition);
     if (a->json && !*a->json) return cc_cli_error("audit", "--json needs a file name");
     if (a->plots && !*a->plots) return cc_cli_error("audit", "--plots needs a directory");
     if (!a->exec && (a->claims || a->force || a->k > 0 || a->timeout > 0 || a->single))
         return cc_cli_error("audit", "--claims, --contract, --k, --exec-timeout and --precision go with --exec "
                                      "(a registered variant is audited against its own claim)");
+    return 0;
+}
+
+/* make sure dir exists (mkdir -p); 0 or CC_EXIT_USAGE */
+static int plots_dir(const char *dir)
+{
+    char err[CC_ERRLEN];
+    if (cc_mkdir_p(dir, err, sizeof err) < 0) return cc_cli_error("audit", "--plots: %s", err);
     return 0;
 }
 
@@ -232,7 +249,6 @@ static int audit_program(const audit_args *a)
     if (!a->condition)
         return cc_cli_error("audit", "--exec needs the CONDITION its program computes (stretch, shear, bend, spring)");
     if (a->variant) return cc_cli_error("audit", "--variant does not apply to --exec: say what it implements with --claims");
-    if (a->plots) return cc_cli_error("audit", "--plots does not apply to --exec yet");
     if (a->refs != CC_REFS_ALL) return cc_cli_error("audit", "--reference does not apply to --exec");
     ea.condition = a->condition, ea.cmd = a->exec, ea.force = a->force;
     ea.timeout = a->timeout > 0 ? a->timeout : 30;
@@ -261,11 +277,17 @@ static int audit_program(const audit_args *a)
         ea.opts.only_case = 1;
     }
     cc_outfile jf = {0};
+    int rc;
     if (a->json && strcmp(a->json, "-") && cc_outfile_open(&jf, a->json, err, sizeof err) < 0)
         return cc_cli_error("audit", "%s", err);
     ea.json = jf.f;
     ea.json_stdout = a->json && !strcmp(a->json, "-");
-    int rc = cc_audit_exec(&ea);
+    if (a->plots && (rc = plots_dir(a->plots)) != 0) {
+        if (jf.f) cc_outfile_abort(&jf);
+        return rc;
+    }
+    ea.plots = a->plots;
+    rc = cc_audit_exec(&ea);
     if (jf.f && rc != CC_EXIT_USAGE) {
         if (cc_outfile_commit(&jf, err, sizeof err) < 0) return cc_cli_error("audit", "%s", err);
     } else if (jf.f) {
@@ -285,14 +307,6 @@ static int select_variants(const audit_args *a, const cc_condition **list, int c
         list[n++] = c;
     }
     return n;
-}
-
-/* make sure dir exists (mkdir -p); 0 or CC_EXIT_USAGE */
-static int plots_dir(const char *dir)
-{
-    char err[CC_ERRLEN];
-    if (cc_mkdir_p(dir, err, sizeof err) < 0) return cc_cli_error("audit", "--plots: %s", err);
-    return 0;
 }
 
 /* out[i] = audit of list[i]; 0 or CC_EXIT_USAGE (a bad --case) */

@@ -144,7 +144,15 @@ static int parse(int argc, char **argv, bench_opts *o)
         for (int k = 0; k < 3; k++)
             if (!strcmp(opt.name, hessian_opts[k])) o->hessian[k] = opt.value;
     }
-    return r < 0 ? -1 : 0;
+    if (r < 0) return -1;
+    if (strcmp(o->bend, CC_SIM_BEND_FORCE) && !cc_condition_find("bend", o->bend)) {
+        char list[256] = "";
+        for (int i = 0; i < cc_condition_count(); i++)
+            if (!strcmp(cc_condition_at(i)->condition, "bend"))
+                snprintf(list + strlen(list), sizeof list - strlen(list), "%s, ", cc_condition_at(i)->variant);
+        return cc_cli_error("bench", "--bend: unknown variant '%s' (%s" CC_SIM_BEND_FORCE ")", o->bend, list), -1;
+    }
+    return 0;
 }
 
 /* the scene's simulation (the standard scene or the strip); NULL after an error message */

@@ -3,7 +3,8 @@
  * other tools read:
  *   {"condition", "variant", "x": [[x, y, z], ...], "steps": [{"name", "equations", "value",
  *    "derivative_error_exact", "derivative_error_frozen", "verdict", ...}],
- *    "first_departure": null | {"name", "equations", "verdict", ...}} */
+ *    "first_departure": null | {"name", "equations", "verdict", ...},
+ *    "first_frozen": ..., "first_differs": ...  (the first step of each verdict, as first_departure)} */
 #include <stdio.h>
 #include <string.h>
 #include <unistd.h>
@@ -88,21 +89,44 @@ static void print_step(const cc_derive *d, int i)
         printf("\n");
     }
     printf("       verdict    %s\n", cc_step_verdict_name(k->verdict));
-    if (s->note[0] && i != d->first_departure) print_wrapped(s->note, 7);
+    if (s->note[0] && i != d->first_departure && i != d->first_differs) print_wrapped(s->note, 7);   /* at the end */
     printf("\n");
 }
 
-/* the first departure and its explanation */
+/* "verdict: N" for the count of steps with verdict v, with the first of them */
+static void print_count(const cc_derive *d, cc_step_verdict v, int first, const char *sep)
+{
+    int n = 0;
+    for (int i = 0; i < d->nsteps; i++) n += d->steps[i].verdict == v;
+    if (!n) return;
+    printf("%s%s: %d", sep, cc_step_verdict_name(v), n);
+    if (first >= 0) printf(" (the first: step %d, %s)", first + 1, d->steps[first].step->name);
+}
+
+/* the first departure and its explanation; then the first step that differs from both
+ * references when the departure was only frozen */
 static void print_departure(const cc_derive *d)
 {
     if (d->first_departure < 0) {
         printf("No departure: every step is the exact derivative of its own value.\n");
         return;
     }
+    printf("Steps by verdict: ");
+    print_count(d, CC_STEP_EXACT, -1, "");
+    print_count(d, CC_STEP_FROZEN, d->first_frozen, ", ");
+    print_count(d, CC_STEP_DIFFERS, d->first_differs, ", ");
+    print_count(d, CC_STEP_UNDEFINED, -1, ", ");
+    printf(".\n");
     const cc_step_check *k = &d->steps[d->first_departure];
     printf("First departure: step %d, %s, %s (verdict %s).\n", d->first_departure + 1, k->step->name,
            k->step->equations, cc_step_verdict_name(k->verdict));
     if (k->step->note[0]) print_wrapped(k->step->note, 2);
+    if (d->first_differs > d->first_departure) {
+        k = &d->steps[d->first_differs];
+        printf("First step that differs from both references: step %d, %s, %s.\n", d->first_differs + 1,
+               k->step->name, k->step->equations);
+        if (k->step->note[0]) print_wrapped(k->step->note, 2);
+    }
 }
 
 /* wait for Enter; 1 if the user asked to quit */
@@ -182,15 +206,19 @@ static void print_json(const cc_derive *d, int sample)
         cc_json_string(stdout, k->reference);
         printf("}");
     }
-    printf("],\n \"first_departure\": ");
-    if (d->first_departure < 0) printf("null");
-    else {
-        const cc_step_check *k = &d->steps[d->first_departure];
-        printf("{");
-        json_step_head(k);
-        printf(", \"step\": %d, \"explanation\": ", d->first_departure + 1);
-        cc_json_string(stdout, k->step->note);
-        printf("}");
+    static const char *const keys[] = {"first_departure", "first_frozen", "first_differs"};
+    const int at[] = {d->first_departure, d->first_frozen, d->first_differs};
+    for (int j = 0; j < 3; j++) {
+        printf("%s\"%s\": ", j ? ",\n " : "],\n ", keys[j]);
+        if (at[j] < 0) printf("null");
+        else {
+            const cc_step_check *k = &d->steps[at[j]];
+            printf("{");
+            json_step_head(k);
+            printf(", \"step\": %d, \"explanation\": ", at[j] + 1);
+            cc_json_string(stdout, k->step->note);
+            printf("}");
+        }
     }
     printf("}\n");
 }
@@ -233,8 +261,8 @@ int cc_cmd_derive(int argc, char **argv)
     int sample = el.x == NULL;
     if (sample) {
         el.x = dv->sample;
-        if (!el.uv) el.uv = dv->sample_uv;
-        if (c->nv == 2 && !el.have_rest) el.rest = 1.0, el.have_rest = 1;
+        if (!el.uv && c->nv == 3) el.uv = dv->sample_uv;
+        if (c->nv == 2 && !el.have_rest && !el.uv) el.rest = 1.0, el.have_rest = 1;
         if (c->rest_shape && !el.x_rest && !el.have_rest) el.x_rest = CC_SAMPLE_HINGE_REST;
     }
     double x[CC_MAX_DOF];

@@ -21,15 +21,18 @@ static void eval_usage(FILE *f)
           "  --x \"...\"        world positions, one 'x y z' per vertex, separated by ';' (the\n"
           "                   numbers of a point may also be separated by commas: '0,0,0; 1,0,0');\n"
           "                   coordinates up to 1e30 in magnitude, vertices at least 1e-30 apart\n"
-          "  --uv \"...\"       rest (u,v) per vertex (triangles; for a spring, sets L)\n"
+          "  --uv \"...\"       rest (u,v) per vertex (triangles; for a spring, sets L instead of --rest)\n"
           "  --area-power P   alpha = a^P for stretch/shear (1 Baraff & Witkin, 0.75 001, 0.5 003)\n"
-          "  --bu B, --bv B   rest stretch in u and v (default 1)\n"
-          "  --rest R         bend rest angle theta0 (default 0) or spring rest length L\n"
+          "  --bu B, --bv B   stretch/shear: rest stretch in u and v, positive (default 1)\n"
+          "  --rest R         bend rest angle theta0 in [-pi, pi] (default 0) or spring rest\n"
+          "                   length L >= 0\n"
           "  --x-rest \"...\"   bend: the rest hinge, 4 points as --x; theta0 is its angle, and\n"
           "                   discrete-shells and quadratic (which require it) take their weights\n"
           "                   from it\n"
           "  --json           print {\"condition\", \"variant\", \"value\", \"gradient\", \"hessian\"}\n"
           "                   with gradient ncomp x 3nv and hessian ncomp x 3nv x 3nv\n"
+          "An option that does not apply to the condition's element (--rest for stretch, --uv\n"
+          "for bend, --area-power for a spring, ...) is refused, as is a value that makes no sense.\n"
           "\n"
           "Conditions and variants:\n", f);
     for (int i = 0; i < cc_condition_count(); i++) {
@@ -66,20 +69,26 @@ static void print_json(const cc_condition *c, const cc_eval *e)
     printf("]}\n");
 }
 
+/* v, with -0 printed as 0 */
+static double nz(double v)
+{
+    return v == 0 ? 0.0 : v;
+}
+
 static void print_text(const cc_condition *c, const cc_eval *e)
 {
     int n = e->ndof;
     printf("%s/%s  %s  (derivatives: %s)\n", c->condition, c->variant, c->source, cc_claim_name(c->claim));
     for (int k = 0; k < e->ncomp; k++) {
-        printf("\nC[%d] = %.17g\n", k, e->C[k]);
+        printf("\nC[%d] = %.17g\n", k, nz(e->C[k]));
         printf("dC[%d]/dx_m     x                  y                  z\n", k);
         for (int m = 0; m < n / 3; m++)
-            printf("  vertex %d  %18.10e %18.10e %18.10e\n", m, e->dC[k][3 * m], e->dC[k][3 * m + 1],
-                   e->dC[k][3 * m + 2]);
+            printf("  vertex %d  %18.10e %18.10e %18.10e\n", m, nz(e->dC[k][3 * m]), nz(e->dC[k][3 * m + 1]),
+                   nz(e->dC[k][3 * m + 2]));
         printf("d2C[%d]/dx dx (rows and columns x0 y0 z0 x1 ...)\n", k);
         for (int i = 0; i < n; i++) {
             printf(" ");
-            for (int j = 0; j < n; j++) printf(" %11.4e", e->d2C[k][i][j]);
+            for (int j = 0; j < n; j++) printf(" %11.4e", nz(e->d2C[k][i][j]));
             printf("\n");
         }
     }

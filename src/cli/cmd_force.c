@@ -18,8 +18,8 @@ static void force_usage(FILE *f)
           "x3 in triangle B; theta = atan2((nA^ x nB^).e^, nA^.nB^).\n"
           "\n"
           "  --x \"...\"      the four vertices, 'x y z' each, separated by ';'\n"
-          "  --rest THETA0  rest angle in radians (default 0)\n"
-          "  --k K          stiffness (default 1)\n"
+          "  --rest THETA0  rest angle in radians, in [-pi, pi] (default 0)\n"
+          "  --k K          stiffness, positive (default 1)\n"
           "  --json         print {\"model\": \"bridson\", \"force\": [12], \"jacobian\": [12 x 12]}\n"
           "                 with force[3i+r] on vertex i, axis r and jacobian[3i+r][3m+s] =\n"
           "                 dF_{i,r}/dx_{m,s}\n"
@@ -79,6 +79,7 @@ int cc_cmd_force(int argc, char **argv)
     }
     if (r < 0) return CC_EXIT_USAGE;
     if (!xs) return cc_cli_error("force", "--x is required: 4 vertices, \"x y z\" each, separated by ';'");
+    if (!(k > 0)) return cc_cli_error("force", "--k must be a positive stiffness (got %g)", k);
 
     char err[CC_ERRLEN];
     double x[3 * 5], F[12], J[12][12];
@@ -86,7 +87,7 @@ int cc_cmd_force(int argc, char **argv)
     if (nx < 0) return cc_cli_error("force", "--x: %s", err);
     if (nx != 4) return cc_cli_error("force", "--x: a hinge needs 4 vertices, got %d", nx);
     cc_rest rd;
-    if (cc_rest_hinge(&rd, rest, err) < 0) return cc_cli_error("force", "%s", err);
+    if (cc_rest_hinge(&rd, rest, err) < 0) return cc_cli_error("force", "--rest: %s", err);
     if (cc_positions_in_range(x, 4, err) < 0) return cc_cli_error("force", "--x: %s", err);
     if (cc_bridson_force(x, &rd, k, F, J) < 0)
         return cc_cli_error("force", "the force is undefined at these positions (a zero-length edge or zero-area triangle)");

@@ -50,12 +50,6 @@ static void lesson_usage(FILE *f)
           "unknown lesson (one line on stderr).\n", f);
 }
 
-const char *cc_lessons_root(void)
-{
-    const char *env = getenv("CLOTHCHECK_LESSONS");
-    return env && *env ? env : CC_SOURCE_DIR "/lessons";
-}
-
 /* 1 if name looks like a lesson folder: three digits, '_', at least one more character */
 static int lesson_name_ok(const char *name)
 {
@@ -170,6 +164,10 @@ int cc_cmd_lesson(int argc, char **argv)
 
     if (argc >= 3 && cc_lesson_is_exercise_option(argv[2]))
         return cc_lesson_exercise(root, ls[found].dir, argc - 2, argv + 2);
+    for (int i = 2; i < argc; i++)   /* options of --check, which would reach the lesson as its arguments */
+        if (!strncmp(argv[i], "--hint", 6) || !strncmp(argv[i], "--cpu-limit", 11))
+            return cc_cli_error("lesson", "%s goes with --check (clothcheck lesson %.3s --check %s ...)", argv[i],
+                                ls[found].dir, argv[i]);
     char path[CC_LESSON_PATH], out[CC_LESSON_PATH];
     if (lesson_path(path, root, ls[found].dir) < 0)
         return cc_cli_error("lesson", "path of lesson '%s' is too long", ls[found].dir);

@@ -209,12 +209,13 @@ static int ensemble(const probe_opts *o)
         }
     int n3 = 3 * cc_sim_vertex_count(base), failed = 0;
     double *x = malloc((size_t)n3 * sizeof *x);
+    int *at = malloc((size_t)o->copies * sizeof *at);   /* the step each failed copy blew up at */
     unsigned long long r = 0x9E3779B97F4A7C15ULL;
-    if (!x) {
+    if (!x || !at) {
+        free(x), free(at);
         cc_sim_free(base);
         return cc_cli_error("probe", "out of memory");
     }
-    printf("blew up at step:");
     for (int c = 0; c < o->copies; c++) {
         cc_sim *s = scene(o);
         if (!s) break;
@@ -223,11 +224,16 @@ static int ensemble(const probe_opts *o)
         cc_sim_set_state(s, x, cc_sim_velocities(base));
         int k = 0;
         while (k < o->steps && cc_sim_step(s) == 0) k++;
-        if (k < o->steps) printf(" %d", o->from + k + 1), failed++;
+        if (k < o->steps) at[failed++] = o->from + k + 1;
         cc_sim_free(s);
     }
-    printf("\n%d of %d copies blew up in steps %d..%d\n", failed, o->copies, o->from + 1, o->from + o->steps);
-    free(x);
+    printf("%d of %d copies blew up in steps %d..%d\n", failed, o->copies, o->from + 1, o->from + o->steps);
+    if (failed) {
+        printf("blew up at step:");
+        for (int c = 0; c < failed; c++) printf(" %d", at[c]);
+        printf("\n");
+    }
+    free(x), free(at);
     cc_sim_free(base);
     return CC_EXIT_OK;
 }

@@ -16,6 +16,13 @@
 #define CC_SOURCE_DIR "."
 #endif
 
+/* the lessons folder: $CLOTHCHECK_LESSONS, else the source tree's (cli.h) */
+const char *cc_lessons_root(void)
+{
+    const char *env = getenv("CLOTHCHECK_LESSONS");
+    return env && *env ? env : CC_SOURCE_DIR "/lessons";
+}
+
 static void run_usage(FILE *f)
 {
     fprintf(f,
@@ -34,8 +41,9 @@ static void run_usage(FILE *f)
             "load Lua text but not bytecode and cannot start programs, load C code, use the\n"
             "debug library or read the environment.\n"
             "\n"
-            "  --out DIR          the output folder (default out/<script name>); the script finds\n"
-            "                     it as clothcheck.outdir()\n"
+            "  --out DIR          the output folder (default out/<script name>, and for a lesson's\n"
+            "                     NNN_name/lesson.lua out/NNN_name, as clothcheck lesson N); the\n"
+            "                     script finds it as clothcheck.outdir()\n"
             "  --cpu-limit S      end the script after S seconds of CPU (default %g; 0: none)\n"
             "  --memory-limit MB  refuse Lua memory beyond MB megabytes (default %g; 0: none)\n"
             "  --unsafe           trust the script: no sandbox (the limits still hold)\n",
@@ -52,12 +60,21 @@ static const char *folder_of(const char *path, char *buf, size_t n)
     return buf;
 }
 
-/* out/<script file name without .lua> in buf of n bytes */
+/* out/<script file name without .lua> in buf of n bytes; for a lesson, DIR/NNN_name/lesson.lua,
+ * out/NNN_name (as clothcheck lesson N), so that lessons run by file do not share a folder */
 static const char *default_out(const char *script, char *buf, size_t n)
 {
     const char *base = strrchr(script, '/');
     base = base ? base + 1 : script;
     size_t len = strlen(base);
+    if (!strcmp(base, "lesson.lua") && base > script) {
+        const char *end = base - 1, *dir = end;   /* the folder holding it: [dir, end) */
+        while (dir > script && dir[-1] != '/') dir--;
+        if (end > dir && !(end - dir == 1 && *dir == '.') && !(end - dir == 2 && !strncmp(dir, "..", 2))) {
+            snprintf(buf, n, "out/%.*s", (int)(end - dir), dir);
+            return buf;
+        }
+    }
     if (len > 4 && !strcmp(base + len - 4, ".lua")) len -= 4;
     snprintf(buf, n, "out/%.*s", (int)len, base);
     return buf;

@@ -18,15 +18,21 @@ static const command commands[] = {
     {"lesson", cc_cmd_lesson, "list the numbered lessons, or run one (clothcheck lesson 101)"},
     {"bench", cc_cmd_bench, "time the simulator on the standard hanging-cloth scene"},
     {"audit", cc_cmd_audit, "audit derivatives against finite-difference, frozen and exact references (CI gate)"},
+    {"check-system", cc_cmd_check_system, "check a whole simulator's forces and matrices through its own program"},
     {"probe", cc_cmd_probe, "look inside the implicit step: the smallest eigenvalue of its matrix, per step"},
 };
 
 static void usage(FILE *f)
 {
-    fputs("usage: clothcheck COMMAND [options]    (clothcheck COMMAND --help for each)\n\n"
+    fputs("usage: clothcheck COMMAND [options]    (clothcheck COMMAND --help for each)\n"
+          "       clothcheck --version\n\n"
           "Derivatives of Baraff & Witkin's cloth conditions, checked.\n\nCommands:\n", f);
     for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++)
         fprintf(f, "  %-8s %s\n", commands[i].name, commands[i].summary);
+    fputs("\nSources are cited by code: \"001 (57)\" is equation (57) of 001, Pritchard's\n"
+          "Implementing Baraff & Witkin's Cloth Simulation (2003); 002 the Freiburg slides, 003\n"
+          "Pritchard's thesis chapter, 004 a student's account. docs/sources.md gives each its\n"
+          "full reference.\n", f);
 }
 
 int main(int argc, char **argv)

@@ -124,7 +124,8 @@ int cc_rest_triangle(cc_rest *r, const double *uv, double area_power, double bu,
 /* cc_rest_hinge_shape: the hinge at rest positions x_rest (12 doubles); -1 if an edge or a
  * triangle of x_rest has zero size. cc_rest_hinge: the hinge of rest angle theta0 on the
  * canonical rest shape, edge x1 = (1/2, 0, 0), x2 = (-1/2, 0, 0), wings of height 1 (so
- * |e_rest| = 1, A_rest = 1) with x0 = (0, 1, 0) and x3 folded about the edge to theta0. */
+ * |e_rest| = 1, A_rest = 1) with x0 = (0, 1, 0) and x3 folded about the edge to theta0, which
+ * must lie in [-pi, pi] (the range of theta). cc_rest_triangle: b_u, b_v must be positive. */
 int cc_rest_hinge_shape(cc_rest *r, const double *x_rest, char *err);
 /* the flat rest hinge of (u,v) points uv = (u0 v0 ... u3 v3) at z = 0 (a mesh's rest shape):
  * cc_rest_hinge_shape with the rest angle exactly 0 */

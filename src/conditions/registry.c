@@ -48,10 +48,14 @@ const char *cc_claim_name(cc_claim c)
 
 int cc_positions_in_range(const double *x, int nv, char *err)
 {
-    for (int i = 0; i < 3 * nv; i++)
-        if (!(fabs(x[i]) <= CC_COORD_MAX))
+    for (int i = 0; i < 3 * nv; i++) {
+        if (!isfinite(x[i]))   /* "nan", "inf": %g of a NaN prints its sign bit as "-nan" */
+            return snprintf(err, CC_ERRLEN, "coordinate %c of vertex %d is %s, not a finite number", "xyz"[i % 3], i / 3,
+                            isnan(x[i]) ? "nan" : x[i] > 0 ? "inf" : "-inf"), -1;
+        if (fabs(x[i]) > CC_COORD_MAX)
             return snprintf(err, CC_ERRLEN, "coordinate %g is beyond %g in magnitude (scale the element down)", x[i],
                             CC_COORD_MAX), -1;
+    }
     for (int a = 0; a < nv; a++)
         for (int b = a + 1; b < nv; b++) {
             double d = 0;

@@ -40,6 +40,10 @@ int cc_rest_triangle(cc_rest *r, const double *uv, double area_power, double bu,
     r->dwv[0] = (r->du2 - r->du1) / r->det;  /* (10) */
     r->dwv[1] = -r->du2 / r->det;            /* (11) */
     r->dwv[2] = r->du1 / r->det;             /* (12) */
+    if (!(bu > 0 && bv > 0 && isfinite(bu) && isfinite(bv))) {   /* |w_u| = b_u at rest: a length ratio */
+        snprintf(err, CC_ERRLEN, "rest stretch b_u, b_v must be positive numbers (got %g, %g)", bu, bv);
+        return -1;
+    }
     r->bu = bu;
     r->bv = bv;
     return 0;
@@ -103,6 +107,13 @@ int cc_rest_hinge(cc_rest *r, double rest_angle, char *err)
         *r = (cc_rest){0};
         r->nv = 4;
         snprintf(err, CC_ERRLEN, "rest angle is not a finite number");
+        return -1;
+    }
+    if (fabs(rest_angle) > CC_PI) {   /* theta = atan2(...) lies in [-pi, pi]: C = theta - theta0 could not be 0 */
+        *r = (cc_rest){0};
+        r->nv = 4;
+        snprintf(err, CC_ERRLEN, "rest angle %g is outside [-pi, pi] (radians: the angle between the triangles' normals)",
+                 rest_angle);
         return -1;
     }
     /* x3 = (0, -1, 0) rotated about the edge direction e = x1 - x2 = +x by -theta0 */

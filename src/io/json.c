@@ -3,7 +3,7 @@
 
 void cc_json_number(FILE *f, double v)
 {
-    if (isfinite(v)) fprintf(f, "%.17g", v);
+    if (isfinite(v)) fprintf(f, "%.17g", v == 0 ? 0.0 : v);   /* -0 as 0 */
     else fputs("null", f);
 }
 

@@ -177,11 +177,12 @@ int cc_proc_exchange(cc_proc *p, const char *line, size_t n, double timeout, cha
     if (p->out >= 0 && poll(&early, 1, 0) > 0 && (early.revents & POLLIN)) (void)take(p);
     char *nl = p->len ? memchr(p->buf, '\n', p->len) : NULL;
     if (nl) return snprintf(err, (size_t)errlen, "%s wrote more than one line for one request", what), -1;
-    size_t sent = 0;
+    size_t sent = 0, seen = 0;   /* bytes of buf already searched for a newline */
     int eof = 0;
     double until = now() + timeout;
     while (p->in >= 0 || p->out >= 0) {
-        nl = p->len ? memchr(p->buf, '\n', p->len) : NULL;
+        nl = p->len > seen ? memchr(p->buf + seen, '\n', p->len - seen) : NULL;
+        if (!nl) seen = p->len;
         if (nl && sent == n) break;
         if (eof) {
             if (nl) break;

@@ -13,7 +13,7 @@
  *             k (stiffness of as_energy and bridson-force, 1)
  *   audit:failed()      -> true when a row that the condition's claim gates failed
  *   audit:rows()        -> {{reference=, quantity=, available=, note=, scheme=, step=,
- *                            max_rel_error=, pass=, gates=, tol=, samples=, undefined=,
+ *                            max_rel_error=, pass=, gates=, tol=, samples=, undefined=, rough=,
  *                            worst={k=, m=, s=, n=, t=, analytic=, reference=, case=}}, ...}
  *                          (k, m, s, n, t count from 0, as Pritchard labels x0..x3;
  *                          rigid-modes rows give the mode number instead of n, t)
@@ -32,6 +32,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "checks/audit.h"
+#include "checks/diagnose.h"
 #include "checks/report.h"
 #include "io/files.h"
 #include "lua/lcc.h"
@@ -122,6 +123,9 @@ static int l_audit(lua_State *L)
     if (!lc->c) o.samples = 200;
     if (!lua_isnoneornil(L, 2)) {
         luaL_checktype(L, 2, LUA_TTABLE);
+        static const char *const keys[] = {"samples", "seed", "reference", "edges", "case", "area_power", "sweeps",
+                                           "quantities", "claims", "as_energy", "k", NULL};
+        cc_lua_checkkeys(L, 2, 2, NULL, keys);
         if (lua_getfield(L, 2, "samples") != LUA_TNIL) o.samples = (int)luaL_checkinteger(L, -1);
         if (lua_getfield(L, 2, "seed") != LUA_TNIL) o.seed = (uint64_t)luaL_checkinteger(L, -1);
         if (lua_getfield(L, 2, "edges") != LUA_TNIL) o.edges = lua_toboolean(L, -1);
@@ -189,7 +193,7 @@ static int l_rows(lua_State *L)
         setnum(L, "step", w->step), setnum(L, "max_rel_error", w->max_rel), setnum(L, "tol", w->tol);
         lua_pushboolean(L, w->pass), lua_setfield(L, -2, "pass");
         lua_pushboolean(L, w->gates), lua_setfield(L, -2, "gates");
-        setint(L, "samples", w->samples), setint(L, "undefined", w->undefined);
+        setint(L, "samples", w->samples), setint(L, "undefined", w->undefined), setint(L, "rough", w->rough);
         lua_createtable(L, 0, 8);
         if (w->worst.k >= 0) {
             setint(L, "k", w->worst.k), setint(L, "m", w->worst.i / 3), setint(L, "s", w->worst.i % 3);

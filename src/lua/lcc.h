@@ -91,8 +91,17 @@ cc_mesh *cc_lua_checkmesh(lua_State *L, int arg);
 /* Read n numbers from the table at arg: flat {x0, y0, z0, x1, ...} or nested {{x0,y0,z0}, ...}
  * with `dim` per point; raises a Lua argument error on anything else. */
 void cc_lua_checkpoints(lua_State *L, int arg, int dim, int npoints, double *out);
-/* rest data for condition cond from the options table at arg (may be none/nil) */
-void cc_lua_checkrest(lua_State *L, int arg, const cc_lcondition *lc, cc_rest *r);
+/* Raise an argument error (argument arg) unless every key of the table at index t is a string
+ * in valid (NULL-terminated): "WHERE: unknown parameter 'k'; valid: a, b, c" (where may be
+ * NULL), so that a misspelt option is never silently ignored. Nothing when t is none/nil. */
+void cc_lua_checkkeys(lua_State *L, int arg, int t, const char *where, const char *const *valid);
+/* the number field `key` of the options table at arg (none or nil: no table), or def when absent */
+double cc_lua_optfield(lua_State *L, int arg, const char *key, double def);
+/* rest data for condition cond from the options table at arg (may be none/nil); the table may
+ * hold only the rest options of the condition's element (uv, area_power, bu, bv for a
+ * triangle; rest, x_rest for a hinge; rest for a spring) and, if extra is not NULL, the key
+ * extra */
+void cc_lua_checkrest(lua_State *L, int arg, const cc_lcondition *lc, cc_rest *r, const char *extra);
 /* push the rest data as a table (du1, ..., alpha, bu, bv, rest_length, rest_angle, dwu, dwv) */
 void cc_lua_pushrest(lua_State *L, const cc_rest *r);
 /* append the numbers of the value at idx (a number, or tables of them nested in any way,
@@ -108,6 +117,8 @@ int cc_lua_derivation(lua_State *L);
 /* call the function below its nargs arguments on lc's stack under pcall, leaving its one
  * result; 0, or -1 with lc->err set to the error (file:line of the script) */
 int cc_lua_callback(cc_lcondition *lc, int nargs);
+/* "nan", "inf" or "-inf": the name of a number that is not finite, for messages */
+const char *cc_lua_nonfinite_name(double v);
 /* push a Lua array of n numbers */
 void cc_lua_pushnumbers(lua_State *L, const double *v, int n);
 

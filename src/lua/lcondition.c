@@ -13,7 +13,8 @@
  *   clothcheck.bridson_force(x [, {rest=theta0, k=1}])
  *                                            -> {force={12}, jacobian={{12} x 12}}: Bridson's bending force
  *                                               on a hinge and dF/dx (conditions/bridson_force.h)
- * opts: uv (points), area_power, bu, bv, rest (bend angle or spring length).
+ * opts: uv (points), area_power, bu, bv (triangles); rest (bend angle or spring length),
+ * x_rest (bends); want (eval only). A key the element does not take is an error.
  */
 #include <math.h>
 #include <string.h>
@@ -22,139 +23,6 @@
 
 static const char *const claim_names[] = {"exact", "frozen-magnitude", "none", NULL};
 
-cc_lcondition *cc_lua_checkcondition(lua_State *L, int arg)
-{
-    return luaL_checkudata(L, arg, CC_LUA_CONDITION);
-}
-
-void cc_lua_pushnumbers(lua_State *L, const double *v, int n)
-{
-    lua_createtable(L, n, 0);
-    for (int i = 0; i < n; i++) {
-        lua_pushnumber(L, v[i]);
-        lua_rawseti(L, -2, i + 1);
-    }
-}
-
-void cc_lua_checkpoints(lua_State *L, int arg, int dim, int npoints, double *out)
-{
-    luaL_checktype(L, arg, LUA_TTABLE);
-    lua_Integer len = luaL_len(L, arg);
-    int nested = len > 0 && (lua_geti(L, arg, 1), lua_istable(L, -1));
-    lua_pop(L, 1);
-    if (nested) {
-        luaL_argcheck(L, len == npoints, arg, lua_pushfstring(L, "expected %d points, got %d", npoints, (int)len));
-        for (int p = 0; p < npoints; p++) {
-            lua_geti(L, arg, p + 1);
-            luaL_argcheck(L, lua_istable(L, -1) && luaL_len(L, -1) == dim, arg,
-                          lua_pushfstring(L, "point %d must have %d numbers", p + 1, dim));
-            for (int s = 0; s < dim; s++) {
-                lua_geti(L, -1, s + 1);
-                int ok;
-                out[p * dim + s] = lua_tonumberx(L, -1, &ok);
-                luaL_argcheck(L, ok, arg, lua_pushfstring(L, "point %d, coordinate %d is not a number", p + 1, s + 1));
-                lua_pop(L, 1);
-            }
-            lua_pop(L, 1);
-        }
-        return;
-    }
-    luaL_argcheck(L, len == (lua_Integer)npoints * dim, arg,
-                  lua_pushfstring(L, "expected %d numbers (%d points), got %d", npoints * dim, npoints, (int)len));
-    for (int i = 0; i < npoints * dim; i++) {
-        lua_geti(L, arg, i + 1);
-        int ok;
-        out[i] = lua_tonumberx(L, -1, &ok);
-        luaL_argcheck(L, ok, arg, lua_pushfstring(L, "entry %d is not a number", i + 1));
-        lua_pop(L, 1);
-    }
-}
-
-/* the number field `key` of the table at arg, or def when absent */
-static double optfield(lua_State *L, int arg, const char *key, double def)
-{
-    if (lua_isnoneornil(L, arg)) return def;
-    double v = def;
-    if (lua_getfield(L, arg, key) != LUA_TNIL) {
-        int ok;
-        v = lua_tonumberx(L, -1, &ok);
-        luaL_argcheck(L, ok, arg, lua_pushfstring(L, "field '%s' must be a number", key));
-    }
-    lua_pop(L, 1);
-    return v;
-}
-
-void cc_lua_checkrest(lua_State *L, int arg, const cc_lcondition *lc, cc_rest *r)
-{
-    char err[CC_ERRLEN];
-    int nv = lc->c ? lc->c->nv : lc->nv, ok;
-    if (!lua_isnoneornil(L, arg)) luaL_checktype(L, arg, LUA_TTABLE);
-    if (nv == 3) {
-        double uv[6];
-        luaL_argcheck(L, !lua_isnoneornil(L, arg) && lua_getfield(L, arg, "uv") == LUA_TTABLE, arg,
-                      "a triangle condition needs opts.uv (3 points u, v)");
-        cc_lua_checkpoints(L, lua_gettop(L), 2, 3, uv);
-        lua_pop(L, 1);
-        ok = cc_rest_triangle(r, uv, optfield(L, arg, "area_power", 1.0), optfield(L, arg, "bu", 1.0),
-                              optfield(L, arg, "bv", 1.0), err);
-    } else if (nv == 4) {
-        int has_table = !lua_isnoneornil(L, arg);
-        int shape = has_table && lua_getfield(L, arg, "x_rest") != LUA_TNIL;
-        int angle = has_table && lua_getfield(L, arg, "rest") != LUA_TNIL;
-        if (has_table) lua_pop(L, 1);   /* rest; x_rest stays on top */
-        luaL_argcheck(L, !(shape && angle), arg, "give opts.rest (an angle) or opts.x_rest (the rest hinge), not both");
-        if (shape) {   /* the rest hinge: 4 points, flat list or nested */
-            double xr[12];
-            cc_lua_checkpoints(L, lua_gettop(L), 3, 4, xr);
-            ok = cc_positions_in_range(xr, 4, err);
-            if (ok == 0) ok = cc_rest_hinge_shape(r, xr, err);
-        } else {
-            luaL_argcheck(L, !(lc->c && lc->c->rest_shape), arg,
-                          lua_pushfstring(L, "%s/%s needs opts.x_rest (the rest hinge, 4 points)", lc->c ? lc->c->condition : "",
-                                          lc->c ? lc->c->variant : ""));
-            ok = cc_rest_hinge(r, optfield(L, arg, "rest", 0.0), err);
-        }
-        if (has_table) lua_pop(L, 1);   /* x_rest */
-    } else {
-        ok = cc_rest_spring(r, optfield(L, arg, "rest", 1.0), err);
-    }
-    luaL_argcheck(L, ok == 0, arg, err);
-}
-
-/* push the rest data as a table for Lua-defined conditions */
-void cc_lua_pushrest(lua_State *L, const cc_rest *r)
-{
-    lua_createtable(L, 0, r->nv == 4 ? 17 : 14);
-    const struct { const char *k; double v; } f[] = {
-        {"du1", r->du1}, {"dv1", r->dv1}, {"du2", r->du2}, {"dv2", r->dv2}, {"det", r->det},
-        {"area", r->area}, {"area_power", r->area_power}, {"alpha", r->alpha}, {"bu", r->bu},
-        {"bv", r->bv}, {"rest_length", r->rest_length}, {"rest_angle", r->rest_angle}};
-    for (size_t i = 0; i < sizeof f / sizeof f[0]; i++) {
-        lua_pushnumber(L, f[i].v);
-        lua_setfield(L, -2, f[i].k);
-    }
-    cc_lua_pushnumbers(L, r->dwu, 3);
-    lua_setfield(L, -2, "dwu");
-    cc_lua_pushnumbers(L, r->dwv, 3);
-    lua_setfield(L, -2, "dwv");
-    if (r->nv == 4) {   /* the rest hinge (cc_rest_hinge_shape) */
-        lua_pushnumber(L, r->rest_weight);
-        lua_setfield(L, -2, "rest_weight");
-        cc_lua_pushnumbers(L, r->rest_K, 4);
-        lua_setfield(L, -2, "rest_K");
-        cc_lua_pushnumbers(L, r->rest_x, 12);
-        lua_setfield(L, -2, "x_rest");
-    }
-}
-
-int cc_lua_callback(cc_lcondition *lc, int nargs)
-{
-    lua_State *L = lc->L;
-    if (lua_pcall(L, nargs, 1, 0) == LUA_OK) return 0;
-    snprintf(lc->err, sizeof lc->err, "%s", lua_tostring(L, -1) ? lua_tostring(L, -1) : "error");
-    lua_pop(L, 1);
-    return -1;
-}
 
 /* call definition field `fn`(x, rest), or fn(x, xf, rest) when xf is given, leaving its one
  * result on the stack; -1 with lc->err on error */
@@ -170,24 +38,6 @@ static int call_def(cc_lcondition *lc, const char *fn, const double *x, const do
     return cc_lua_callback(lc, xf ? 3 : 2);
 }
 
-int cc_lua_readnumbers(lua_State *L, int idx, double *out, int n, int *got)
-{
-    idx = lua_absindex(L, idx);
-    if (lua_isnumber(L, idx)) {
-        if (*got >= n) return -1;
-        out[(*got)++] = lua_tonumber(L, idx);
-        return 0;
-    }
-    if (!lua_istable(L, idx)) return -1;
-    lua_Integer len = luaL_len(L, idx);
-    for (lua_Integer i = 1; i <= len; i++) {
-        lua_geti(L, idx, i);
-        int bad = cc_lua_readnumbers(L, -1, out, n, got);
-        lua_pop(L, 1);
-        if (bad) return -1;
-    }
-    return 0;
-}
 
 /* the result of `fn` (xf as in call_def) as exactly n numbers (any nesting, row-major) into out */
 static int result_numbers(cc_lcondition *lc, const char *fn, const double *x, const double *xf,
@@ -203,8 +53,8 @@ static int result_numbers(cc_lcondition *lc, const char *fn, const double *x, co
     }
     for (int i = 0; i < n; i++)
         if (!isfinite(out[i])) {
-            snprintf(lc->err, sizeof lc->err, "%s/%s: %s returned %g as number %d (numbers must be finite)", lc->name,
-                     lc->variant, fn, out[i], i + 1);
+            snprintf(lc->err, sizeof lc->err, "%s/%s: %s returned %s as number %d (numbers must be finite)", lc->name,
+                     lc->variant, fn, cc_lua_nonfinite_name(out[i]), i + 1);
             return -1;
         }
     return 0;
@@ -301,6 +151,9 @@ static int valid_name(const char *s)
 static int l_define(lua_State *L)
 {
     luaL_checktype(L, 1, LUA_TTABLE);
+    static const char *const keys[] = {"condition", "variant", "nv", "ncomp", "claim", "value", "gradient",
+                                       "hessian", "value_frozen", "steps", NULL};
+    cc_lua_checkkeys(L, 1, 1, NULL, keys);
     static const char *const fns[] = {"value", "gradient", "hessian"};
     for (int i = 0; i < 3; i++) {
         lua_getfield(L, 1, fns[i]);
@@ -365,7 +218,7 @@ static int l_eval(lua_State *L)
     cc_rest r;
     cc_eval e;
     cc_lua_checkpoints(L, 2, 3, nv, x);
-    cc_lua_checkrest(L, 3, lc, &r);
+    cc_lua_checkrest(L, 3, lc, &r, "want");
     char err[CC_ERRLEN];
     if (lc->c && cc_positions_in_range(x, nv, err) < 0) return luaL_error(L, "positions: %s", err);
     int want = eval_want(L, 3);
@@ -404,8 +257,11 @@ static int l_bridson_force(lua_State *L)
     memset(&r, 0, sizeof r);
     cc_lua_checkpoints(L, 1, 3, 4, x);
     luaL_argcheck(L, lua_isnoneornil(L, 2) || lua_istable(L, 2), 2, "options must be a table {rest=, k=}");
-    r.rest_angle = optfield(L, 2, "rest", 0.0);
-    double k = optfield(L, 2, "k", 1.0);
+    static const char *const keys[] = {"rest", "k", NULL};
+    cc_lua_checkkeys(L, 2, 2, NULL, keys);
+    r.rest_angle = cc_lua_optfield(L, 2, "rest", 0.0);
+    double k = cc_lua_optfield(L, 2, "k", 1.0);
+    luaL_argcheck(L, k > 0, 2, "k must be positive (a stiffness)");
     char err[CC_ERRLEN];
     if (cc_positions_in_range(x, 4, err) < 0) return luaL_error(L, "positions: %s", err);
     if (cc_bridson_force(x, &r, k, F, J) < 0) return luaL_error(L, "bridson_force: a triangle or the shared edge has zero size");

@@ -7,7 +7,9 @@
  *                                           derivative_error_exact=, derivative_error_frozen=,
  *                                           verdict=, reference=}, ...},
  *                                   first_departure=nil | {name=, equations=, verdict=, step=,
- *                                                          explanation=}}
+ *                                                          explanation=},
+ *                                   first_frozen=, first_differs= (the first step of each verdict,
+ *                                                          as first_departure, or nil)}
  *       x as for cond:eval; nil takes the variant's sample element (registered variants only);
  *       opts as for cond:eval. derivative_error_frozen is nil where there is no frozen
  *       reference (steps written in Lua). The same keys as `clothcheck derive --json`.
@@ -45,6 +47,10 @@ void cc_lua_checksteps(lua_State *L, int arg)
     for (lua_Integer i = 1; i <= n; i++) {
         lua_geti(L, -1, i);
         luaL_argcheck(L, lua_istable(L, -1), arg, lua_pushfstring(L, "step %d must be a table", (int)i));
+        static const char *const keys[] = {"name", "equations", "formula", "note", "order", "value", "derivative", NULL};
+        int st = lua_gettop(L);
+        cc_lua_checkkeys(L, arg, st, lua_pushfstring(L, "step %d", (int)i), keys);
+        lua_pop(L, 1);
         static const char *const need[][2] = {{"name", "a string"}, {"value", "a function"},
                                               {"derivative", "a function"}};
         for (int k = 0; k < 3; k++) {
@@ -97,8 +103,8 @@ static int call_step(const cc_step *s, const char *field, const double *x, const
     }
     for (int i = 0; i < got; i++)
         if (!isfinite(out[i])) {
-            snprintf(lc->err, sizeof lc->err, "step '%s': %s returned %g as number %d (numbers must be finite)", s->name,
-                     field, out[i], i + 1);
+            snprintf(lc->err, sizeof lc->err, "step '%s': %s returned %s as number %d (numbers must be finite)", s->name,
+                     field, cc_lua_nonfinite_name(out[i]), i + 1);
             return -1;
         }
     return got;
@@ -205,15 +211,18 @@ static void push_result(lua_State *L, const cc_derive *d, int sample)
         lua_rawseti(L, -2, i + 1);
     }
     lua_setfield(L, -2, "steps");
-    if (d->first_departure >= 0) {
-        const cc_step_check *k = &d->steps[d->first_departure];
+    static const char *const keys[] = {"first_departure", "first_frozen", "first_differs"};
+    const int at[] = {d->first_departure, d->first_frozen, d->first_differs};
+    for (int j = 0; j < 3; j++) {
+        if (at[j] < 0) continue;
+        const cc_step_check *k = &d->steps[at[j]];
         lua_createtable(L, 0, 5);
         setstr(L, "name", k->step->name);
         setstr(L, "equations", k->step->equations);
         setstr(L, "verdict", cc_step_verdict_name(k->verdict));
         setstr(L, "explanation", k->step->note);
-        lua_pushinteger(L, d->first_departure + 1), lua_setfield(L, -2, "step");
-        lua_setfield(L, -2, "first_departure");
+        lua_pushinteger(L, at[j] + 1), lua_setfield(L, -2, "step");
+        lua_setfield(L, -2, keys[j]);
     }
 }
 
@@ -246,7 +255,7 @@ int cc_lua_derive(lua_State *L)
         cc_lua_pushnumbers(L, uv, 6);
         lua_setfield(L, -2, "uv");
     }
-    cc_lua_checkrest(L, 3, lc, &r);
+    cc_lua_checkrest(L, 3, lc, &r, NULL);
     struct work {                      /* per call, so a step may call cond:derive again */
         cc_derive d;
         lstep ls[CC_DERIVE_MAX_STEPS];

@@ -3,11 +3,16 @@
  * `cd DIR && gnuplot NAME.gp`.
  *
  *   clothcheck.plot{dir=, name=, title=, xlabel=, ylabel=, logx=, logy=, width=, height=, key=,
- *                   series = {{title=, x={...}, y={...}, with="lines"}, ...}}
+ *                   xrange=, yrange=, series = {{title=, x={...}, y={...}, with="lines"}, ...}}
+ *                   log axes are labelled 10^n; the key (gnuplot's words, default "outside right
+ *                   top", "off" for none) goes where it covers no curve
  *   clothcheck.plot{dir=, name=, title=, layout={rows, cols}, panels = {{title=, xlabel=, ylabel=,
- *                   logy=, series={...}}, ...}}            several panels in one figure
- *   clothcheck.plot_surface{dir=, name=, nu=, nv=, x={x1,y1,z1,...}, color={...}, title=, view=}
- *                                                          a grid cloth as a pm3d surface
+ *                   logy=, series={...}}, ...}}            several panels in one figure; a panel
+ *                   with legend_only = true draws only the key of its series (a legend that
+ *                   panels drawn with key = "off" share)
+ *   clothcheck.plot_surface{dir=, name=, nu=, nv=, x={x1,y1,z1,...}, color={...}, title=, view=,
+ *                   zrange={lo, hi}}                       a grid cloth as a pm3d surface, drawn to
+ *                   scale; zrange fixes z (and the colours by height) so that pictures compare
  *   clothcheck.plot_image{dir=, name=, nu=, nv=, r={...}, g={...}, b={...}, title=}
  *                                                          per-vertex colours in [0,1] as an image
  *   clothcheck.plot_animation{dir=, name=, delay=, frames = {{title=, series={...}}, ...}}
@@ -15,6 +20,7 @@
  * Each returns true when the PNG was made, or false, message when gnuplot is missing (the data
  * and script are still written); nil, message when a file cannot be written.
  */
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 #include "io/gnuplot.h"
@@ -67,14 +73,16 @@ static double *nfield(lua_State *L, int t, const char *k, int *n)
     return v;
 }
 
-/* s as a gnuplot single-quoted string, new lines dropped */
+/* s as a gnuplot single-quoted string; a new line becomes the string expression '."\n".' (a
+ * title or label on two lines), a carriage return is dropped */
 static void gp_quote(FILE *f, const char *s)
 {
     /* single quotes: gnuplot runs `...` inside double-quoted strings, never inside single */
     fputc('\'', f);
     for (; *s; s++) {
         if (*s == '\'') fputc('\'', f);
-        if (*s != '\n' && *s != '\r') fputc(*s, f);
+        if (*s == '\n') fputs("'.\"\\n\".'", f);
+        else if (*s != '\r') fputc(*s, f);
     }
     fputc('\'', f);
 }
@@ -162,10 +170,13 @@ static int rfield(lua_State *L, int t, const char *k, double r[2])
 
 /* Check the panel table at pt completely (strings, series, equal lengths) before any file
  * is opened, so that writing cannot stop half-way on a Lua error. */
-static void check_panel(lua_State *L, int pt)
+#define PANEL_KEYS "title", "xlabel", "ylabel", "key", "xrange", "yrange", "logx", "logy", "legend_only", "series"
+static void check_panel(lua_State *L, int pt, const char *where)
 {
     static const char *const strs[] = {"title", "xlabel", "ylabel", "key"};
+    static const char *const panel_keys[] = {PANEL_KEYS, NULL}, *const series_keys[] = {"title", "x", "y", "with", NULL};
     double r[2] = {0, 0};
+    if (where) cc_lua_checkkeys(L, 1, pt, where, panel_keys);   /* else the caller checked */
     for (int i = 0; i < 4; i++) sfield(L, pt, strs[i], NULL);
     check_words(L, sfield(L, pt, "key", NULL), "key");
     rfield(L, pt, "xrange", r), rfield(L, pt, "yrange", r);
@@ -175,6 +186,9 @@ static void check_panel(lua_State *L, int pt)
     for (int i = 0; i < ns; i++) {
         if (lua_geti(L, st, i + 1) != LUA_TTABLE) luaL_error(L, "series %d must be a table", i + 1);
         int se = lua_gettop(L), nx, ny;
+        cc_lua_checkkeys(L, 1, se, lua_pushfstring(L, "%s%sseries %d", where ? where : "", where ? ", " : "", i + 1),
+                         series_keys);
+        lua_pop(L, 1);
         sfield(L, se, "title", NULL);
         check_words(L, sfield(L, se, "with", NULL), "with");
         double *x = nfield(L, se, "x", &nx);
@@ -194,16 +208,32 @@ static void write_panel(lua_State *L, plotfiles *p, int pt, int *block)
     FILE *g = p->gp.f;
     fputs("reset session\n", g);
     const char *s;
+    if (bfield(L, pt, "legend_only")) {   /* the key of the series alone, centred: a legend shared by panels */
+        fputs("unset border\nunset tics\nset key center center\nset xrange [0:1]\nset yrange [0:1]\n", g);
+        if ((s = sfield(L, pt, "title", NULL))) fputs("set title ", g), gp_quote(g, s), fputc('\n', g);
+        lua_getfield(L, pt, "series");
+        int st = lua_gettop(L), ns = (int)luaL_len(L, st);
+        fputs("plot ", g);
+        for (int i = 0; i < ns; i++) {
+            lua_geti(L, st, i + 1);
+            fprintf(g, "%sNaN with %s title ", i ? ", \\\n     " : "", sfield(L, -1, "with", "lines"));
+            gp_quote(g, sfield(L, -1, "title", ""));
+            lua_pop(L, 1);
+        }
+        fputc('\n', g);
+        lua_pop(L, 1);
+        return;
+    }
     if ((s = sfield(L, pt, "title", NULL))) fputs("set title ", g), gp_quote(g, s), fputc('\n', g);
     if ((s = sfield(L, pt, "xlabel", NULL))) fputs("set xlabel ", g), gp_quote(g, s), fputc('\n', g);
     if ((s = sfield(L, pt, "ylabel", NULL))) fputs("set ylabel ", g), gp_quote(g, s), fputc('\n', g);
     if ((s = sfield(L, pt, "key", NULL))) fprintf(g, "set key %s\n", s);
-    else fputs("set key top right\n", g);
+    else fputs("set key outside right top\n", g);   /* never over a curve */
     double r[2] = {0, 0};
     if (rfield(L, pt, "xrange", r)) fprintf(g, "set xrange [%.17g:%.17g]\n", r[0], r[1]);
     if (rfield(L, pt, "yrange", r)) fprintf(g, "set yrange [%.17g:%.17g]\n", r[0], r[1]);
-    if (bfield(L, pt, "logx")) fputs("set logscale x\n", g);
-    if (bfield(L, pt, "logy")) fputs("set logscale y\n", g);
+    if (bfield(L, pt, "logx")) fputs("set logscale x\nset format x \"10^{%L}\"\n", g);   /* powers of ten */
+    if (bfield(L, pt, "logy")) fputs("set logscale y\nset format y \"10^{%L}\"\n", g);
     fputs("set grid\n", g);
     if (lua_getfield(L, pt, "series") != LUA_TTABLE) luaL_error(L, "plot needs series = {{x=..., y=...}, ...}");
     int st = lua_gettop(L), ns = (int)luaL_len(L, st);
@@ -241,12 +271,15 @@ static int l_plot(lua_State *L)
     int np = 0;
     lua_Integer rows = 1, cols = 1;
     if (lua_getfield(L, 1, "panels") == LUA_TTABLE) {
+        static const char *const keys[] = {"dir", "name", "title", "width", "height", "layout", "panels", NULL};
+        cc_lua_checkkeys(L, 1, 1, NULL, keys);
         np = (int)luaL_len(L, -1);
         cols = np;
         for (int i = 0; i < np; i++) {
             if (lua_geti(L, -1, i + 1) != LUA_TTABLE) luaL_error(L, "panel %d must be a table", i + 1);
-            check_panel(L, lua_gettop(L));
-            lua_pop(L, 1);
+            int pt = lua_gettop(L);
+            check_panel(L, pt, lua_pushfstring(L, "panel %d", i + 1));
+            lua_pop(L, 2);
         }
         if (lua_getfield(L, 1, "layout") == LUA_TTABLE) {
             lua_geti(L, -1, 1), rows = luaL_checkinteger(L, -1), lua_pop(L, 1);
@@ -256,7 +289,9 @@ static int l_plot(lua_State *L)
         if (np < 1 || rows < 1 || cols < 1 || rows * cols < np)
             return luaL_error(L, "plot: layout {rows, cols} must hold all %d panels", np);
     } else {
-        check_panel(L, 1);
+        static const char *const keys[] = {"dir", "name", "width", "height", PANEL_KEYS, NULL};
+        cc_lua_checkkeys(L, 1, 1, NULL, keys);
+        check_panel(L, 1, NULL);
     }
     lua_pop(L, 1);
     sfield(L, 1, "title", NULL);
@@ -294,11 +329,16 @@ static void grid_dims(lua_State *L, int *nu, int *nv)
 static int l_plot_surface(lua_State *L)
 {
     luaL_checktype(L, 1, LUA_TTABLE);
+    static const char *const keys[] = {"dir", "name", "nu", "nv", "x", "color", "title", "view", "width", "height",
+                                       "zrange", NULL};
+    cc_lua_checkkeys(L, 1, 1, NULL, keys);
     int nu, nv, n, nc = 0;
     grid_dims(L, &nu, &nv);
     const char *title = sfield(L, 1, "title", NULL), *view = sfield(L, 1, "view", "60,30");
     check_words(L, view, "view");   /* before anything is allocated */
     int w = (int)ifield(L, 1, "width", 900), h = (int)ifield(L, 1, "height", 700);
+    double zr[2], lo[3] = {HUGE_VAL, HUGE_VAL, HUGE_VAL}, hi[3] = {-HUGE_VAL, -HUGE_VAL, -HUGE_VAL};
+    int has_zrange = rfield(L, 1, "zrange", zr);
     double *x = nfield(L, 1, "x", &n), *c = NULL;
     if (n != 3 * nu * nv) free(x), luaL_error(L, "plot_surface: x needs 3*nu*nv = %d numbers, got %d", 3 * nu * nv, n);
     lua_getfield(L, 1, "color");
@@ -318,12 +358,31 @@ static int l_plot_surface(lua_State *L)
         for (int i = 0; i < nu; i++) {
             int k = i + nu * j;
             fprintf(p.dat.f, "%.9g %.9g %.9g %.9g\n", x[3 * k], x[3 * k + 1], x[3 * k + 2], c ? c[k] : x[3 * k + 2]);
+            for (int a = 0; a < 3; a++)
+                if (isfinite(x[3 * k + a])) lo[a] = fmin(lo[a], x[3 * k + a]), hi[a] = fmax(hi[a], x[3 * k + a]);
         }
         fputc('\n', p.dat.f);
     }
     free(x), free(c);
     FILE *g = p.gp.f;
     if (title) fputs("set title ", g), gp_quote(g, title), fputc('\n', g);
+    if (has_zrange) {   /* one z scale (and colour scale, when coloured by height) across pictures */
+        fprintf(g, "set zrange [%.10g:%.10g]\n", zr[0], zr[1]);
+        if (!c) fprintf(g, "set cbrange [%.10g:%.10g]\n", zr[0], zr[1]);
+        lo[2] = zr[0], hi[2] = zr[1];
+    }
+    /* the axes are drawn to scale (view equal xyz): one tic spacing for all three, a round
+     * number giving at most eight tics along the longest, so that a short axis's labels do not
+     * run into each other */
+    double span = 0;
+    for (int a = 0; a < 3; a++) span = fmax(span, hi[a] > lo[a] ? hi[a] - lo[a] : 0);
+    if (span > 0 && isfinite(span)) {
+        double base = pow(10, floor(log10(span / 6))), step = base;
+        static const double mult[] = {1, 2, 5, 10};
+        for (int m = 0; m < 4 && span / (step = mult[m] * base) > 7; m++) {}
+        fprintf(g, "set xtics %.10g\nset ytics %.10g\nset ztics %.10g\n", step, step, step);
+    }
+    if (isfinite(lo[2])) fprintf(g, "set xyplane at %.10g\n", lo[2]);   /* the floor of the box at the lowest z */
     fprintf(g, "set view %s\nset view equal xyz\nset pm3d depthorder border lc rgb \"#404040\" lw 0.3\n"
                "set palette defined (0 \"#2b4c7e\", 1 \"#f4e8c1\", 2 \"#c0392b\")\nunset key\n"
                "set xlabel \"x\"\nset ylabel \"y\"\nset zlabel \"z\"\n"
@@ -335,6 +394,8 @@ static int l_plot_surface(lua_State *L)
 static int l_plot_image(lua_State *L)
 {
     luaL_checktype(L, 1, LUA_TTABLE);
+    static const char *const keys[] = {"dir", "name", "nu", "nv", "r", "g", "b", "title", "width", "height", NULL};
+    cc_lua_checkkeys(L, 1, 1, NULL, keys);
     int nu, nv, nr, ng, nb;
     grid_dims(L, &nu, &nv);
     double *r = nfield(L, 1, "r", &nr), *gg = nfield(L, 1, "g", &ng), *b = nfield(L, 1, "b", &nb);
@@ -372,6 +433,8 @@ static int l_plot_image(lua_State *L)
 static int l_plot_animation(lua_State *L)
 {
     luaL_checktype(L, 1, LUA_TTABLE);
+    static const char *const keys[] = {"dir", "name", "delay", "width", "height", "frames", NULL};
+    cc_lua_checkkeys(L, 1, 1, NULL, keys);
     plotfiles p = {0};
     int w = (int)ifield(L, 1, "width", 640), h = (int)ifield(L, 1, "height", 480), block = 0;
     lua_Integer delay = ifield(L, 1, "delay", 8);
@@ -382,8 +445,9 @@ static int l_plot_animation(lua_State *L)
     if (nf < 1 || nf > 10000) return luaL_error(L, "plot_animation needs 1..10000 frames (got %d)", nf);
     for (int i = 0; i < nf; i++) {
         if (lua_geti(L, ft, i + 1) != LUA_TTABLE) luaL_error(L, "frame %d must be a table", i + 1);
-        check_panel(L, lua_gettop(L));
-        lua_pop(L, 1);
+        int pt = lua_gettop(L);
+        check_panel(L, pt, lua_pushfstring(L, "frame %d", i + 1));
+        lua_pop(L, 2);
     }
     p.delay = (int)delay;
     if (plot_open(L, &p, w, h) < 0) {

@@ -187,6 +187,13 @@ int cc_sim_param_set(cc_sim_params *p, const char *name, const char *value, char
             snprintf(base, CC_SIM_NAMELEN, "%s", value);
             return 0;
         }
+        if (f->kind == 'e') {   /* name the words it takes */
+            int n = snprintf(err, CC_ERRLEN, "bad value '%s' for parameter %s (", value, name);
+            for (int w = 0; f->words[w] && n > 0 && n < CC_ERRLEN; w++)
+                n += snprintf(err + n, (size_t)(CC_ERRLEN - n), "%s%s", w ? ", " : "", f->words[w]);
+            if (n > 0 && n < CC_ERRLEN) snprintf(err + n, (size_t)(CC_ERRLEN - n), ")");
+            return -1;
+        }
         snprintf(err, CC_ERRLEN, "bad value '%s' for parameter %s", value, name);
         return -1;
     }

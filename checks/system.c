@@ -1,0 +1,835 @@
+/* Checks of a whole simulator's assembled forces and matrices (see system.h). */
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "checks/sample.h"
+#include "checks/system.h"
+
+#define TOL_FORCE 1e-6   /* f against central4 differences of E (step 1e-3 of an edge) */
+#define TOL_JAC   1e-5   /* df/dx, df/dv against central4 differences of f */
+#define TOL_EXACT 1e-9   /* identities that hold in exact arithmetic: symmetry, sums, mass, b */
+#define STEP      1e-3   /* difference step, as a share of the mean edge length */
+
+static const char *const check_names[CC_SYS_CHECKS] = {
+    "force = -grad E", "df/dx", "df/dx moving", "df/dv", "symmetry", "net force", "net torque", "translation", "rotation",
+    "mass", "b", "claim: energy", "claim: force", "claim: df/dx", "claim: df/dv"};
+
+int cc_sys_eval_init(cc_sys_eval *e, int n)
+{
+    memset(e, 0, sizeof *e);
+    e->f = calloc((size_t)n, sizeof *e->f);
+    e->ext = calloc((size_t)n, sizeof *e->ext);
+    e->b = calloc((size_t)n, sizeof *e->b);
+    return e->f && e->ext && e->b ? 0 : -1;
+}
+
+void cc_sys_eval_clear(cc_sys_eval *e)
+{
+    cc_csr_free(&e->dfdx), cc_csr_free(&e->dfdv), cc_csr_free(&e->A);
+    e->have = 0;
+}
+
+void cc_sys_eval_free(cc_sys_eval *e)
+{
+    cc_sys_eval_clear(e);
+    free(e->f), free(e->ext), free(e->b);
+    memset(e, 0, sizeof *e);
+}
+
+cc_sys_opts cc_sys_defaults(void) { return (cc_sys_opts){1, 0.01, 3, 4, NULL, NULL, 0}; }
+
+/* One run of the checks. */
+typedef struct run {
+    const cc_sys_target *t;
+    const cc_sys_opts *o;
+    cc_sys_report *r;
+    int nv, n;            /* vertices, 3 nv */
+    double L;             /* mean rest edge length */
+    double eps;           /* difference step */
+    cc_rng g;
+    cc_sys_eval e, p;     /* the state's answer, and one for the differences */
+    double *w[6];         /* scratch vectors of n */
+    double *tf[CC_SYS_MAX_TERMS];   /* each claimed term's force (or its differences) at the state */
+    const char *state;    /* the state being checked, for findings */
+    char *err;
+    int errlen;
+    int failed;           /* the target misbehaved */
+} run;
+
+/* target t at (x, v) with bits want into out; 0 or -1 (R->failed set) */
+static int ask_of(run *R, const cc_sys_target *t, const double *x, const double *v, int want, cc_sys_eval *out)
+{
+    cc_sys_eval_clear(out);
+    if (t == R->t) R->r->evaluations++;
+    if (t->eval(t->ctx, x, v, R->o->h, want, out, R->err, R->errlen) < 0) return R->failed = 1, -1;
+    return 0;
+}
+
+/* the program at (x, v) */
+static int ask(run *R, const double *x, const double *v, int want, cc_sys_eval *out)
+{
+    return ask_of(R, R->t, x, v, want, out);
+}
+
+/* ---- directional differences ---- */
+
+/* E along d at x (zero velocity): central4; 0 or -1 */
+static int energy_along(run *R, const double *x, const double *d, double *out)
+{
+    static const double at[4] = {2, 1, -1, -2}, wt[4] = {-1, 8, -8, 1};
+    double *y = R->w[5], *zero = R->w[4], s = 0;
+    memset(zero, 0, sizeof(double) * (size_t)R->n);
+    for (int k = 0; k < 4; k++) {
+        for (int i = 0; i < R->n; i++) y[i] = x[i] + at[k] * R->eps * d[i];
+        if (ask(R, y, zero, CC_SYS_ENERGY, &R->p) < 0) return -1;
+        s += wt[k] * R->p.E;
+    }
+    *out = s / (12 * R->eps);
+    return 0;
+}
+
+/* f of target t along d at (x, v): of x (of_v 0) or of v (of_v 1); central4 into out; 0 or -1 */
+static int force_along_of(run *R, const cc_sys_target *t, const double *x, const double *v, const double *d, int of_v,
+                          double *out)
+{
+    static const double at[4] = {2, 1, -1, -2}, wt[4] = {-1, 8, -8, 1};
+    double *y = R->w[5], *u = R->w[4];
+    double step = of_v ? R->eps / R->o->h : R->eps;   /* a velocity change of the step's size */
+    memset(out, 0, sizeof(double) * (size_t)R->n);
+    for (int k = 0; k < 4; k++) {
+        for (int i = 0; i < R->n; i++) y[i] = x[i], u[i] = v[i];
+        for (int i = 0; i < R->n; i++) (of_v ? u : y)[i] += at[k] * step * d[i];
+        if (ask_of(R, t, y, u, CC_SYS_FORCE, &R->p) < 0) return -1;
+        for (int i = 0; i < R->n; i++) out[i] += wt[k] * R->p.f[i] / (12 * step);
+    }
+    return 0;
+}
+
+/* the program's f along d */
+static int force_along(run *R, const double *x, const double *v, const double *d, int of_v, double *out)
+{
+    return force_along_of(R, R->t, x, v, d, of_v, out);
+}
+
+/* d = random entries in [-1, 1] on the vertices vs[0..k) (all vertices when vs is NULL), 0
+ * elsewhere */
+static void direction(run *R, const int *vs, int k, double *d)
+{
+    memset(d, 0, sizeof(double) * (size_t)R->n);
+    for (int m = 0; m < (vs ? k : R->nv); m++) {
+        int a = vs ? vs[m] : m;
+        for (int s = 0; s < 3; s++) d[3 * a + s] = cc_rng_range(&R->g, -1, 1);
+    }
+}
+
+static double norm_inf(const double *v, int n)
+{
+    double m = 0;
+    for (int i = 0; i < n; i++) m = fmax(m, fabs(v[i]));
+    return m;
+}
+
+/* ---- findings ---- */
+
+#ifdef __GNUC__
+static void find(const run *R, cc_sys_check *c, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+#endif
+
+/* add one finding line to c, naming the state */
+static void find(const run *R, cc_sys_check *c, const char *fmt, ...)
+{
+    if (c->nfind >= CC_SYS_FINDINGS) return;
+    char *line = c->find[c->nfind++];
+    int at = snprintf(line, sizeof c->find[0], "[%s] ", R->state);
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(line + at, sizeof c->find[0] - (size_t)at, fmt, ap);
+    va_end(ap);
+}
+
+/* the elements holding vertex a (and c, if c >= 0) into buf: triangles and hinges */
+static void elements_of(const cc_mesh *m, int a, int c, char *buf, int len)
+{
+    int at = snprintf(buf, (size_t)len, "%s", c >= 0 && c != a ? "elements holding both: " : "elements around it: ");
+    int cnt = 0;
+    for (int t = 0; t < m->nt && cnt < 6 && at < len; t++) {
+        const int *v = m->tri + 3 * t;
+        int ha = v[0] == a || v[1] == a || v[2] == a, hc = c < 0 || v[0] == c || v[1] == c || v[2] == c;
+        if (ha && hc) at += snprintf(buf + at, (size_t)(len - at), "%striangle %d (%d %d %d)", cnt++ ? ", " : "", t, v[0], v[1], v[2]);
+    }
+    for (int h = 0; h < m->nh && cnt < 9 && at < len; h++) {
+        const int *v = m->hinge + 4 * h;
+        int ha = 0, hc = c < 0;
+        for (int q = 0; q < 4; q++) ha |= v[q] == a, hc |= v[q] == c;
+        if (ha && hc && (c >= 0 && c != a))
+            at += snprintf(buf + at, (size_t)(len - at), "%shinge %d (%d %d %d %d)", cnt++ ? ", " : "", h, v[0], v[1], v[2], v[3]);
+    }
+    if (!cnt && at < len) snprintf(buf + at, (size_t)(len - at), "none (no element holds both: a block there couples unrelated vertices)");
+}
+
+/* the vertices of rows where |r| > cut, into out (at most cap); their count */
+static int vertices_over(const double *r, int nv, double cut, int *out, int cap)
+{
+    int k = 0;
+    for (int a = 0; a < nv && k < cap; a++)
+        if (fabs(r[3 * a]) > cut || fabs(r[3 * a + 1]) > cut || fabs(r[3 * a + 2]) > cut) out[k++] = a;
+    return k;
+}
+
+/* ---- narrowing down: the vertices a difference lives on ---- */
+
+/* the relative difference a check sees along a direction moving the vertices vs[0..k) only;
+ * negative when the target failed */
+typedef double (*subset_err)(run *R, void *ctx, const int *vs, int k);
+
+/* the vertices among vs[0..k) whose moving alone shows a difference above tol, halving the set
+ * (at most cap into found); the number found */
+static int bisect(run *R, subset_err fn, void *ctx, const int *vs, int k, double tol, int *found, int nfound, int cap)
+{
+    if (nfound >= cap || R->failed) return nfound;
+    double e = fn(R, ctx, vs, k);
+    if (e < 0 || !(e > tol)) return nfound;
+    if (k == 1) {
+        found[nfound++] = vs[0];
+        return nfound;
+    }
+    nfound = bisect(R, fn, ctx, vs, k / 2, tol, found, nfound, cap);
+    return bisect(R, fn, ctx, vs + k / 2, k - k / 2, tol, found, nfound, cap);
+}
+
+/* every vertex, 0..nv-1, into a new array */
+static int *all_vertices(int nv)
+{
+    int *v = malloc(sizeof *v * (size_t)nv);
+    for (int a = 0; v && a < nv; a++) v[a] = a;
+    return v;
+}
+
+/* ---- the force against the energy ---- */
+
+typedef struct force_ctx {
+    const double *x, *f;
+} force_ctx;
+
+/* |dE/dd + f.d| / (|f| |d|) along a direction on vs */
+static double force_err(run *R, void *ctx, const int *vs, int k)
+{
+    force_ctx *c = ctx;
+    double *d = R->w[0], g, fd = 0, ff = 0, dd = 0;
+    direction(R, vs, k, d);
+    if (energy_along(R, c->x, d, &g) < 0) return -1;
+    for (int i = 0; i < R->n; i++) fd += c->f[i] * d[i], ff += c->f[i] * c->f[i], dd += d[i] * d[i];
+    double scale = sqrt(ff * dd) + fabs(g);
+    return scale > 0 ? fabs(g + fd) / scale : 0.0;
+}
+
+/* what vertex a's force is, against -grad E there */
+static void force_kind(run *R, const force_ctx *c, int a, cc_sys_check *chk)
+{
+    double g[3], *d = R->w[1], P[3] = {c->f[3 * a], c->f[3 * a + 1], c->f[3 * a + 2]};
+    for (int s = 0; s < 3; s++) {
+        memset(d, 0, sizeof(double) * (size_t)R->n);
+        d[3 * a + s] = 1;
+        if (energy_along(R, c->x, d, &g[s]) < 0) return;
+        g[s] = -g[s];   /* the force the energy implies */
+    }
+    double gg = g[0] * g[0] + g[1] * g[1] + g[2] * g[2], pg = P[0] * g[0] + P[1] * g[1] + P[2] * g[2];
+    double pp = P[0] * P[0] + P[1] * P[1] + P[2] * P[2], ratio = gg > 0 ? pg / gg : 0, fit = 0;
+    for (int s = 0; s < 3; s++) fit = fmax(fit, fabs(P[s] - ratio * g[s]));
+    char buf[120];
+    snprintf(buf, sizeof buf, "it differs by (%.3g, %.3g, %.3g)", P[0] - g[0], P[1] - g[1], P[2] - g[2]);
+    const char *kind = buf;
+    if (gg > 0 && fit <= 1e-4 * sqrt(fmax(pp, gg))) {
+        if (fabs(ratio + 1) < 1e-3) kind = "the negative of -grad E: a sign";
+        else if (fabs(ratio - 2) < 1e-3) kind = "twice -grad E: a term summed twice";
+        else if (fabs(ratio) < 1e-3) kind = "zero where -grad E is not: a term missing";
+        else if (fabs(ratio - 1) > 1e-3) snprintf(buf, sizeof buf, "%.4g times -grad E", ratio), kind = buf;
+    }
+    char el[200];
+    elements_of(R->t->mesh, a, -1, el, sizeof el);
+    find(R, chk, "vertex %d: f = (%.4g, %.4g, %.4g), -grad E = (%.4g, %.4g, %.4g): %s; %s", a, P[0], P[1], P[2], g[0], g[1],
+         g[2], kind, el);
+}
+
+static void check_force(run *R, const double *x, const cc_sys_eval *e)
+{
+    cc_sys_check *chk = &R->r->c[CC_SYS_C_FORCE];
+    force_ctx c = {x, e->f};
+    double worst = 0;
+    for (int k = 0; k < R->o->directions && !R->failed; k++) {
+        double err = force_err(R, &c, NULL, R->nv);
+        chk->tests++;
+        worst = fmax(worst, err);
+    }
+    chk->max_rel = fmax(chk->max_rel, worst);
+    if (!(worst > TOL_FORCE) || chk->nfind || R->failed) return;
+    int *vs = all_vertices(R->nv), found[16];
+    int nf = vs ? bisect(R, force_err, &c, vs, R->nv, TOL_FORCE, found, 0, R->o->localize) : 0;
+    for (int i = 0; i < nf && !R->failed; i++) force_kind(R, &c, found[i], chk);
+    free(vs);
+}
+
+/* ---- the Jacobians against differences of the force ---- */
+
+typedef struct jac_ctx {
+    const double *x, *v;
+    const cc_csr *J;
+    int of_v;
+} jac_ctx;
+
+/* |J d - differences of f along d|_inf / scale along a direction on vs */
+static double jac_err(run *R, void *ctx, const int *vs, int k)
+{
+    jac_ctx *c = ctx;
+    double *d = R->w[0], *Jd = R->w[1], *fd = R->w[2];
+    direction(R, vs, k, d);
+    cc_csr_mul(c->J, d, Jd);
+    if (force_along(R, c->x, c->v, d, c->of_v, fd) < 0) return -1;
+    /* differences of f carry its rounding, eps |f| / step: a floor under the scale */
+    double step = c->of_v ? R->eps / R->o->h : R->eps, floor = 1e-8 * norm_inf(R->e.f, R->n) / step;
+    double worst = 0, scale = fmax(fmax(norm_inf(Jd, R->n), norm_inf(fd, R->n)), floor);
+    for (int i = 0; i < R->n; i++) worst = fmax(worst, fabs(Jd[i] - fd[i]));
+    return scale > 0 ? worst / scale : 0.0;
+}
+
+/* normwise relative difference of two 3x3 blocks, scaled by s */
+static double block_diff(double P[3][3], double Q[3][3], double s)
+{
+    double m = 0;
+    for (int i = 0; i < 3; i++)
+        for (int j = 0; j < 3; j++) m = fmax(m, fabs(P[i][j] - Q[i][j]));
+    return s > 0 ? m / s : m;
+}
+
+static double block_max(double P[3][3])
+{
+    double m = 0;
+    for (int i = 0; i < 3; i++)
+        for (int j = 0; j < 3; j++) m = fmax(m, fabs(P[i][j]));
+    return m;
+}
+
+/* what block (a, c) of the program's J is against the true one F (columns of vertex c held
+ * for every row in Fc, n x 3 row-major; the program's in Pc) */
+static void block_kind(run *R, const double *Fc, const double *Pc, int a, int c, const char *name, cc_sys_check *chk)
+{
+    double P[3][3], F[3][3], FT[3][3], mF[3][3], F2[3][3], Z[3][3] = {{0}};
+    for (int s = 0; s < 3; s++)
+        for (int t = 0; t < 3; t++) {
+            P[s][t] = Pc[(3 * a + s) * 3 + t], F[s][t] = Fc[(3 * a + s) * 3 + t];
+            FT[t][s] = F[s][t], mF[s][t] = -F[s][t], F2[s][t] = 2 * F[s][t];
+        }
+    double sc = fmax(block_max(P), block_max(F)), tol = 1e-4;
+    char what[200] = "it differs";
+    if (block_diff(P, FT, sc) < tol && block_diff(P, F, sc) > tol) snprintf(what, sizeof what, "it is the transpose of the right block");
+    else if (block_diff(P, mF, sc) < tol) snprintf(what, sizeof what, "it is the negative of the right block: a sign");
+    else if (block_diff(P, F2, sc) < tol) snprintf(what, sizeof what, "it is twice the right block: a term summed twice");
+    else if (block_max(P) <= tol * sc) snprintf(what, sizeof what, "it is zero where the right block is not: a term missing");
+    else {   /* a surplus here that is the deficit of another row: a block added at the wrong vertex */
+        double S[3][3];
+        for (int s = 0; s < 3; s++)
+            for (int t = 0; t < 3; t++) S[s][t] = P[s][t] - F[s][t];
+        if (block_max(F) <= tol * sc) snprintf(what, sizeof what, "there should be no block there");
+        for (int b = 0; b < R->nv; b++) {
+            if (b == a) continue;
+            double D[3][3];
+            for (int s = 0; s < 3; s++)
+                for (int t = 0; t < 3; t++) D[s][t] = Fc[(3 * b + s) * 3 + t] - Pc[(3 * b + s) * 3 + t];
+            if (block_max(D) > tol * sc && block_diff(S, D, sc) < tol) {
+                snprintf(what, sizeof what, "it holds a block that belongs at row vertex %d, whose block (%d, %d) lacks "
+                         "it: a term added at the wrong vertex", b, b, c);
+                break;
+            }
+        }
+    }
+    (void)Z;
+    char el[200];
+    elements_of(R->t->mesh, a, c, el, sizeof el);
+    find(R, chk, "%s block (row vertex %d, column vertex %d): %s; %s", name, a, c, what, el);
+}
+
+/* the true columns of vertex c (differences of f) into Fc and the program's into Pc, n x 3 */
+static int columns_of(run *R, const jac_ctx *jc, int c, double *Fc, double *Pc)
+{
+    double *d = R->w[0], *col = R->w[1], *Jd = R->w[2];
+    for (int t = 0; t < 3; t++) {
+        memset(d, 0, sizeof(double) * (size_t)R->n);
+        d[3 * c + t] = 1;
+        if (force_along(R, jc->x, jc->v, d, jc->of_v, col) < 0) return -1;
+        cc_csr_mul(jc->J, d, Jd);
+        for (int i = 0; i < R->n; i++) Fc[i * 3 + t] = col[i], Pc[i * 3 + t] = Jd[i];
+    }
+    return 0;
+}
+
+static void check_jacobian(run *R, const double *x, const double *v, const cc_csr *J, int of_v, int which)
+{
+    cc_sys_check *chk = &R->r->c[which];
+    jac_ctx c = {x, v, J, of_v};
+    double worst = 0;
+    for (int k = 0; k < R->o->directions && !R->failed; k++) {
+        double err = jac_err(R, &c, NULL, R->nv);
+        chk->tests++;
+        worst = fmax(worst, err);
+    }
+    chk->max_rel = fmax(chk->max_rel, worst);
+    if (!(worst > TOL_JAC) || chk->nfind || R->failed) return;
+    int *vs = all_vertices(R->nv), cols[16];
+    int nc = vs ? bisect(R, jac_err, &c, vs, R->nv, TOL_JAC, cols, 0, R->o->localize) : 0;
+    double *Fc = malloc(sizeof(double) * (size_t)R->n * 3), *Pc = malloc(sizeof(double) * (size_t)R->n * 3);
+    for (int i = 0; i < nc && Fc && Pc && !R->failed; i++) {
+        if (columns_of(R, &c, cols[i], Fc, Pc) < 0) break;
+        double step = of_v ? R->eps / R->o->h : R->eps, scale = 1e-8 * norm_inf(R->e.f, R->n) / step, *r = R->w[3];
+        for (int e = 0; e < R->n * 3; e++) scale = fmax(scale, fmax(fabs(Fc[e]), fabs(Pc[e])));
+        for (int row = 0; row < R->n; row++) {
+            r[row] = 0;
+            for (int t = 0; t < 3; t++) r[row] = fmax(r[row], fabs(Fc[row * 3 + t] - Pc[row * 3 + t]));
+        }
+        int rows[8], nr = vertices_over(r, R->nv, 10 * TOL_JAC * scale, rows, 8);
+        for (int q = 0; q < nr; q++) block_kind(R, Fc, Pc, rows[q], cols[i], of_v ? "df/dv" : "df/dx", chk);
+    }
+    free(Fc), free(Pc), free(vs);
+}
+
+/* ---- identities of the program's own numbers ---- */
+
+static void check_symmetry(run *R, const cc_csr *J)
+{
+    cc_sys_check *chk = &R->r->c[CC_SYS_C_SYM];
+    double top = cc_csr_max(J), worst = 0;
+    int wa = -1, wc = -1;
+    for (int i = 0; i < J->n; i++)
+        for (int k = J->rowp[i]; k < J->rowp[i + 1]; k++) {
+            double d = fabs(J->val[k] - cc_csr_at(J, J->col[k], i));
+            if (d > worst) worst = d, wa = i / 3, wc = J->col[k] / 3;
+        }
+    double rel = top > 0 ? worst / top : 0;
+    chk->tests++;
+    chk->max_rel = fmax(chk->max_rel, rel);
+    if (!(rel > TOL_EXACT) || chk->nfind) return;
+    double P[3][3], Q[3][3], QT[3][3];
+    cc_csr_block(J, wa, wc, P), cc_csr_block(J, wc, wa, Q);
+    for (int s = 0; s < 3; s++)
+        for (int t = 0; t < 3; t++) QT[s][t] = Q[t][s];
+    double sc = fmax(block_max(P), block_max(Q));
+    char el[200];
+    elements_of(R->t->mesh, wa, wc, el, sizeof el);
+    find(R, chk, "df/dx blocks (%d, %d) and (%d, %d) are not transposes of each other%s; %s", wa, wc, wc, wa,
+         block_diff(P, Q, sc) < 1e-6 && block_diff(P, QT, sc) > 1e-6 ? ": they are equal (an off-diagonal block copied "
+                                                                          "without its transpose)" : "", el);
+}
+
+/* x - the centroid of x */
+static void centred(run *R, const double *x, double *out)
+{
+    double c[3] = {0, 0, 0};
+    for (int a = 0; a < R->nv; a++)
+        for (int s = 0; s < 3; s++) c[s] += x[3 * a + s] / R->nv;
+    for (int a = 0; a < R->nv; a++)
+        for (int s = 0; s < 3; s++) out[3 * a + s] = x[3 * a + s] - c[s];
+}
+
+static void check_net(run *R, const double *x, const cc_sys_eval *e)
+{
+    cc_sys_check *cf = &R->r->c[CC_SYS_C_NETF], *ct = &R->r->c[CC_SYS_C_TORQUE];
+    double F[3] = {0, 0, 0}, T[3] = {0, 0, 0}, sf = 0, st = 0, *p = R->w[3];
+    centred(R, x, p);
+    for (int a = 0; a < R->nv; a++) {
+        double q[3];
+        for (int s = 0; s < 3; s++) q[s] = e->f[3 * a + s] - e->ext[3 * a + s];
+        const double *r = p + 3 * a;
+        double tq[3] = {r[1] * q[2] - r[2] * q[1], r[2] * q[0] - r[0] * q[2], r[0] * q[1] - r[1] * q[0]};
+        for (int s = 0; s < 3; s++) F[s] += q[s], T[s] += tq[s], sf += fabs(q[s]), st += fabs(tq[s]);
+    }
+    double rf = sf > 0 ? norm_inf(F, 3) / sf : 0, rt = st > 0 ? norm_inf(T, 3) / st : 0;
+    cf->tests++, ct->tests++;
+    cf->max_rel = fmax(cf->max_rel, rf), ct->max_rel = fmax(ct->max_rel, rt);
+    if (rf > TOL_EXACT && !cf->nfind)
+        find(R, cf, "the internal forces (force minus external) sum to (%.4g, %.4g, %.4g): a force added at one vertex "
+                 "without its opposite at another", F[0], F[1], F[2]);
+    if (rt > TOL_EXACT && !ct->nfind)
+        find(R, ct, "the internal forces have a net torque (%.4g, %.4g, %.4g) about the centroid: a force not along "
+                 "the line between the vertices it acts on", T[0], T[1], T[2]);
+}
+
+/* rows of J u against expected (NULL: zero); check `which` */
+static void rows_against(run *R, const cc_csr *J, const double *u, const double *expected, int which, const char *what)
+{
+    cc_sys_check *chk = &R->r->c[which];
+    double *Ju = R->w[1], *r = R->w[2], top = cc_csr_max(J), scale = 0;
+    cc_csr_mul(J, u, Ju);
+    scale = top * norm_inf(u, R->n);
+    for (int i = 0; i < R->n; i++) r[i] = Ju[i] - (expected ? expected[i] : 0);
+    double rel = scale > 0 ? norm_inf(r, R->n) / scale : 0;
+    chk->tests++;
+    chk->max_rel = fmax(chk->max_rel, rel);
+    if (!(rel > 1e3 * TOL_EXACT) || chk->nfind) return;
+    int rows[8], nr = vertices_over(r, R->nv, 1e3 * TOL_EXACT * scale, rows, 8);
+    for (int q = 0; q < nr && q < 3; q++) {
+        char el[200];
+        elements_of(R->t->mesh, rows[q], -1, el, sizeof el);
+        find(R, chk, "rows of vertex %d: %s; %s", rows[q], what, el);
+    }
+}
+
+static void check_rigid(run *R, const double *x, const cc_sys_eval *e)
+{
+    double *u = R->w[0], *p = R->w[3], *wf = R->w[4];
+    for (int s = 0; s < 3; s++) {   /* translations */
+        memset(u, 0, sizeof(double) * (size_t)R->n);
+        for (int a = 0; a < R->nv; a++) u[3 * a + s] = 1;
+        rows_against(R, &e->dfdx, u, NULL, CC_SYS_C_TRANS,
+                     "df/dx times a rigid translation is not zero there: the blocks of a term do not sum to zero "
+                     "(a block at the wrong vertex, or missing its opposite)");
+    }
+    if (!(e->have & CC_SYS_EXTERNAL)) return;
+    centred(R, x, p);
+    for (int s = 0; s < 3; s++) {   /* rotations about the axes */
+        double w[3] = {s == 0, s == 1, s == 2};
+        for (int a = 0; a < R->nv; a++) {
+            const double *r = p + 3 * a;
+            double q[3];
+            for (int t = 0; t < 3; t++) q[t] = e->f[3 * a + t] - e->ext[3 * a + t];
+            u[3 * a] = w[1] * r[2] - w[2] * r[1], u[3 * a + 1] = w[2] * r[0] - w[0] * r[2], u[3 * a + 2] = w[0] * r[1] - w[1] * r[0];
+            wf[3 * a] = w[1] * q[2] - w[2] * q[1], wf[3 * a + 1] = w[2] * q[0] - w[0] * q[2], wf[3 * a + 2] = w[0] * q[1] - w[1] * q[0];
+        }
+        rows_against(R, &e->dfdx, u, wf, CC_SYS_C_ROT,
+                     "df/dx (w x x) is not w x f_internal there: the Jacobian does not turn with the element (a "
+                     "transposed or misplaced block)");
+    }
+}
+
+static void check_mass(run *R, const cc_sys_eval *e)
+{
+    cc_sys_check *chk = &R->r->c[CC_SYS_C_MASS];
+    const cc_csr *parts[3] = {&e->A, &e->dfdv, &e->dfdx};
+    double h = R->o->h, wts[3] = {1, h, h * h};
+    int nnz = 0;
+    for (int p = 0; p < 3; p++) nnz += parts[p]->rowp[parts[p]->n];
+    int *I = malloc(sizeof *I * (size_t)(nnz + 1)), *Jc = malloc(sizeof *Jc * (size_t)(nnz + 1));
+    double *V = malloc(sizeof *V * (size_t)(nnz + 1));
+    cc_csr M = {0};
+    int bad, k = 0;
+    if (!I || !Jc || !V) goto done;
+    for (int p = 0; p < 3; p++)
+        for (int i = 0; i < parts[p]->n; i++)
+            for (int q = parts[p]->rowp[i]; q < parts[p]->rowp[i + 1]; q++)
+                I[k] = i, Jc[k] = parts[p]->col[q], V[k++] = wts[p] * parts[p]->val[q];
+    if (cc_csr_from_triplets(&M, R->n, nnz, I, Jc, V, &bad) < 0) goto done;
+    double top = cc_csr_max(&e->A), worst = 0, total = 0;
+    int wa = -1;
+    for (int a = 0; a < R->nv; a++) {
+        double m = cc_csr_at(&M, 3 * a, 3 * a);
+        total += m;
+        for (int s = 0; s < 3; s++)
+            for (int q = M.rowp[3 * a + s]; q < M.rowp[3 * a + s + 1]; q++) {
+                int col = M.col[q];
+                double want = col == 3 * a + s ? m : 0, d = fabs(M.val[q] - want);
+                if (col == 3 * a + s && !(m > 0)) d = fmax(d, top);
+                if (d > worst) worst = d, wa = a;
+            }
+    }
+    R->r->total_mass = total;
+    double rel = top > 0 ? worst / top : 0;
+    chk->tests++;
+    chk->max_rel = fmax(chk->max_rel, rel);
+    if (rel > 1e3 * TOL_EXACT && !chk->nfind) {
+        char el[200];
+        elements_of(R->t->mesh, wa, -1, el, sizeof el);
+        find(R, chk, "rows of vertex %d: A + h df/dv + h^2 df/dx is not a positive lumped mass m I there (the h or h^2, "
+                  "a sign, or the mass); %s", wa, el);
+    }
+done:
+    cc_csr_free(&M);
+    free(I), free(Jc), free(V);
+}
+
+static void check_b(run *R, const double *v, const cc_sys_eval *e)
+{
+    cc_sys_check *chk = &R->r->c[CC_SYS_C_B];
+    double h = R->o->h, *Jv = R->w[0], *want = R->w[1], *r = R->w[2];
+    cc_csr_mul(&e->dfdx, v, Jv);
+    for (int i = 0; i < R->n; i++) want[i] = h * (e->f[i] + h * Jv[i]), r[i] = e->b[i] - want[i];
+    double scale = norm_inf(want, R->n), rel = scale > 0 ? norm_inf(r, R->n) / scale : 0;
+    chk->tests++;
+    chk->max_rel = fmax(chk->max_rel, rel);
+    if (!(rel > 1e3 * TOL_EXACT) || chk->nfind) return;
+    double only_f = 0, minus = 0;
+    for (int i = 0; i < R->n; i++)
+        only_f = fmax(only_f, fabs(e->b[i] - h * e->f[i])), minus = fmax(minus, fabs(e->b[i] - h * (e->f[i] - h * Jv[i])));
+    const char *kind = only_f <= 1e-9 * scale ? ": it is h f, without h^2 df/dx v"
+                       : minus <= 1e-9 * scale ? ": it is h (f - h df/dx v), a sign" : "";
+    int rows[4], nr = vertices_over(r, R->nv, 1e3 * TOL_EXACT * scale, rows, 4);
+    find(R, chk, "b is not h (f + h df/dx v)%s (first at vertex %d)", kind, nr ? rows[0] : -1);
+}
+
+/* ---- against what the program claims, term by term ---- */
+
+#define TOL_CLAIM 1e-8   /* the same formulas summed in another order */
+
+/* the kind of a difference that is c times a claimed quantity, or NULL */
+static const char *multiple_kind(double c)
+{
+    return fabs(c - 1) < 1e-3 ? "summed twice" : fabs(c + 1) < 1e-3 ? "missing" : fabs(c + 2) < 1e-3 ? "with the wrong sign" : NULL;
+}
+
+/* c with r = c u entry by entry (to 1e-3 of |r|), or NAN */
+static double multiple_of(const double *r, const double *u, int n)
+{
+    double ru = 0, uu = 0, fit = 0, rr = norm_inf(r, n);
+    for (int i = 0; i < n; i++) ru += r[i] * u[i], uu += u[i] * u[i];
+    if (!(uu > 0)) return NAN;
+    double c = ru / uu;
+    for (int i = 0; i < n; i++) fit = fmax(fit, fabs(r[i] - c * u[i]));
+    return fit <= 1e-3 * rr ? c : NAN;
+}
+
+/* put the difference r down to one claimed term (r = c f_term), or to all of them (r = c total);
+ * a finding either way */
+static void attribute(run *R, cc_sys_check *chk, const double *r, const double *total, const char *what)
+{
+    for (int k = 0; k < R->o->nterms; k++) {
+        double c = multiple_of(r, R->tf[k], R->n);
+        if (isnan(c)) continue;
+        const char *kind = multiple_kind(c);
+        if (kind) find(R, chk, "%s: the %s term is %s (the difference is %.4g times that term alone)", what,
+                       R->o->term_names[k], kind, c);
+        else find(R, chk, "%s: the %s term is %.4g times what the claim gives", what, R->o->term_names[k], 1 + c);
+        return;
+    }
+    double c = multiple_of(r, total, R->n);
+    if (!isnan(c)) {
+        const char *kind = multiple_kind(c);
+        if (kind) find(R, chk, "%s: all of it is %s (the difference is %.4g times the claimed terms together)", what, kind, c);
+        else find(R, chk, "%s is %.4g times what the claim gives, in every term", what, 1 + c);
+        return;
+    }
+    double rr = norm_inf(r, R->n);
+    int rows[4], nr = vertices_over(r, R->nv, 1e-3 * rr, rows, 4);
+    for (int q = 0; q < nr && q < 2; q++) {
+        char el[200];
+        elements_of(R->t->mesh, rows[q], -1, el, sizeof el);
+        find(R, chk, "%s differs from the claim at vertex %d, no single term explains it; %s", what, rows[q], el);
+    }
+}
+
+/* the claimed terms' forces at (x, v) into R->tf, their sum into F, their energies' sum into E */
+static int terms_at(run *R, const double *x, const double *v, double *F, double *E)
+{
+    memset(F, 0, sizeof(double) * (size_t)R->n);
+    *E = 0;
+    for (int k = 0; k < R->o->nterms; k++) {
+        if (ask_of(R, &R->o->terms[k], x, v, CC_SYS_FORCE | CC_SYS_ENERGY, &R->p) < 0) return -1;
+        memcpy(R->tf[k], R->p.f, sizeof(double) * (size_t)R->n);
+        for (int i = 0; i < R->n; i++) F[i] += R->p.f[i];
+        *E += R->p.E;
+    }
+    return 0;
+}
+
+static void check_claim_values(run *R, const double *x, const double *v, const cc_sys_eval *e, int moving)
+{
+    double *F = R->w[3], E, *r = R->w[2];
+    if (terms_at(R, x, v, F, &E) < 0) return;
+    cc_sys_check *cf = &R->r->c[CC_SYS_C_CLAIM_F], *ce = &R->r->c[CC_SYS_C_CLAIM_E];
+    if (e->have & CC_SYS_FORCE) {
+        double scale = norm_inf(F, R->n);
+        for (int k = 0; k < R->o->nterms; k++) scale = fmax(scale, norm_inf(R->tf[k], R->n));
+        for (int i = 0; i < R->n; i++) r[i] = e->f[i] - F[i];
+        double rel = scale > 0 ? norm_inf(r, R->n) / scale : 0;
+        cf->tests++;
+        cf->max_rel = fmax(cf->max_rel, rel);
+        if (rel > TOL_CLAIM && !cf->nfind) attribute(R, cf, r, F, "the force");
+    }
+    if ((e->have & CC_SYS_ENERGY) && !moving) {
+        double rel = fabs(e->E - E) / fmax(fabs(E), 1e-300);
+        ce->tests++;
+        ce->max_rel = fmax(ce->max_rel, rel);
+        if (rel > TOL_CLAIM && !ce->nfind)
+            find(R, ce, "the energy is %.9g where the claimed terms give %.9g", e->E, E);
+    }
+}
+
+/* J d against differences of the claimed terms' forces along d, in random directions */
+static void check_claim_jacobian(run *R, const double *x, const double *v, const cc_csr *J, int of_v, int which)
+{
+    cc_sys_check *chk = &R->r->c[which];
+    double *d = R->w[0], *Jd = R->w[1], *r = R->w[2], *sum = R->w[3];
+    for (int q = 0; q < R->o->directions && !R->failed; q++) {
+        direction(R, NULL, R->nv, d);
+        cc_csr_mul(J, d, Jd);
+        memset(sum, 0, sizeof(double) * (size_t)R->n);
+        double scale = 0;
+        for (int k = 0; k < R->o->nterms; k++) {
+            if (force_along_of(R, &R->o->terms[k], x, v, d, of_v, R->tf[k]) < 0) return;
+            for (int i = 0; i < R->n; i++) sum[i] += R->tf[k][i];
+            scale = fmax(scale, norm_inf(R->tf[k], R->n));
+        }
+        double step = of_v ? R->eps / R->o->h : R->eps;   /* the rounding of differences of f, as in jac_err */
+        scale = fmax(fmax(scale, norm_inf(Jd, R->n)), 1e-8 * norm_inf(R->e.f, R->n) / step);
+        for (int i = 0; i < R->n; i++) r[i] = Jd[i] - sum[i];
+        double rel = scale > 0 ? norm_inf(r, R->n) / scale : 0;
+        chk->tests++;
+        chk->max_rel = fmax(chk->max_rel, rel);
+        if (rel > TOL_JAC && !chk->nfind) attribute(R, chk, r, sum, of_v ? "df/dv" : "df/dx");
+    }
+}
+
+/* ---- states ---- */
+
+/* the mean rest edge length of m */
+static double mean_edge(const cc_mesh *m)
+{
+    double s = 0;
+    for (int t = 0; t < m->nt; t++)
+        for (int k = 0; k < 3; k++) {
+            const double *p = m->x + 3 * m->tri[3 * t + k], *q = m->x + 3 * m->tri[3 * t + (k + 1) % 3];
+            s += sqrt((p[0] - q[0]) * (p[0] - q[0]) + (p[1] - q[1]) * (p[1] - q[1]) + (p[2] - q[2]) * (p[2] - q[2]));
+        }
+    return m->nt ? s / (3 * m->nt) : 1.0;
+}
+
+/* state k: its name, x and v; 0, or -1 past the last */
+static int make_state(run *R, int k, double *x, double *v, const char **name)
+{
+    const cc_mesh *m = R->t->mesh;
+    cc_rng g = cc_rng_make(R->o->seed ^ 0x5157u, (uint64_t)k);
+    memcpy(x, m->x, sizeof(double) * (size_t)R->n);
+    memset(v, 0, sizeof(double) * (size_t)R->n);
+    double lo[3] = {INFINITY, INFINITY, INFINITY}, hi[3] = {-INFINITY, -INFINITY, -INFINITY};
+    for (int a = 0; a < R->nv; a++)
+        for (int s = 0; s < 3; s++) lo[s] = fmin(lo[s], x[3 * a + s]), hi[s] = fmax(hi[s], x[3 * a + s]);
+    int ax = 0;   /* the longest extent */
+    for (int s = 1; s < 3; s++)
+        if (hi[s] - lo[s] > hi[ax] - lo[ax]) ax = s;
+    int up = (ax + 2) % 3, side = (ax + 1) % 3;   /* fold about the axis `side` */
+    switch (k) {
+    case 0: *name = "rest"; return 0;
+    case 1:
+    case 2:
+        *name = k == 1 ? "perturbed" : "perturbed (seed 2)";
+        for (int i = 0; i < R->n; i++) x[i] += 0.1 * R->L * cc_rng_range(&g, -1, 1);
+        return 0;
+    case 3: {
+        *name = "folded";
+        double mid = 0.5 * (lo[ax] + hi[ax]), c = cos(1.2), s = sin(1.2);
+        for (int a = 0; a < R->nv; a++) {
+            double *p = x + 3 * a, du = p[ax] - mid;
+            if (du > 0) p[ax] = mid + c * du, p[up] += s * du;
+            p[side] += 0.02 * R->L * cc_rng_range(&g, -1, 1);
+        }
+        return 0;
+    }
+    case 4:
+        *name = "compressed";
+        for (int a = 0; a < R->nv; a++) {
+            x[3 * a + ax] = lo[ax] + 0.8 * (x[3 * a + ax] - lo[ax]);
+            for (int s = 0; s < 3; s++) x[3 * a + s] += 0.05 * R->L * cc_rng_range(&g, -1, 1);
+        }
+        return 0;
+    case 5:
+        *name = "moving";
+        for (int i = 0; i < R->n; i++) x[i] += 0.1 * R->L * cc_rng_range(&g, -1, 1), v[i] = cc_rng_range(&g, -1, 1);
+        return 0;
+    default: return -1;
+    }
+}
+
+/* the checks at one state */
+static void check_state(run *R, const double *x, const double *v)
+{
+    const cc_sys_target *t = R->t;
+    int moving = norm_inf(v, R->n) > 0, has = t->provides;
+    if (ask(R, x, v, has, &R->e) < 0) return;
+    cc_sys_eval *e = &R->e;
+    /* keep this state's answer: the differences reuse R->p */
+    if ((has & (CC_SYS_ENERGY | CC_SYS_FORCE)) == (CC_SYS_ENERGY | CC_SYS_FORCE) && !moving) check_force(R, x, e);
+    if ((has & (CC_SYS_FORCE | CC_SYS_DFDX)) == (CC_SYS_FORCE | CC_SYS_DFDX) && !R->failed)
+        check_jacobian(R, x, v, &e->dfdx, 0, moving ? CC_SYS_C_DFDX_MOVING : CC_SYS_C_DFDX);
+    if ((has & (CC_SYS_FORCE | CC_SYS_DFDV)) == (CC_SYS_FORCE | CC_SYS_DFDV) && !R->failed)
+        check_jacobian(R, x, v, &e->dfdv, 1, CC_SYS_C_DFDV);
+    if ((has & CC_SYS_DFDX) && !moving) check_symmetry(R, &e->dfdx);
+    if ((has & (CC_SYS_FORCE | CC_SYS_EXTERNAL)) == (CC_SYS_FORCE | CC_SYS_EXTERNAL) && !moving) check_net(R, x, e);
+    if ((has & CC_SYS_DFDX) && !moving) check_rigid(R, x, e);
+    if ((has & (CC_SYS_SYSTEM | CC_SYS_DFDX | CC_SYS_DFDV)) == (CC_SYS_SYSTEM | CC_SYS_DFDX | CC_SYS_DFDV)) check_mass(R, e);
+    if ((has & (CC_SYS_SYSTEM | CC_SYS_FORCE | CC_SYS_DFDX)) == (CC_SYS_SYSTEM | CC_SYS_FORCE | CC_SYS_DFDX)) check_b(R, v, e);
+    if (!R->o->nterms || R->failed) return;
+    check_claim_values(R, x, v, e, moving);
+    if ((has & CC_SYS_DFDX) && !moving && !R->failed) check_claim_jacobian(R, x, v, &e->dfdx, 0, CC_SYS_C_CLAIM_DFDX);
+    if ((has & CC_SYS_DFDV) && !R->failed) check_claim_jacobian(R, x, v, &e->dfdv, 1, CC_SYS_C_CLAIM_DFDV);
+}
+
+/* which checks apply to what t provides, and which gate */
+static void plan(run *R)
+{
+    static const int needs[CC_SYS_CHECKS] = {
+        CC_SYS_ENERGY | CC_SYS_FORCE, CC_SYS_FORCE | CC_SYS_DFDX, CC_SYS_FORCE | CC_SYS_DFDX, CC_SYS_FORCE | CC_SYS_DFDV, CC_SYS_DFDX,
+        CC_SYS_FORCE | CC_SYS_EXTERNAL, CC_SYS_FORCE | CC_SYS_EXTERNAL, CC_SYS_DFDX,
+        CC_SYS_DFDX | CC_SYS_FORCE | CC_SYS_EXTERNAL, CC_SYS_SYSTEM | CC_SYS_DFDX | CC_SYS_DFDV,
+        CC_SYS_SYSTEM | CC_SYS_FORCE | CC_SYS_DFDX, CC_SYS_ENERGY, CC_SYS_FORCE, CC_SYS_DFDX, CC_SYS_DFDV};
+    for (int c = 0; c < CC_SYS_CHECKS; c++) {
+        cc_sys_check *k = &R->r->c[c];
+        k->name = check_names[c];
+        k->applies = (R->t->provides & needs[c]) == needs[c];
+        k->gates = k->applies;
+        k->max_rel = 0;
+        k->note = k->applies ? "" : "not applicable: the program does not give what it needs";
+        if (c >= CC_SYS_C_CLAIM_E && !R->o->nterms) k->applies = 0, k->gates = 0, k->note = "not applicable: no --claims";
+    }
+    if (R->r->c[CC_SYS_C_DFDX_MOVING].applies)
+        R->r->c[CC_SYS_C_DFDX_MOVING].gates = 0,
+        R->r->c[CC_SYS_C_DFDX_MOVING].note = "reported, not gated: Baraff & Witkin 5.2 leave dC dCdot^T of damping out";
+    if (R->r->c[CC_SYS_C_SYM].applies && !(R->t->provides & CC_SYS_ENERGY))
+        R->r->c[CC_SYS_C_SYM].gates = 0, R->r->c[CC_SYS_C_SYM].note = "reported, not gated: forces with no energy need not have a symmetric Jacobian";
+}
+
+/* pass or fail of each check after the states */
+static void verdicts(run *R)
+{
+    static const double tols[CC_SYS_CHECKS] = {TOL_FORCE, TOL_JAC, TOL_JAC, TOL_JAC, TOL_EXACT, TOL_EXACT, TOL_EXACT,
+                                               1e3 * TOL_EXACT, 1e3 * TOL_EXACT, 1e3 * TOL_EXACT, 1e3 * TOL_EXACT,
+                                               TOL_CLAIM, TOL_CLAIM, TOL_JAC, TOL_JAC};
+    for (int c = 0; c < CC_SYS_CHECKS; c++) {
+        cc_sys_check *k = &R->r->c[c];
+        k->pass = k->applies && k->tests > 0 && k->max_rel <= tols[c];
+        if (k->applies && !k->tests) k->gates = 0, k->note = "not run: no state it applies to";
+    }
+    /* symmetry gates only where the forces have an energy they agree with */
+    if (R->r->c[CC_SYS_C_SYM].applies && R->r->c[CC_SYS_C_FORCE].applies && !R->r->c[CC_SYS_C_FORCE].pass)
+        R->r->c[CC_SYS_C_SYM].gates = 0, R->r->c[CC_SYS_C_SYM].note = "reported, not gated: the force does not agree with the energy";
+}
+
+int cc_sys_run(const cc_sys_target *t, const cc_sys_opts *o, cc_sys_report *r, char *err, int errlen)
+{
+    run R = {.t = t, .o = o, .r = r, .nv = t->mesh->nv, .n = 3 * t->mesh->nv, .L = mean_edge(t->mesh),
+             .g = cc_rng_make(o->seed, 0x5157), .state = "", .err = err, .errlen = errlen};
+    memset(r, 0, sizeof *r);
+    R.eps = STEP * R.L;
+    int ok = cc_sys_eval_init(&R.e, R.n) == 0 && cc_sys_eval_init(&R.p, R.n) == 0 && o->nterms <= CC_SYS_MAX_TERMS;
+    for (int i = 0; i < 6; i++) ok = ok && (R.w[i] = malloc(sizeof(double) * (size_t)R.n)) != NULL;
+    for (int i = 0; i < o->nterms; i++) ok = ok && (R.tf[i] = malloc(sizeof(double) * (size_t)R.n)) != NULL;
+    double *x = malloc(sizeof(double) * (size_t)R.n), *v = malloc(sizeof(double) * (size_t)R.n);
+    if (!ok || !x || !v) snprintf(err, (size_t)errlen, "out of memory"), R.failed = 1;
+    if (!R.failed) plan(&R);
+    const char *name;
+    for (int k = 0; !R.failed && make_state(&R, k, x, v, &name) == 0; k++) {
+        r->state_name[r->nstates++] = name;
+        R.state = name;
+        check_state(&R, x, v);
+    }
+    if (!R.failed) verdicts(&R);
+    cc_sys_eval_free(&R.e), cc_sys_eval_free(&R.p);
+    for (int i = 0; i < 6; i++) free(R.w[i]);
+    for (int i = 0; i < o->nterms; i++) free(R.tf[i]);
+    free(x), free(v);
+    return R.failed ? -1 : 0;
+}
+
+int cc_sys_failed(const cc_sys_report *r)
+{
+    for (int c = 0; c < CC_SYS_CHECKS; c++)
+        if (r->c[c].gates && !r->c[c].pass) return 1;
+    return 0;
+}

@@ -1,0 +1,27 @@
+/* The system protocol (exec_system.c): a program's assembled simulator as a cc_sys_target. */
+#ifndef CC_EXEC_SYSTEM_H
+#define CC_EXEC_SYSTEM_H
+
+#include "checks/system.h"
+#include "io/proc.h"
+
+typedef struct cc_exec_system {
+    cc_proc proc;
+    const char *cmd;        /* the command line, for messages */
+    const cc_mesh *mesh;    /* the rest mesh sent first */
+    double timeout;         /* seconds per request */
+    int provides;           /* CC_SYS_* bits its first answer named */
+    int requests;           /* requests sent */
+    char last[96];          /* the start of the last line received */
+} cc_exec_system;
+
+/* start cmd and send it the mesh; 0, or -1 with why in err */
+int cc_exec_system_start(cc_exec_system *x, const char *cmd, const cc_mesh *m, char *err, int errlen);
+
+/* the cc_sys_target eval of the program (ctx: its cc_exec_system) */
+int cc_exec_system_eval(void *ctx, const double *x, const double *v, double h, int want, cc_sys_eval *out, char *err,
+                        int errlen);
+
+void cc_exec_system_close(cc_exec_system *x);
+
+#endif

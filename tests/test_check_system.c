@@ -1,0 +1,241 @@
+/* Suite: clothcheck check-system (checks/system.c, src/cli/exec_system.c, cmd_check_system.c).
+ *
+ * Programs behind the system protocol: clothcheck's own simulator (tests/exec/sim_adapter.c),
+ * the mass-spring cloth of docs/examples/system in Python and in C++ (built here with g++), and
+ * tests/exec/system.py for the ways a program can misbehave. The right programs pass; each
+ * planted mistake is found, narrowed down to its block and its elements, and named; a
+ * misbehaving program gets one line and exit 2.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include "cc_test.h"
+
+static char out[1 << 17], err[1 << 14];
+
+/* clothcheck check-system --exec "PROGRAM" OPTS; the exit status */
+static int check(const char *program, const char *opts)
+{
+    char cmd[2048];
+    snprintf(cmd, sizeof cmd, "check-system --exec \"%s\" %s", program, opts);
+    return cc_test_run_cli(cmd, out, sizeof out, err, sizeof err);
+}
+
+static int says(const char *where, const char *text)
+{
+    if (strstr(where, text)) return 1;
+    fprintf(stderr, "expected '%s' in:\n%s\n", text, where);
+    return 0;
+}
+
+/* the table row of check `name` holds `result` */
+static int row_is(const char *name, const char *result)
+{
+    char want[96];
+    snprintf(want, sizeof want, "  %-16s %-8s", name, result);
+    return says(out, want);
+}
+
+/* clothcheck's own simulator with mistake m ("" for none) on a 5 x 5 grid */
+static int sim(const char *m)
+{
+    char prog[512];
+    snprintf(prog, sizeof prog, "%s%s%s", CC_SIM_ADAPTER, *m ? " --mistake " : "", m);
+    return check(prog, "--grid 5");
+}
+
+static void test_own_simulator(void)
+{
+    CU_ASSERT_EQUAL(sim(""), 0);
+    CU_ASSERT(says(out, "=> every check holds"));
+    CU_ASSERT(row_is("force = -grad E", "PASS") && row_is("df/dx", "PASS") && row_is("df/dv", "PASS"));
+    CU_ASSERT(row_is("symmetry", "PASS") && row_is("rotation", "PASS") && row_is("mass", "PASS") && row_is("b", "PASS"));
+    CU_ASSERT(says(out, "the mass it implies: 0.1 in all"));   /* 1 m^2 of density 0.1 */
+}
+
+static void test_own_simulator_mistakes(void)
+{
+    CU_ASSERT_EQUAL(sim("wrong-vertex"), 1);
+    CU_ASSERT(row_is("df/dx", "FAIL"));
+    CU_ASSERT(says(out, "df/dx block (row vertex 2, column vertex 1): it holds a block that belongs at row vertex 0"));
+    CU_ASSERT(says(out, "df/dx block (row vertex 0, column vertex 1): it is zero where the right block is not"));
+    CU_ASSERT_EQUAL(sim("transposed"), 1);
+    CU_ASSERT(says(out, "df/dx block (row vertex 1, column vertex 0): it is the transpose of the right block"));
+    CU_ASSERT(says(out, "an off-diagonal block copied without its transpose"));
+    CU_ASSERT_EQUAL(sim("damping-sign"), 1);
+    CU_ASSERT(row_is("df/dv", "FAIL") && row_is("df/dx", "PASS"));
+    CU_ASSERT(says(out, "it is the negative of the right block: a sign"));
+    CU_ASSERT_EQUAL(sim("doubled"), 1);
+    CU_ASSERT(row_is("force = -grad E", "FAIL"));
+    CU_ASSERT(says(out, "-grad E = ("));
+    CU_ASSERT_EQUAL(sim("b-sign"), 1);
+    CU_ASSERT(row_is("b", "FAIL") && row_is("mass", "PASS"));
+    CU_ASSERT(says(out, "it is h (f - h df/dx v), a sign"));
+}
+
+/* clothcheck's own simulator with mistake m against the claims spec */
+static int sim_claims(const char *m, const char *spec)
+{
+    char prog[512], opts[512];
+    snprintf(prog, sizeof prog, "%s%s%s", CC_SIM_ADAPTER, *m ? " --mistake " : "", m);
+    snprintf(opts, sizeof opts, "--grid 5 --claims '%s'", spec);
+    return check(prog, opts);
+}
+
+static void test_claims(void)
+{
+    const char *own = "standard, bend_variant=pritchard-exact";   /* what the adapter simulates */
+    CU_ASSERT_EQUAL(sim_claims("", own), 0);
+    CU_ASSERT(row_is("claim: energy", "PASS") && row_is("claim: force", "PASS"));
+    CU_ASSERT(row_is("claim: df/dx", "PASS") && row_is("claim: df/dv", "PASS"));
+    CU_ASSERT_EQUAL(sim_claims("doubled", own), 1);
+    CU_ASSERT(says(out, "the force: the bend term is summed twice"));
+    CU_ASSERT_EQUAL(sim_claims("damping-sign", own), 1);
+    CU_ASSERT(says(out, "df/dv: all of it is with the wrong sign"));
+    /* a claim that is not what it simulates: the term and the factor */
+    CU_ASSERT_EQUAL(sim_claims("", "standard, bend_variant=pritchard-exact, k_stretch=4000"), 1);
+    CU_ASSERT(says(out, "the force: the stretch term is 1.25 times what the claim gives"));
+    /* without --claims the rows say so */
+    CU_ASSERT_EQUAL(sim(""), 0);
+    CU_ASSERT(says(out, "claim: force     not applicable: no --claims"));
+    /* a bad spec */
+    CU_ASSERT_EQUAL(sim_claims("", "standard, nonsense"), 2);
+    CU_ASSERT(says(err, "--claims: 'nonsense' is neither a term (stretch:bw98:k=5000) nor NAME=VALUE"));
+    CU_ASSERT_EQUAL(sim_claims("", "stretch:bw99:k=5"), 2);
+    CU_ASSERT_EQUAL(cc_test_count_lines(err), 1);
+}
+
+/* the Python example with mistake m ("" for none) on a 6 x 6 grid */
+static int springs(const char *prog, const char *m)
+{
+    char p[512];
+    snprintf(p, sizeof p, "%s%s%s", prog, *m ? " --mistake " : "", m);
+    return check(p, "--grid 6");
+}
+
+/* the planted mistakes of docs/examples/system, in program prog */
+static void example_mistakes(const char *prog)
+{
+    CU_ASSERT_EQUAL(springs(prog, ""), 0);
+    CU_ASSERT(says(out, "=> every check holds"));
+    CU_ASSERT_EQUAL(springs(prog, "wrong-vertex"), 1);
+    CU_ASSERT(row_is("df/dx", "FAIL"));
+    /* the bending spring's block (0, 2) went elsewhere: only a hinge holds both vertices */
+    CU_ASSERT(says(out, "df/dx block (row vertex 0, column vertex 2): it is zero where the right block is not: a term "
+                        "missing; elements holding both: hinge 1"));
+    CU_ASSERT_EQUAL(springs(prog, "damping-sign"), 1);
+    CU_ASSERT(row_is("df/dv", "FAIL"));
+    CU_ASSERT(says(out, "df/dv block (row vertex 0, column vertex 0): it is the negative of the right block: a sign"));
+    CU_ASSERT_EQUAL(springs(prog, "doubled"), 1);
+    CU_ASSERT(row_is("force = -grad E", "FAIL") && row_is("df/dx", "PASS"));
+    CU_ASSERT_EQUAL(springs(prog, "missing-bend-jacobian"), 1);
+    CU_ASSERT(says(out, "it is zero where the right block is not: a term missing; elements holding both: hinge"));
+    /* the damping's position derivative mirrored: seen only with velocities, reported */
+    CU_ASSERT_EQUAL(springs(prog, "no-transpose"), 0);
+    CU_ASSERT(row_is("df/dx moving", "(differs)"));
+    CU_ASSERT(says(out, "[moving] df/dx block (row vertex 1, column vertex 0): it is the transpose of the right block"));
+}
+
+static void test_python_example(void)
+{
+    char prog[512];
+    snprintf(prog, sizeof prog, "python3 %s/docs/examples/system/springs.py", CC_SOURCE_DIR);
+    example_mistakes(prog);
+}
+
+static void test_cpp_example(void)
+{
+    char bin[] = "/tmp/cc_springsXXXXXX", cmd[1024];
+    int fd = mkstemp(bin);
+    CU_ASSERT_FATAL(fd >= 0);
+    close(fd);
+    snprintf(cmd, sizeof cmd, "g++ -std=c++17 -O2 -Wall -Wextra -Werror -o %s %s/docs/examples/system/springs.cpp", bin,
+             CC_SOURCE_DIR);
+    CU_ASSERT_EQUAL_FATAL(system(cmd), 0);
+    example_mistakes(bin);
+    remove(bin);
+}
+
+/* system.py in mode `mode` on a 3 x 3 grid: exit 2, one line on stderr naming `what` */
+static void misbehaves(const char *mode, const char *opts, const char *what)
+{
+    char prog[512], o[128];
+    snprintf(prog, sizeof prog, "python3 %s/tests/exec/system.py %s", CC_SOURCE_DIR, mode);
+    snprintf(o, sizeof o, "--grid 3 %s", opts);
+    CU_ASSERT_EQUAL(check(prog, o), 2);
+    CU_ASSERT(says(err, what));
+    CU_ASSERT_EQUAL(cc_test_count_lines(err), 1);
+    CU_ASSERT_EQUAL(out[0], '\0');
+}
+
+static void test_right_and_misbehaving(void)
+{
+    char prog[512];
+    snprintf(prog, sizeof prog, "python3 %s/tests/exec/system.py", CC_SOURCE_DIR);
+    CU_ASSERT_EQUAL(check(prog, "--grid 5"), 0);
+    misbehaves("exit", "", "the program exited with status 4 (request 1; last received: nothing)");
+    misbehaves("garbage", "", "answer to request 2 is not JSON");
+    misbehaves("noprovides", "", "the answer to the mesh has no list \"provides\"");
+    misbehaves("badprovides", "", "\"provides\" names 'hessian', not one of energy, force, df_dx, df_dv, system, external");
+    misbehaves("nothing", "", "the program provides nothing");
+    misbehaves("shortforce", "", "\"force\" must be a list of 27 numbers (got array of 26)");
+    misbehaves("badindex", "", "\"df_dx\" entry 0: (1000000, 0) is outside the 27 x 27 matrix");
+    misbehaves("error", "", "the program says: system.py cannot do that");
+    misbehaves("hang", "--exec-timeout 1", "sent no answer within 1 s (request 1");
+    CU_ASSERT_EQUAL(check("no-such-program-here", "--grid 3"), 2);
+    CU_ASSERT(says(err, "cannot start 'no-such-program-here'"));
+}
+
+static void test_bad_options(void)
+{
+    static const char *const bad[][2] = {
+        {"check-system --grid 3", "--exec \"CMD\" is required"},
+        {"check-system --exec 'python3 x.py'", "give the mesh: --mesh FILE.obj or --grid N"},
+        {"check-system --exec 'python3 x.py' --grid 3 --mesh a.obj", "give the mesh"},
+        {"check-system --exec 'python3 x.py' --grid 1", "--grid"},
+        {"check-system --exec 'python3 x.py' --grid 3 --h 0", "--h must be a number in (0, 1]"},
+        {"check-system --exec 'python3 x.py' --grid 3 --directions 0", "--directions"},
+        {"check-system --exec 'python3 x.py' --mesh /no/such/cloth.obj", "/no/such/cloth.obj"},
+        {"check-system --exec 'python3 x.py' --grid 3 --bogus 1", "bogus"},
+    };
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        CU_ASSERT_EQUAL(cc_test_run_cli(bad[i][0], out, sizeof out, err, sizeof err), 2);
+        CU_ASSERT(says(err, bad[i][1]));
+        CU_ASSERT_EQUAL(cc_test_count_lines(err), 1);
+    }
+}
+
+static void test_json_and_mesh_file(void)
+{
+    char path[] = "/tmp/cc_sys_jsonXXXXXX", opts[1024];
+    int fd = mkstemp(path);
+    CU_ASSERT_FATAL(fd >= 0);
+    close(fd);
+    snprintf(opts, sizeof opts, "--mesh %s/docs/examples/system/grid3x3.obj --json %s", CC_SOURCE_DIR, path);
+    char prog[512];
+    snprintf(prog, sizeof prog, "python3 %s/docs/examples/system/springs.py --mistake damping-sign", CC_SOURCE_DIR);
+    CU_ASSERT_EQUAL(check(prog, opts), 1);
+    char *text = cc_test_read_file(path);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(text);
+    CU_ASSERT(says(text, "{\"check\": \"df/dv\", \"status\": \"fail\", \"gates\": true"));
+    CU_ASSERT(says(text, "\"failed\": true"));
+    free(text);
+    remove(path);
+}
+
+int main(void)
+{
+    static const cc_test_case tests[] = {
+        {"clothcheck's own simulator passes", test_own_simulator},
+        {"mistakes planted in it are found and placed", test_own_simulator_mistakes},
+        {"--claims: term by term", test_claims},
+        {"the Python example and its mistakes", test_python_example},
+        {"the C++ example and its mistakes", test_cpp_example},
+        {"a right program passes; misbehaving ones: one line, exit 2", test_right_and_misbehaving},
+        {"bad options", test_bad_options},
+        {"--json, --mesh", test_json_and_mesh_file},
+        {NULL, NULL},
+    };
+    return cc_test_main("check-system", tests);
+}
