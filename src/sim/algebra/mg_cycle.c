@@ -461,7 +461,7 @@ static void restrict_rows(const mg_level *L, const cc_filter *F, double *restric
                           int i1, int c0, int c1)
 {
     memset(bc + 4 * (size_t)c0, 0, (size_t)(c1 - c0) * 4 * sizeof *bc);
-    if (L->pv) {   /* with rotations: bc_(rows of node I) += P_i^T g_i (S_i inside P_i on level 0) */
+    if (L->pv) {   /* with nodes (mg_modes.c): bc_(rows of node I) += P_i^T g_i (S_i inside P_i) */
         int m = L->pm;
         for (int i = i0; i < i1; i++) {
             int I = L->agg[i];
@@ -499,7 +499,7 @@ static void restrict_rows(const mg_level *L, const cc_filter *F, double *restric
 static void prolong_rows(const mg_level *L, const cc_filter *F, const double *restrict xc, double *restrict x, int i0,
                          int i1)
 {
-    if (L->pv) {   /* with rotations: x_i += P_i xc_(rows of node I) */
+    if (L->pv) {   /* with nodes (mg_modes.c): x_i += P_i xc_(rows of node I) */
         int m = L->pm;
         for (int i = i0; i < i1; i++) {
             int I = L->agg[i];

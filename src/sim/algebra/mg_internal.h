@@ -66,8 +66,9 @@ typedef struct mg_level {
     double *r, *e;  /* 4n: residual and correction of the second coarse cycle (levels >= 1) */
     double *d3;     /* 3n: the dense solve's right-hand side and solution (coarsest level only) */
     double *chol;   /* (3n)^2: dense Cholesky factor, coarsest level only */
-    /* with rotations (cc_mg.modes 6 or 12, mg_modes.c): a level >= 1 has nm / 3 block rows
-     * per node (an aggregate of the level above), r I .. r I + r - 1, the node's nm coordinates */
+    /* with rotations or affine maps (cc_mg.modes 6 or 12, mg_modes.c): a level >= 1 has
+     * r = nm / 3 block rows per node (an aggregate of the level above), r I .. r I + r - 1,
+     * the node's nm coordinates */
     int nm;         /* levels >= 1 with nodes: coordinates a node (6 or 12); 0 otherwise */
     int pm;         /* levels with pv: the next level's nm */
     double *pv;     /* 3 pm n (levels with agg): row i's block of P, 3 x pm */
@@ -99,8 +100,8 @@ struct cc_mg {
     int modes_req;  /* the coarse space asked for (cc_mg_set_modes): 0 chosen at build, 3, 6, 12 */
     int modes;      /* the hierarchy's modes per aggregate: 3 translations, 6 with the rotations,
                        12 the affine maps */
-    const double *x;   /* 3n: the positions the rotations turn about (cc_mg_set_points; not
-                          owned), or NULL */
+    const double *x;   /* 3n: the positions the rotations and affine maps are taken at
+                          (cc_mg_set_points; not owned), or NULL */
     cc_team *team;  /* the threads the parts run on (cc_mg_set_team; not owned), or NULL */
     mg_level lev[CC_MG_MAXLEV];
 };
@@ -183,7 +184,7 @@ int cc_mgi_aggregate(mg_level *L, const double *nlo2, const double *nd, double t
 int cc_mgi_coarse_pattern(mg_level *F, mg_level *C, int na);
 void cc_mgi_clear(cc_mg *mg);
 
-/* mg_modes.c: the coarse space with rotations (cc_mg.modes 6 or 12) */
+/* mg_modes.c: the coarse space with rotations or affine maps (cc_mg.modes 6 or 12) */
 #define CC_MG_MAXM 12        /* coordinates a node at most */
 int cc_mgi_coarse_pattern_nodes(mg_level *F, mg_level *C, int na, int nm);
 int cc_mgi_alloc_nodes(mg_level *F, mg_level *C);

@@ -14,7 +14,7 @@ static inline void add_coarse(double *restrict lv, int code, const double *restr
             for (int b = 0; b < 3; b++) t[3 * a + b] += B[3 * b + a];
 }
 
-/* zero the Galerkin sums of level C (NULL is fine): its 6x6 node sums with rotations */
+/* zero the Galerkin sums of level C (NULL is fine): its node sums with rotations or affine maps */
 static void coarse_zero(mg_level *C)
 {
     if (C && C->gn) memset(C->gn, 0, ((size_t)C->nnlo + C->nn + 1) * C->nm * C->nm * sizeof *C->gn);
@@ -37,8 +37,8 @@ static inline void lump_pair(double *restrict Di, double *restrict Dk, const dou
     for (int c = 0; c < 9; c++) Di[c] += U[c], Dk[c] += V[c];
 }
 
-/* level 0's values, begun: level 1's Galerkin sums and the lumps zeroed, and with rotations
- * level 0's P for the positions and F (cc_mgi_modes0) */
+/* level 0's values, begun: level 1's Galerkin sums and the lumps zeroed, and with rotations or
+ * affine maps level 0's P for the positions and F (cc_mgi_modes0) */
 static void fill0_begin(cc_mg *mg, const cc_filter *F)
 {
     mg_level *L = mg->lev;
@@ -139,9 +139,9 @@ static int fill0(cc_mg *mg, const cc_bsr *A, const cc_filter *F)
     return fill0_rows(mg, A, F, 0, A->n) < 0 ? -1 : fill0_end(mg, A, F);
 }
 
-/* level l >= 1 from its Galerkin sums (with rotations: its 6x6 node sums spread first, and
- * its P computed, cc_mgi_modes): smoother blocks and the next level's sums; -1 if some D_i
- * is not SPD */
+/* level l >= 1 from its Galerkin sums (with rotations or affine maps: its node sums spread
+ * first, and its P computed, cc_mgi_modes): smoother blocks and the next level's sums; -1 if
+ * some D_i is not SPD */
 static int fill(cc_mg *mg, int l)
 {
     mg_level *L = mg->lev + l, *C = l + 1 < mg->nlev ? L + 1 : NULL;

@@ -62,8 +62,9 @@ typedef struct cc_mpcg_work {
                                   cc_mpcg_work_new) */
     double *r4, *c4, *q4, *s4; /* 4(n+1) each, 32-byte aligned: r, c, q, s of the multigrid
                                   loop, 4 doubles per vertex (lane 3 zero) */
-    const double *x;   /* 3n: the vertex positions of A, for the multigrid's rotations
-                          (cc_mg_set_points; not owned), or NULL (after cc_mpcg_work_new) */
+    const double *x;   /* 3n: the vertex positions of A, for the multigrid's rotations and
+                          affine maps (cc_mg_set_points; not owned), or NULL (after
+                          cc_mpcg_work_new): translations only */
 } cc_mpcg_work;
 
 /* What one solve did. */

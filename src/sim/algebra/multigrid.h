@@ -75,16 +75,17 @@ void cc_mg_set_weak(cc_mg *mg, double theta);
 void cc_mg_set_gamma(cc_mg *mg, double g);
 
 /* the coarse space of the next hierarchy: 3 translations per aggregate, 6 with the three
- * rotations about its centre (mg_modes.c), or 0 (the default): chosen when the hierarchy is
- * built (cc_mgi_choose_modes). Rotations need the positions (cc_mg_set_points). Clears the
- * hierarchy. */
+ * rotations about its centre, 12 the affine maps (mg_modes.c), or 0 (the default): chosen
+ * from the matrix when the hierarchy is built (cc_mgi_choose_modes). 6 and 12 need the
+ * positions (cc_mg_set_points); without them, 3. Clears the hierarchy. */
 void cc_mg_set_modes(cc_mg *mg, int modes);
 
-/* the current hierarchy's modes per aggregate: 3 or 6; 0 if there is none */
+/* the current hierarchy's modes per aggregate: 3, 6 or 12; 0 if there is none */
 int cc_mg_modes(const cc_mg *mg);
 
 /* the vertex positions (3n; not owned: they must stay valid while mg uses them) the rotations
- * turn about, read at every setup and prefill; NULL (the default): translations only */
+ * and affine maps are taken at, read at every setup and prefill; NULL (the default):
+ * translations only */
 void cc_mg_set_points(cc_mg *mg, const double *x);
 
 /* how many lower blocks of level 0 the smoother leaves out (0 if none, or no hierarchy) */
