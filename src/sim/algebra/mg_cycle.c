@@ -452,6 +452,43 @@ static void sym_residual(const cc_mg *mg, const mg_level *L, const double *b, co
     if (L->np > 1) (void)cross_terms(L, x, r, -1.0);   /* the smoother's blocks are all of them here */
 }
 
+/* restrict_rows on a level whose next level has nodes (mg_modes.c): bc_(rows of node I) +=
+ * P_i^T g_i (S_i inside P_i on level 0), g = 0; bc's rows of the part zeroed by the caller.
+ * Out of line, so that the translations' loops keep their code. */
+static __attribute__((noinline)) void restrict_rows_nodes(const mg_level *L, double *restrict g, double *restrict bc,
+                                                          int i0, int i1)
+{
+    int m = L->pm;
+    for (int i = i0; i < i1; i++) {
+        int I = L->agg[i];
+        double *restrict gi = g + 4 * (size_t)i;
+        if (I >= 0) {
+            const double *P = L->pv + 3 * (size_t)m * i;
+            double *b0 = bc + 4 * (size_t)(m / 3) * I;
+            for (int c = 0; c < m; c++) b0[c + c / 3] += P[c] * gi[0] + P[m + c] * gi[1] + P[2 * m + c] * gi[2];
+        }
+        for (int a = 0; a < 4; a++) gi[a] = 0;
+    }
+}
+
+/* prolong_rows on a level whose next level has nodes: x_i += P_i xc_(rows of node I) */
+static __attribute__((noinline)) void prolong_rows_nodes(const mg_level *L, const double *restrict xc,
+                                                         double *restrict x, int i0, int i1)
+{
+    int m = L->pm;
+    for (int i = i0; i < i1; i++) {
+        int I = L->agg[i];
+        if (I < 0) continue;
+        const double *P = L->pv + 3 * (size_t)m * i, *c = xc + 4 * (size_t)(m / 3) * I;
+        double *restrict xi = x + 4 * (size_t)i;
+        for (int a = 0; a < 3; a++) {
+            double s = 0;
+            for (int k = 0; k < m; k++) s += P[m * a + k] * c[k + k / 3];
+            xi[a] += s;
+        }
+    }
+}
+
 /* the rows c0 .. c1-1 of bc = P^T g from the rows i0 .. i1-1 of g, which hold all of those
  * aggregates' rows (F: the filter blocks of level 0's prolongator, NULL above it), and
  * g = 0 there for the backward sweep. A run of rows in one aggregate (the usual case: they
@@ -461,18 +498,8 @@ static void restrict_rows(const mg_level *L, const cc_filter *F, double *restric
                           int i1, int c0, int c1)
 {
     memset(bc + 4 * (size_t)c0, 0, (size_t)(c1 - c0) * 4 * sizeof *bc);
-    if (L->pv) {   /* with nodes (mg_modes.c): bc_(rows of node I) += P_i^T g_i (S_i inside P_i) */
-        int m = L->pm;
-        for (int i = i0; i < i1; i++) {
-            int I = L->agg[i];
-            double *restrict gi = g + 4 * (size_t)i;
-            if (I >= 0) {
-                const double *P = L->pv + 3 * (size_t)m * i;
-                double *b0 = bc + 4 * (size_t)(m / 3) * I;
-                for (int c = 0; c < m; c++) b0[c + c / 3] += P[c] * gi[0] + P[m + c] * gi[1] + P[2 * m + c] * gi[2];
-            }
-            for (int a = 0; a < 4; a++) gi[a] = 0;
-        }
+    if (L->pv) {
+        restrict_rows_nodes(L, g, bc, i0, i1);
         return;
     }
     double t[4] = {0, 0, 0, 0};   /* the run's sum so far; lane 3: 0 + 0 */
@@ -499,19 +526,8 @@ static void restrict_rows(const mg_level *L, const cc_filter *F, double *restric
 static void prolong_rows(const mg_level *L, const cc_filter *F, const double *restrict xc, double *restrict x, int i0,
                          int i1)
 {
-    if (L->pv) {   /* with nodes (mg_modes.c): x_i += P_i xc_(rows of node I) */
-        int m = L->pm;
-        for (int i = i0; i < i1; i++) {
-            int I = L->agg[i];
-            if (I < 0) continue;
-            const double *P = L->pv + 3 * (size_t)m * i, *c = xc + 4 * (size_t)(m / 3) * I;
-            double *restrict xi = x + 4 * (size_t)i;
-            for (int a = 0; a < 3; a++) {
-                double s = 0;
-                for (int k = 0; k < m; k++) s += P[m * a + k] * c[k + k / 3];
-                xi[a] += s;
-            }
-        }
+    if (L->pv) {
+        prolong_rows_nodes(L, xc, x, i0, i1);
         return;
     }
     for (int i = i0; i < i1; i++) {

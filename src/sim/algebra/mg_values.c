@@ -37,6 +37,24 @@ static inline void lump_pair(double *restrict Di, double *restrict Dk, const dou
     for (int c = 0; c < 9; c++) Di[c] += U[c], Dk[c] += V[c];
 }
 
+/* the coarse level C with nodes (mg_modes.c): its node block += P_i^T B P_k for a lower block
+ * B of row i, column k of L (code: L's cslot for it), or its node I's diagonal block +=
+ * P_i^T B P_i for i's diagonal block B (code < 0); kept out of line, so that the loops of the
+ * translations keep their code */
+static __attribute__((noinline)) void add_node_block(mg_level *C, const mg_level *L, int code, int i, int k,
+                                                     const double *B)
+{
+    int nm = C->nm;
+    double G[CC_MG_MAXM * CC_MG_MAXM];
+    galerkin_node(L->pv + 3 * (size_t)nm * i, B, L->pv + 3 * (size_t)nm * k, G, nm);
+    if (code >= 0) {
+        add_coarse_node(C->gn, code, G, nm);
+        return;
+    }
+    double *t = C->gn + (size_t)nm * nm * ((size_t)C->nnlo + L->agg[i]);
+    for (int c = 0; c < nm * nm; c++) t[c] += G[c];
+}
+
 /* level 0's values, begun: level 1's Galerkin sums and the lumps zeroed, and with rotations or
  * affine maps level 0's P for the positions and F (cc_mgi_modes0) */
 static void fill0_begin(cc_mg *mg, const cc_filter *F)
@@ -71,11 +89,7 @@ static int fill0_rows(cc_mg *mg, const cc_bsr *A, const cc_filter *F, int from, 
             if (v < 0) lump_pair(L->lump + 9 * (size_t)i, L->lump + 9 * (size_t)k, B, Si, Sk);
             int K = C ? L->agg[k] : -1;
             if (nm) {
-                if (I >= 0 && K >= 0) {
-                    double G[CC_MG_MAXM * CC_MG_MAXM];
-                    galerkin_node(L->pv + 3 * (size_t)nm * i, B, L->pv + 3 * (size_t)nm * k, G, nm);
-                    add_coarse_node(C->gn, L->cslot[q], G, nm);
-                }
+                if (I >= 0 && K >= 0) add_node_block(C, L, L->cslot[q], i, k, B);
             } else if (C && L->cslot[q] == own) {   /* within row i's aggregate: summed here, added once */
                 for (int a = 0; a < 3; a++)
                     for (int b = 0; b < 3; b++) cd[3 * a + b] += B[3 * a + b] + B[3 * b + a];
@@ -95,9 +109,7 @@ static int fill0_rows(cc_mg *mg, const cc_bsr *A, const cc_filter *F, int from, 
         filt(Aii, Si, Si, D);
         set_cols(L->dsys + 9 * (size_t)i, D);
         if (I >= 0 && nm) {   /* (I - S_i) P_i = 0: D without it */
-            double G[CC_MG_MAXM * CC_MG_MAXM], *t = C->gn + (size_t)nm * nm * ((size_t)C->nnlo + I);
-            galerkin_node(L->pv + 3 * (size_t)nm * i, D, L->pv + 3 * (size_t)nm * i, G, nm);
-            for (int c = 0; c < nm * nm; c++) t[c] += G[c];
+            add_node_block(C, L, -1, i, i, D);
         } else if (I >= 0) {
             double *t = C->dv + 9 * I, eps = CC_MG_NULLFIX * fabs(Aii[0] + Aii[4] + Aii[8]) / 3;
             for (int c = 0; c < 9; c++) t[c] += D[c] + cd[c];
@@ -154,18 +166,14 @@ static int fill(cc_mg *mg, int l)
             const double *B = L->lv + 9 * p;
             for (int k = 0; k < 9; k++) L->lf[9 * p + k] = (cc_mgf)B[k];
             if (nm && L->agg[i] >= 0 && L->agg[L->col[p]] >= 0) {
-                double G[CC_MG_MAXM * CC_MG_MAXM];
-                galerkin_node(L->pv + 3 * (size_t)nm * i, B, L->pv + 3 * (size_t)nm * L->col[p], G, nm);
-                add_coarse_node(C->gn, L->cslot[p], G, nm);
+                add_node_block(C, L, L->cslot[p], i, L->col[p], B);
             } else if (C && !nm) {
                 add_coarse(C->lv, L->cslot[p], B);
             }
         }
         const double *D = L->dv + 9 * i;
         if (nm && L->agg[i] >= 0) {
-            double G[CC_MG_MAXM * CC_MG_MAXM], *t = C->gn + (size_t)nm * nm * ((size_t)C->nnlo + L->agg[i]);
-            galerkin_node(L->pv + 3 * (size_t)nm * i, D, L->pv + 3 * (size_t)nm * i, G, nm);
-            for (int k = 0; k < nm * nm; k++) t[k] += G[k];
+            add_node_block(C, L, -1, i, i, D);
         } else if (C && !nm && L->agg[i] >= 0) {
             for (int k = 0; k < 9; k++) C->dv[9 * L->agg[i] + k] += D[k];
         }
