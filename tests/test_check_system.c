@@ -42,7 +42,7 @@ static int sim(const char *m)
 {
     char prog[512];
     snprintf(prog, sizeof prog, "%s%s%s", CC_SIM_ADAPTER, *m ? " --mistake " : "", m);
-    return check(prog, "--grid 5");
+    return check(prog, "--grid 5 --directions 2");
 }
 
 static void test_own_simulator(void)
@@ -79,13 +79,13 @@ static int sim_claims(const char *m, const char *spec)
 {
     char prog[512], opts[512];
     snprintf(prog, sizeof prog, "%s%s%s", CC_SIM_ADAPTER, *m ? " --mistake " : "", m);
-    snprintf(opts, sizeof opts, "--grid 5 --claims '%s'", spec);
+    snprintf(opts, sizeof opts, "--grid 5 --directions 2 --claims '%s'", spec);
     return check(prog, opts);
 }
 
 static void test_claims(void)
 {
-    const char *own = "standard, bend_variant=pritchard-exact";   /* what the adapter simulates */
+    const char *own = "standard, bend_variant=pritchard-exact, k_bend=1e-3, d_bend=2e-4";   /* what the adapter simulates */
     CU_ASSERT_EQUAL(sim_claims("", own), 0);
     CU_ASSERT(row_is("claim: energy", "PASS") && row_is("claim: force", "PASS"));
     CU_ASSERT(row_is("claim: df/dx", "PASS") && row_is("claim: df/dv", "PASS"));
@@ -94,7 +94,7 @@ static void test_claims(void)
     CU_ASSERT_EQUAL(sim_claims("damping-sign", own), 1);
     CU_ASSERT(says(out, "df/dv: all of it is with the wrong sign"));
     /* a claim that is not what it simulates: the term and the factor */
-    CU_ASSERT_EQUAL(sim_claims("", "standard, bend_variant=pritchard-exact, k_stretch=4000"), 1);
+    CU_ASSERT_EQUAL(sim_claims("", "standard, bend_variant=pritchard-exact, k_bend=1e-3, d_bend=2e-4, k_stretch=4000"), 1);
     CU_ASSERT(says(out, "the force: the stretch term is 1.25 times what the claim gives"));
     /* without --claims the rows say so */
     CU_ASSERT_EQUAL(sim(""), 0);
@@ -111,11 +111,12 @@ static int springs(const char *prog, const char *m)
 {
     char p[512];
     snprintf(p, sizeof p, "%s%s%s", prog, *m ? " --mistake " : "", m);
-    return check(p, "--grid 6");
+    return check(p, "--grid 6 --directions 2");
 }
 
-/* the planted mistakes of docs/examples/system, in program prog */
-static void example_mistakes(const char *prog)
+/* the planted mistakes of docs/examples/system, in program prog (all of them, or the ones that
+ * differ in kind: the right code, a misplaced block, a sign) */
+static void example_mistakes(const char *prog, int all)
 {
     CU_ASSERT_EQUAL(springs(prog, ""), 0);
     CU_ASSERT(says(out, "=> every check holds"));
@@ -127,6 +128,7 @@ static void example_mistakes(const char *prog)
     CU_ASSERT_EQUAL(springs(prog, "damping-sign"), 1);
     CU_ASSERT(row_is("df/dv", "FAIL"));
     CU_ASSERT(says(out, "df/dv block (row vertex 0, column vertex 0): it is the negative of the right block: a sign"));
+    if (!all) return;
     CU_ASSERT_EQUAL(springs(prog, "doubled"), 1);
     CU_ASSERT(row_is("force = -grad E", "FAIL") && row_is("df/dx", "PASS"));
     CU_ASSERT_EQUAL(springs(prog, "missing-bend-jacobian"), 1);
@@ -141,7 +143,7 @@ static void test_python_example(void)
 {
     char prog[512];
     snprintf(prog, sizeof prog, "python3 %s/docs/examples/system/springs.py", CC_SOURCE_DIR);
-    example_mistakes(prog);
+    example_mistakes(prog, 1);
 }
 
 static void test_cpp_example(void)
@@ -153,7 +155,7 @@ static void test_cpp_example(void)
     snprintf(cmd, sizeof cmd, "g++ -std=c++17 -O2 -Wall -Wextra -Werror -o %s %s/docs/examples/system/springs.cpp", bin,
              CC_SOURCE_DIR);
     CU_ASSERT_EQUAL_FATAL(system(cmd), 0);
-    example_mistakes(bin);
+    example_mistakes(bin, 0);   /* the same model as the Python one, which the suite runs in full */
     remove(bin);
 }
 

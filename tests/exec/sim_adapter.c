@@ -4,7 +4,9 @@
  *   sim_adapter [--mistake NAME]
  *
  * The model: 001 Table 1 cloth (pritchard-table1) with the bend condition whose Jacobian is
- * exact (bend/pritchard-exact), its damping, gravity. Its energy is the potential of the
+ * exact (bend/pritchard-exact) and a hundred times stiffer (k_bend 1e-3, so that its mistakes
+ * show beside the stretch forces), its damping, gravity: the claims "standard,
+ * bend_variant=pritchard-exact, k_bend=1e-3, d_bend=2e-4". Its energy is the potential of the
  * conservative forces, gravity's included; "external" is gravity; A and b are Baraff &
  * Witkin's (15)-(16) with the lumped masses. Planted mistakes, as a student makes them:
  *   wrong-vertex   block (a, c) of df/dx added at row a' instead of a (a' the next vertex)
@@ -60,6 +62,7 @@ static cc_sim *make_sim(const cc_mesh *mesh, int bend_only)
     char err[256];
     if (cc_sim_preset("pritchard-table1", &p, err) < 0) return NULL;
     strcpy(p.bend_variant, "pritchard-exact");
+    p.k_bend = 1e-3, p.d_bend = 0.2 * p.k_bend;
     p.threads = 1;
     if (bend_only) {
         p.k_stretch = p.k_shear = p.d_stretch = p.d_shear = 0;
