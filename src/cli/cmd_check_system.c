@@ -8,6 +8,7 @@
 #include "cli/exec_system.h"
 #include "cli/sys_claims.h"
 #include "io/files.h"
+#include "io/json.h"
 
 static void usage(FILE *f)
 {
@@ -151,11 +152,8 @@ static void print_json(FILE *f, const cc_exec_system *x, const cc_sys_report *r)
         else fputs("null", f);
         fputs(", \"findings\": [", f);
         for (int i = 0; i < k->nfind; i++) {
-            fputs(i ? ", \"" : "\"", f);
-            for (const char *p = k->find[i]; *p; p++)
-                if (*p == '"' || *p == '\\') fprintf(f, "\\%c", *p);
-                else fputc(*p, f);
-            fputc('"', f);
+            if (i) fputs(", ", f);
+            cc_json_string(f, k->find[i]);
         }
         fputs("]}", f);
     }

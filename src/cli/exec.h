@@ -43,6 +43,13 @@ int cc_exec_start(cc_exec *x, const char *cmd, char *err, int errlen);
  * or passed on an error of its own) */
 int cc_exec_fetch(cc_exec *x, cc_memo *m, char *err, int errlen);
 
+/* err = the printf text (errlen bytes); -1: the protocols' way of failing with a reason */
+#ifdef __GNUC__
+int cc_exec_fail(char *err, int errlen, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+#else
+int cc_exec_fail(char *err, int errlen, const char *fmt, ...);
+#endif
+
 /* close the program's stdin and wait for it (killing it after a grace period) */
 void cc_exec_close(cc_exec *x);
 

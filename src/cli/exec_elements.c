@@ -5,100 +5,57 @@
 #include <stdlib.h>
 #include <string.h>
 #include "cli/exec.h"
+#include "io/json.h"
 #include "io/jsonr.h"
 
-/* A growing text buffer for one request line. */
-typedef struct sbuf {
-    char *s;
-    size_t len, cap;
-    int oom;
-} sbuf;
-
-#ifdef __GNUC__
-static void put(sbuf *b, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-#endif
-
-/* append printf output to b */
-static void put(sbuf *b, const char *fmt, ...)
-{
-    for (;;) {
-        va_list ap;
-        va_start(ap, fmt);
-        int n = vsnprintf(b->s ? b->s + b->len : NULL, b->s ? b->cap - b->len : 0, fmt, ap);
-        va_end(ap);
-        if (n < 0) return;
-        if (b->s && b->len + (size_t)n < b->cap) {
-            b->len += (size_t)n;
-            return;
-        }
-        size_t cap = b->cap ? 2 * b->cap : 1u << 16;
-        while (cap < b->len + (size_t)n + 1) cap *= 2;
-        char *s = realloc(b->s, cap);
-        if (!s) {
-            b->oom = 1;
-            return;
-        }
-        b->s = s, b->cap = cap;
-    }
-}
-
-/* n numbers as a JSON list, shortest form that reads back exactly */
-static void put_list(sbuf *b, const double *v, int n)
-{
-    put(b, "[");
-    for (int i = 0; i < n; i++) put(b, i ? ", %.17g" : "%.17g", v[i]);
-    put(b, "]");
-}
-
 /* the rest data a program needs for an element of r->nv vertices */
-static void put_rest(sbuf *b, const cc_rest *r)
+static void put_rest(FILE *f, const cc_rest *r)
 {
     if (r->nv == 3) {
         double uv[6] = {0, 0, r->du1, r->dv1, r->du2, r->dv2};
-        put(b, "{\"uv\": ");
-        put_list(b, uv, 6);
-        put(b, ", \"bu\": %.17g, \"bv\": %.17g, \"area_power\": %.17g}", r->bu, r->bv, r->area_power);
+        fputs("{\"uv\": ", f);
+        cc_json_array(f, uv, 6);
+        fprintf(f, ", \"bu\": %.17g, \"bv\": %.17g, \"area_power\": %.17g}", r->bu, r->bv, r->area_power);
     } else if (r->nv == 4) {
-        put(b, "{\"x_rest\": ");
-        put_list(b, r->rest_x, 12);
-        put(b, ", \"theta0\": %.17g}", r->rest_angle);
+        fputs("{\"x_rest\": ", f);
+        cc_json_array(f, r->rest_x, 12);
+        fprintf(f, ", \"theta0\": %.17g}", r->rest_angle);
     } else {
-        put(b, "{\"length\": %.17g}", r->rest_length);
+        fprintf(f, "{\"length\": %.17g}", r->rest_length);
     }
 }
 
 /* the names of the want bits in the contract */
-static void put_want(sbuf *b, const cc_exec *x, int want)
+static void put_want(FILE *f, const cc_exec *x, int want)
 {
     static const char *const cond[3] = {"value", "gradient", "hessian"};
     static const char *const force[3] = {"energy", "force", "jacobian"};
     static const int bit[3] = {CC_WANT_VALUE, CC_WANT_GRAD, CC_WANT_HESS};
     int first = 1;
-    put(b, "[");
+    fputc('[', f);
     for (int i = 0; i < 3; i++)
-        if (want & bit[i]) put(b, first ? "\"%s\"" : ", \"%s\"", x->force ? force[i] : cond[i]), first = 0;
-    put(b, "]");
+        if (want & bit[i]) fprintf(f, first ? "\"%s\"" : ", \"%s\"", x->force ? force[i] : cond[i]), first = 0;
+    fputc(']', f);
 }
 
 /* the request line for elements e[0..n) (same want) */
-static void put_request(sbuf *b, const cc_exec *x, const cc_memo *m, cc_memo_entry **e, int n, int want)
+static void put_request(FILE *f, const cc_exec *x, const cc_memo *m, cc_memo_entry **e, int n, int want)
 {
-    b->len = 0;
-    put(b, "{\"protocol\": 1, \"contract\": \"%s\", \"condition\": \"%s\", ", x->force ? "force" : "condition",
-        x->condition);
-    if (x->variant) put(b, "\"variant\": \"%s\", ", x->variant);
-    else put(b, "\"variant\": null, ");
-    put(b, "\"k\": %.17g, \"want\": ", x->k);
-    put_want(b, x, want);
-    put(b, ", \"elements\": [");
+    fprintf(f, "{\"protocol\": 1, \"contract\": \"%s\", \"condition\": \"%s\", ", x->force ? "force" : "condition",
+            x->condition);
+    if (x->variant) fprintf(f, "\"variant\": \"%s\", ", x->variant);
+    else fputs("\"variant\": null, ", f);
+    fprintf(f, "\"k\": %.17g, \"want\": ", x->k);
+    put_want(f, x, want);
+    fputs(", \"elements\": [", f);
     for (int i = 0; i < n; i++) {
-        put(b, i ? ", {\"x\": " : "{\"x\": ");
-        put_list(b, e[i]->x, 3 * m->nv);
-        put(b, ", \"rest\": ");
-        put_rest(b, &e[i]->r);
-        put(b, "}");
+        fputs(i ? ", {\"x\": " : "{\"x\": ", f);
+        cc_json_array(f, e[i]->x, 3 * m->nv);
+        fputs(", \"rest\": ", f);
+        put_rest(f, &e[i]->r);
+        fputc('}', f);
     }
-    put(b, "]}\n");
+    fputs("]}\n", f);
 }
 
 int cc_exec_start(cc_exec *x, const char *cmd, char *err, int errlen)
@@ -111,12 +68,7 @@ int cc_exec_start(cc_exec *x, const char *cmd, char *err, int errlen)
 
 void cc_exec_close(cc_exec *x) { cc_proc_close(&x->proc, 2.0); }
 
-#ifdef __GNUC__
-static int say(char *err, int errlen, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
-#endif
-
-/* err = the printf text; -1 */
-static int say(char *err, int errlen, const char *fmt, ...)
+int cc_exec_fail(char *err, int errlen, const char *fmt, ...)
 {
     va_list ap;
     va_start(ap, fmt);
@@ -241,22 +193,22 @@ static int read_answer(reader *rd, cc_memo *m, const char *line, cc_memo_entry *
     char perr[160];
     cc_jdoc *doc = cc_jdoc_parse(line, strlen(line), perr, sizeof perr);
     if (!doc)
-        return snprintf(rd->err, (size_t)rd->errlen, "answer to request %d is not JSON (%s): %s", rd->batch, perr,
-                        rd->x->last), -1;
+        return cc_exec_fail(rd->err, rd->errlen, "answer to request %d is not JSON (%s): %s", rd->batch, perr,
+                        rd->x->last);
     const cc_jv *root = cc_jdoc_root(doc), *els = cc_jv_get(root, "elements"), *msg = cc_jv_get(root, "error");
     int rc = 0;
     double C[CC_MAX_COMP], g[CC_MAX_COMP * CC_MAX_DOF], H[CC_MAX_COMP * CC_MAX_DOF * CC_MAX_DOF];
     if (root->type != CC_JV_OBJECT)
-        rc = say(rd->err, rd->errlen, "answer to request %d is a JSON %s, not an object with "
+        rc = cc_exec_fail(rd->err, rd->errlen, "answer to request %d is a JSON %s, not an object with "
                       "\"elements\"", rd->batch, cc_jv_type_name(root));
     else if (msg)
-        rc = say(rd->err, rd->errlen, "the program says: %s",
+        rc = cc_exec_fail(rd->err, rd->errlen, "the program says: %s",
                       msg->type == CC_JV_STRING ? msg->str : "(an error that is not a string)");
     else if (!els || els->type != CC_JV_ARRAY)
-        rc = say(rd->err, rd->errlen, "answer to request %d has no list \"elements\" (nor \"error\"): %s",
+        rc = cc_exec_fail(rd->err, rd->errlen, "answer to request %d has no list \"elements\" (nor \"error\"): %s",
                       rd->batch, rd->x->last);
     else if (els->n != n)
-        rc = say(rd->err, rd->errlen, "answer to request %d holds %d elements, the request %d",
+        rc = cc_exec_fail(rd->err, rd->errlen, "answer to request %d holds %d elements, the request %d",
                       rd->batch, els->n, n);
     for (int i = 0; i < n && rc == 0; i++) {
         rd->elem = i;
@@ -274,16 +226,21 @@ static int read_answer(reader *rd, cc_memo *m, const char *line, cc_memo_entry *
 }
 
 /* send the request for e[0..n) with bits want and store the answer; 0 or -1 */
-static int exchange(cc_exec *x, cc_memo *m, sbuf *b, cc_memo_entry **e, int n, int want, char *err, int errlen)
+static int exchange(cc_exec *x, cc_memo *m, cc_memo_entry **e, int n, int want, char *err, int errlen)
 {
-    put_request(b, x, m, e, n, want);
-    if (b->oom) return snprintf(err, (size_t)errlen, "out of memory"), -1;
+    char *req = NULL, *line, perr[200];
+    size_t len = 0;
+    FILE *f = open_memstream(&req, &len);
+    if (!f) return cc_exec_fail(err, errlen, "out of memory");
+    put_request(f, x, m, e, n, want);
+    if (fclose(f) != 0) return free(req), cc_exec_fail(err, errlen, "out of memory");
     x->batches++;
     x->elements += n;
-    char *line, perr[200];
-    if (cc_proc_exchange(&x->proc, b->s, b->len, x->timeout, &line, perr, sizeof perr) < 0)
-        return snprintf(err, (size_t)errlen, "%s (request %d, %d elements; last received: %s)", perr, x->batches, n,
-                        x->last[0] ? x->last : "nothing"), -1;
+    int rc = cc_proc_exchange(&x->proc, req, len, x->timeout, &line, perr, sizeof perr);
+    free(req);
+    if (rc < 0)
+        return cc_exec_fail(err, errlen, "%s (request %d, %d elements; last received: %s)", perr, x->batches, n,
+                            x->last[0] ? x->last : "nothing");
     snprintf(x->last, sizeof x->last, "%.60s%s", line, strlen(line) > 60 ? "..." : "");
     reader rd = {x, m, err, errlen, x->batches, 0};
     return read_answer(&rd, m, line, e, n);
@@ -294,8 +251,7 @@ int cc_exec_fetch(cc_exec *x, cc_memo *m, char *err, int errlen)
     int nm = cc_memo_missing_count(m), rc = 0;
     cc_memo_entry **e = malloc(sizeof *e * CC_EXEC_BATCH);
     char *done = calloc((size_t)(nm > 0 ? nm : 1), 1);
-    sbuf b = {0};
-    if (!e || !done) rc = say(err, errlen, "out of memory");
+    if (!e || !done) rc = cc_exec_fail(err, errlen, "out of memory");
     /* group by the bits asked, in the order asked */
     for (int i = 0; i < nm && rc == 0; i++) {
         if (done[i]) continue;
@@ -304,11 +260,11 @@ int cc_exec_fetch(cc_exec *x, cc_memo *m, char *err, int errlen)
             if (done[k] || cc_memo_missing(m, k)->asked != want) continue;
             done[k] = 1;
             e[n++] = cc_memo_missing(m, k);
-            if (n == CC_EXEC_BATCH) rc = exchange(x, m, &b, e, n, want, err, errlen), n = 0;
+            if (n == CC_EXEC_BATCH) rc = exchange(x, m, e, n, want, err, errlen), n = 0;
         }
-        if (n && rc == 0) rc = exchange(x, m, &b, e, n, want, err, errlen);
+        if (n && rc == 0) rc = exchange(x, m, e, n, want, err, errlen);
     }
     cc_memo_clear_missing(m);
-    free(b.s), free(e), free(done);
+    free(e), free(done);
     return rc;
 }
