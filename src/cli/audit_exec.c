@@ -173,15 +173,14 @@ static int report_extras(FILE *f, const cc_exec_audit *ea, const cc_exec *x, con
     return fails;
 }
 
-/* the plots of a into ea->plots; 0 or CC_EXIT_USAGE */
-static int write_plots(const cc_exec_audit *ea, const cc_audit *a)
+int cc_audit_write_plots(const char *dir, const cc_audit *a, int n)
 {
     char err[CC_ERRLEN];
-    int made = cc_report_plots(ea->plots, a, 1, err);
+    int made = cc_report_plots(dir, a, n, err);
     if (made == -2) return cc_cli_error("audit", "%s", err);
     if (made == -1)
         fprintf(stderr, "clothcheck audit: gnuplot with a png terminal not found: wrote the .dat and .gp files to %s, "
-                        "no PNGs\n", ea->plots);
+                        "no PNGs\n", dir);
     else if (err[0])
         fprintf(stderr, "clothcheck audit: %s\n", err);
     return 0;
@@ -212,7 +211,7 @@ int cc_audit_exec(const cc_exec_audit *ea)
         else cc_report_table(stdout, a, 1);
         if (ea->json) cc_report_json(ea->json, a, 1);
         int extra_fail = report_extras(out, ea, &x, &m, a);
-        if (ea->plots) rc = write_plots(ea, a);   /* while the table still holds the answers */
+        if (ea->plots) rc = cc_audit_write_plots(ea->plots, a, 1);   /* while the table still holds the answers */
         if (!rc) rc = cc_audit_failed(a) || extra_fail ? CC_EXIT_FAIL : CC_EXIT_OK;
     }
     cc_memo_free(&m);

@@ -22,4 +22,8 @@ typedef struct cc_exec_audit {
  * misbehaving program, after one line on stderr) */
 int cc_audit_exec(const cc_exec_audit *ea);
 
+/* the plots of audits a[0..n) into dir (cc_report_plots), saying on stderr when gnuplot drew
+ * none or fewer; 0, or CC_EXIT_USAGE when a file could not be written */
+int cc_audit_write_plots(const char *dir, const cc_audit *a, int n);
+
 #endif

@@ -337,16 +337,7 @@ static int write_outputs(const audit_args *a, cc_audit *au, int n, cc_outfile *j
         cc_report_json(jf->f, au, n);
         if (cc_outfile_commit(jf, err, sizeof err) < 0) return cc_cli_error("audit", "%s", err);
     }
-    if (a->plots) {
-        int made = cc_report_plots(a->plots, au, n, err);
-        if (made == -2) return cc_cli_error("audit", "%s", err);
-        if (made == -1)
-            fprintf(stderr, "clothcheck audit: gnuplot with a png terminal not found: wrote the .dat and .gp "
-                            "files to %s, no PNGs\n", a->plots);
-        else if (err[0])
-            fprintf(stderr, "clothcheck audit: %s\n", err);
-    }
-    return 0;
+    return a->plots ? cc_audit_write_plots(a->plots, au, n) : 0;
 }
 
 /* clothcheck audit: 0 every claim holds, 1 a claim fails, 2 bad input */
