@@ -114,8 +114,9 @@ static int askable(const cc_memo *m, int want) { return m->provides ? want & m->
 static const cc_memo_entry *lookup(cc_memo *m, const double *x, const cc_rest *r, int want, int *missing)
 {
     m->lookups++;
-    cc_memo_entry *e = entry(m, x, r);
     *missing = 0;
+    if (!askable(m, want)) return cc_memo_find(m, x, r);   /* nothing to ask: no entry made for it */
+    cc_memo_entry *e = entry(m, x, r);
     if (!e) return NULL;
     int need = askable(m, want) & ~e->answered;
     if (need) {

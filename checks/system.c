@@ -12,9 +12,30 @@
 #define TOL_EXACT 1e-9   /* identities that hold in exact arithmetic: symmetry, sums, mass, b */
 #define STEP      1e-3   /* difference step, as a share of the mean edge length */
 
-static const char *const check_names[CC_SYS_CHECKS] = {
-    "force = -grad E", "df/dx", "df/dx moving", "df/dv", "symmetry", "net force", "net torque", "translation", "rotation",
-    "mass", "b", "claim: energy", "claim: force", "claim: df/dx", "claim: df/dv"};
+#define TOL_CLAIM 1e-8   /* against the claimed terms: the same formulas summed in another order */
+
+/* Each check: its name, what of the program it needs, and its tolerance. */
+static const struct {
+    const char *name;
+    int needs;
+    double tol;
+} kinds[CC_SYS_CHECKS] = {
+    [CC_SYS_C_FORCE] = {"force = -grad E", CC_SYS_ENERGY | CC_SYS_FORCE, TOL_FORCE},
+    [CC_SYS_C_DFDX] = {"df/dx", CC_SYS_FORCE | CC_SYS_DFDX, TOL_JAC},
+    [CC_SYS_C_DFDX_MOVING] = {"df/dx moving", CC_SYS_FORCE | CC_SYS_DFDX, TOL_JAC},
+    [CC_SYS_C_DFDV] = {"df/dv", CC_SYS_FORCE | CC_SYS_DFDV, TOL_JAC},
+    [CC_SYS_C_SYM] = {"symmetry", CC_SYS_DFDX, TOL_EXACT},
+    [CC_SYS_C_NETF] = {"net force", CC_SYS_FORCE | CC_SYS_EXTERNAL, TOL_EXACT},
+    [CC_SYS_C_TORQUE] = {"net torque", CC_SYS_FORCE | CC_SYS_EXTERNAL, TOL_EXACT},
+    [CC_SYS_C_TRANS] = {"translation", CC_SYS_DFDX, 1e3 * TOL_EXACT},
+    [CC_SYS_C_ROT] = {"rotation", CC_SYS_DFDX | CC_SYS_FORCE | CC_SYS_EXTERNAL, 1e3 * TOL_EXACT},
+    [CC_SYS_C_MASS] = {"mass", CC_SYS_SYSTEM | CC_SYS_DFDX | CC_SYS_DFDV, 1e3 * TOL_EXACT},
+    [CC_SYS_C_B] = {"b", CC_SYS_SYSTEM | CC_SYS_FORCE | CC_SYS_DFDX, 1e3 * TOL_EXACT},
+    [CC_SYS_C_CLAIM_E] = {"claim: energy", CC_SYS_ENERGY, TOL_CLAIM},
+    [CC_SYS_C_CLAIM_F] = {"claim: force", CC_SYS_FORCE, TOL_CLAIM},
+    [CC_SYS_C_CLAIM_DFDX] = {"claim: df/dx", CC_SYS_DFDX, TOL_JAC},
+    [CC_SYS_C_CLAIM_DFDV] = {"claim: df/dv", CC_SYS_DFDV, TOL_JAC},
+};
 
 int cc_sys_eval_init(cc_sys_eval *e, int n)
 {
@@ -567,8 +588,6 @@ static void check_b(run *R, const double *v, const cc_sys_eval *e)
 
 /* ---- against what the program claims, term by term ---- */
 
-#define TOL_CLAIM 1e-8   /* the same formulas summed in another order */
-
 /* the kind of a difference that is c times a claimed quantity, or NULL */
 static const char *multiple_kind(double c)
 {
@@ -764,15 +783,10 @@ static void check_state(run *R, const double *x, const double *v)
 /* which checks apply to what t provides, and which gate */
 static void plan(run *R)
 {
-    static const int needs[CC_SYS_CHECKS] = {
-        CC_SYS_ENERGY | CC_SYS_FORCE, CC_SYS_FORCE | CC_SYS_DFDX, CC_SYS_FORCE | CC_SYS_DFDX, CC_SYS_FORCE | CC_SYS_DFDV, CC_SYS_DFDX,
-        CC_SYS_FORCE | CC_SYS_EXTERNAL, CC_SYS_FORCE | CC_SYS_EXTERNAL, CC_SYS_DFDX,
-        CC_SYS_DFDX | CC_SYS_FORCE | CC_SYS_EXTERNAL, CC_SYS_SYSTEM | CC_SYS_DFDX | CC_SYS_DFDV,
-        CC_SYS_SYSTEM | CC_SYS_FORCE | CC_SYS_DFDX, CC_SYS_ENERGY, CC_SYS_FORCE, CC_SYS_DFDX, CC_SYS_DFDV};
     for (int c = 0; c < CC_SYS_CHECKS; c++) {
         cc_sys_check *k = &R->r->c[c];
-        k->name = check_names[c];
-        k->applies = (R->t->provides & needs[c]) == needs[c];
+        k->name = kinds[c].name;
+        k->applies = (R->t->provides & kinds[c].needs) == kinds[c].needs;
         k->gates = k->applies;
         k->max_rel = 0;
         k->note = k->applies ? "" : "not applicable: the program does not give what it needs";
@@ -788,12 +802,9 @@ static void plan(run *R)
 /* pass or fail of each check after the states */
 static void verdicts(run *R)
 {
-    static const double tols[CC_SYS_CHECKS] = {TOL_FORCE, TOL_JAC, TOL_JAC, TOL_JAC, TOL_EXACT, TOL_EXACT, TOL_EXACT,
-                                               1e3 * TOL_EXACT, 1e3 * TOL_EXACT, 1e3 * TOL_EXACT, 1e3 * TOL_EXACT,
-                                               TOL_CLAIM, TOL_CLAIM, TOL_JAC, TOL_JAC};
     for (int c = 0; c < CC_SYS_CHECKS; c++) {
         cc_sys_check *k = &R->r->c[c];
-        k->pass = k->applies && k->tests > 0 && k->max_rel <= tols[c];
+        k->pass = k->applies && k->tests > 0 && k->max_rel <= kinds[c].tol;
         if (k->applies && !k->tests) k->gates = 0, k->note = "not run: no state it applies to";
     }
     /* symmetry gates only where the forces have an energy they agree with */

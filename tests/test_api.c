@@ -9,7 +9,6 @@
  * and the engine is reentrant: audits in several threads at once, and an audit started from
  * inside a callback, give the same rows as the same audits run one at a time.
  */
-#define _POSIX_C_SOURCE 200809L   /* open_memstream */
 #include <math.h>
 #include <pthread.h>
 #include <stdio.h>
