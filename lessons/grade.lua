@@ -22,6 +22,11 @@
 --      value = function(x, rest) ... end,          -- the condition's value, from the toolkit
 --      hints = {"...", "..."}}, ...}}
 -- grade.run returns true when every part passes, false otherwise (clothcheck exits 1).
+--
+-- A part is graded with the worked answers (the lesson's solution.lua) of the earlier parts it
+-- calls through the exercise's table (M.system calling M.force_jacobian), so one mistake fails
+-- one part; where a part calls a failing one, it is graded again with the student's own parts
+-- and the feedback says whether the whole chain works, and because of which part.
 local cc = require "clothcheck"
 
 local M = {}
@@ -186,18 +191,104 @@ local function grade_part(part, work)
   return ok, lines
 end
 
+-- the worked answer beside the grader (the table its solution.lua returns), or nil
+local function load_solution()
+  local here = arg and arg[0] and arg[0]:match("^(.*)/[^/]*$")
+  local chunk = here and loadfile(here .. "/solution.lua", "t")
+  if not chunk then return nil end
+  local ok, sol = pcall(chunk)
+  return ok and type(sol) == "table" and sol or nil
+end
+
+-- `f` wrapped to set called[k] when it runs
+local function noted(f, called, k)
+  return function(...)
+    called[k] = true
+    return f(...)
+  end
+end
+
+-- Put part q's answer from `from` into the exercise's table for the time of one grading, and
+-- return what undoes it. A function is replaced; a table the exercise builds on (403's
+-- metatable of hyper-dual numbers) gets the fields of `from`'s, so the values the exercise
+-- already made use them too.
+local function lend(work, q, from, called)
+  local mine = work[q.fn]
+  if type(from) == "function" then
+    work[q.fn] = noted(from, called, q.todo)
+    return function() work[q.fn] = mine end
+  end
+  local kept = {}
+  for k, v in pairs(mine) do kept[k] = v end
+  if from == mine then from = kept end
+  for k in pairs(kept) do mine[k] = nil end
+  for k, v in pairs(from) do mine[k] = type(v) == "function" and noted(v, called, q.todo) or v end
+  return function()
+    for k in pairs(from) do mine[k] = nil end
+    for k, v in pairs(kept) do mine[k] = v end
+  end
+end
+
+-- Grade `part` with every earlier part's answer taken from `source` (the worked answer, or the
+-- student's own), noting which are called, through the exercise's table as the exercise calls
+-- them (M.force_jacobian(...) inside M.system): ok, lines and the set of earlier parts called,
+-- directly or through one another, keyed by their number.
+local function grade_with(part, parts, work, source)
+  local undo, called = {}, {}
+  for _, q in ipairs(parts) do
+    local from = source[q.fn]
+    local usable = type(from) == "function" or type(from) == "table" and type(work[q.fn]) == "table"
+    if q.todo < part.todo and q.fn ~= part.fn and usable then undo[#undo + 1] = lend(work, q, from, called) end
+  end
+  local ran, ok, lines = pcall(grade_part, part, work)
+  for i = #undo, 1, -1 do undo[i]() end
+  if not ran then error(ok, 0) end
+  return ok, lines, called
+end
+
+-- "(1), (3)" for the numbers set in `set`
+local function numbers(set)
+  local list = {}
+  for k in pairs(set) do list[#list + 1] = k end
+  table.sort(list)
+  for i, k in ipairs(list) do list[i] = "(" .. k .. ")" end
+  return table.concat(list, ", "), #list
+end
+
+-- Each part is graded with the worked answers of the earlier parts it calls, so that a mistake
+-- in (1) fails (1) alone; a part that calls a failing part is graded a second time with the
+-- student's own parts throughout, and the feedback says whether the whole chain works.
 function M.run(spec)
   local dir, hint = spec.dir or ("exercises/" .. spec.lesson), tonumber(spec.hint)
   local work, err = load_work(dir)
   if not work then error(err, 0) end
+  local solution = load_solution()
+  local own = {}
+  for _, part in ipairs(spec.parts) do own[part.fn] = work[part.fn] end
   print(string.format("Lesson %s exercise, %s/exercise.lua:", spec.lesson, dir))
-  local failed, first
+  local failed, chained, first, broken = {}, {}, nil, {}
   for _, part in ipairs(spec.parts) do
-    local ok, lines = grade_part(part, work)
-    print(string.format("  (%d) %-28s %s", part.todo, part.name, ok and "passed" or "FAILED"))
+    local ok, lines, called = grade_with(part, spec.parts, work, solution or own)
+    local using = solution and next(called) and " (graded with the worked " .. numbers(called) .. ")" or ""
+    print(string.format("  (%d) %-28s %s%s", part.todo, part.name, ok and "passed" or "FAILED", using))
     for _, l in ipairs(lines or {}) do print("        " .. l) end
+    local suspect = false
+    for k in pairs(called) do suspect = suspect or failed[k] or chained[k] end
+    if ok and suspect then
+      -- the whole chain: this part again with the student's own earlier parts
+      local ok_own, lines_own, called_own = grade_with(part, spec.parts, work, own)
+      if not ok_own then
+        chained[part.todo] = true
+        local cause = {}
+        for k in pairs(called_own) do if failed[k] then cause[k] = true end end
+        local because = numbers(cause)
+        print(string.format("        with your own %s it fails, because of %s: %s", numbers(called_own), because,
+                            lines_own and lines_own[1] or "FAILED"))
+        broken[#broken + 1] = string.format("(%d) fails with your %s", part.todo, because)
+      end
+    end
     if not ok then
-      failed = (failed or 0) + 1
+      failed[part.todo] = true
       first = first or part
       if not hint then print("        hint: " .. part.hints[1]) end
     end
@@ -206,8 +297,14 @@ function M.run(spec)
     local h = first.hints[math.min(hint, #first.hints)]
     print(string.format("\nHint %d of %d for part (%d): %s", math.min(hint, #first.hints), #first.hints, first.todo, h))
   end
-  print(failed and string.format("\n%d of %d parts to do.", failed, #spec.parts) or "\nEvery part passes.")
-  return not failed
+  local nfailed = select(2, numbers(failed))
+  if nfailed == 0 then
+    print("\nEvery part passes.")
+  else
+    print(string.format("\n%d of %d parts to do.", nfailed, #spec.parts))
+    if #broken > 0 then print("The whole chain, with your own parts: " .. table.concat(broken, "; ") .. ".") end
+  end
+  return nfailed == 0
 end
 
 return M

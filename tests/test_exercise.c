@@ -5,7 +5,9 @@
  * feedback naming the TODO), the worked solution passes (exit 0), a copy is never overwritten,
  * and each typical wrong answer in tests/exercises/NNN_*.lua gets the diagnosis its second
  * line names ("-- Expected diagnosis: KIND") and, where its third line names one ("-- Expected
- * step: NAME"), the derivation step the stepper finds it departs at.
+ * step: NAME"), the derivation step the stepper finds it departs at; one part fails, or as many
+ * as a line "-- Expected failing parts: N" says the mistake is made in (the parts that call a
+ * wrong one are graded with its worked answer).
  */
 #include <dirent.h>
 #include <stdio.h>
@@ -78,10 +80,14 @@ static void one_lesson(const char *name)
         snprintf(src, sizeof src, "%s/%s", dir, e->d_name);
         FILE *f = fopen(src, "r");
         CU_ASSERT_PTR_NOT_NULL_FATAL(f);
-        char third[256] = "", step[128] = "";
+        char more[256] = "", step[128] = "";
+        int failing = 1;
         CU_ASSERT_PTR_NOT_NULL(fgets(line, sizeof line, f));
         CU_ASSERT_PTR_NOT_NULL(fgets(line, sizeof line, f));
-        if (fgets(third, sizeof third, f)) sscanf(third, "-- Expected step: %127[^\n]", step);
+        while (fgets(more, sizeof more, f) && !strncmp(more, "-- Expected ", 12)) {
+            sscanf(more, "-- Expected step: %127[^\n]", step);
+            sscanf(more, "-- Expected failing parts: %d", &failing);
+        }
         fclose(f);
         CU_ASSERT_EQUAL_FATAL(sscanf(line, "-- Expected diagnosis: %63s", kind), 1);
         snprintf(cmd, sizeof cmd, "rm -rf w && mkdir w && cp '%s' w/exercise.lua", src);
@@ -90,6 +96,12 @@ static void one_lesson(const char *name)
         strcat(kind, ": ");
         if (!strstr(out, kind)) fprintf(stderr, "%s: expected '%s' in\n%s\n", e->d_name, kind, out);
         CU_ASSERT_PTR_NOT_NULL(strstr(out, kind));
+        /* one mistake fails one part (or the parts the file says it is made in): the parts
+         * calling it are graded with its worked answer */
+        int n_failed = 0;
+        for (const char *p = out; (p = strstr(p, "FAILED")); p++) n_failed++;
+        if (n_failed != failing) fprintf(stderr, "%s: %d parts FAILED, expected %d\n%s\n", e->d_name, n_failed, failing, out);
+        CU_ASSERT_EQUAL(n_failed, failing);
         if (step[0]) {   /* the derivation stepper names the first step that departs */
             char want[200];
             snprintf(want, sizeof want, "departs at step '%s'", step);
@@ -117,6 +129,53 @@ static void test_every_exercise(void)
     }
     closedir(d);
     CU_ASSERT(n >= 1);
+}
+
+/* grade typical wrong answer tests/exercises/FILE of lesson `num` in a fresh folder */
+static int check_wrong(const char *num, const char *file)
+{
+    char cmd[1400];
+    scratch();
+    snprintf(cmd, sizeof cmd, "mkdir w && cp '%s/tests/exercises/%s' w/exercise.lua", CC_SOURCE_DIR, file);
+    CU_ASSERT_EQUAL_FATAL(system(cmd), 0);
+    return check(num, "w");
+}
+
+/* each line of `want` appears in the grader's output */
+static void expect_lines(const char *const *want, size_t n)
+{
+    for (size_t i = 0; i < n; i++) {
+        if (!strstr(out, want[i])) fprintf(stderr, "expected \"%s\" in\n%s\n", want[i], out);
+        CU_ASSERT_PTR_NOT_NULL(strstr(out, want[i]));
+    }
+}
+
+/* A wrong part (1) fails (1) alone: (2) and (3) call it and are graded with its worked answer
+ * (passed), then with the student's own parts, which fail because of (1) -- through a function
+ * (502's force Jacobian) and through a metatable the exercise builds on (403's hyper-duals). */
+static void test_worked_parts(void)
+{
+    CU_ASSERT_EQUAL(check_wrong("502", "502_no_c_term.lua"), 1);
+    static const char *const l502[] = {
+        "(2) the system A, b              passed (graded with the worked (1))",
+        "with your own (1) it fails, because of (1): A: off the right values",
+        "(3) the step x1, v1              passed (graded with the worked (2))",
+        "with your own (1), (2) it fails, because of (1)",
+        "1 of 3 parts to do.",
+        "The whole chain, with your own parts: (2) fails with your (1); (3) fails with your (1)."};
+    expect_lines(l502, sizeof l502 / sizeof l502[0]);
+    CU_ASSERT_EQUAL(check_wrong("403", "403_no_cross_terms.lua"), 1);
+    static const char *const l403[] = {
+        "(2) hyper-dual sqrt              passed\n",
+        "(3) exact Hessian                passed (graded with the worked (1), (2))",
+        "with your own (1), (2) it fails, because of (1): the Hessian of C_u: off",
+        "1 of 3 parts to do."};
+    expect_lines(l403, sizeof l403 / sizeof l403[0]);
+    /* a wrong (2) with a right (1): (3) fails with the student's (2) only */
+    CU_ASSERT_EQUAL(check_wrong("403", "403_sqrt_first_order.lua"), 1);
+    static const char *const l403b[] = {"(1) hyper-dual product           passed",
+                                        "with your own (1), (2) it fails, because of (2):"};
+    expect_lines(l403b, sizeof l403b / sizeof l403b[0]);
 }
 
 static void test_bad_input(void)
@@ -165,6 +224,7 @@ int main(void)
 {
     static const cc_test_case tests[] = {
         {"every exercise: blanks fail, solution passes, wrong answers diagnosed", test_every_exercise},
+        {"a wrong early part: later parts graded with its worked answer", test_worked_parts},
         {"bad input", test_bad_input},
         {"grading in the sandbox", test_check_sandboxed},
         {NULL, NULL}};

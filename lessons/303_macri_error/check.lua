@@ -55,7 +55,7 @@ local function check_arccos(f, _, part)
     return false, {string.format("sign: right on every fold with theta > 0, the negative of the right gradient on the %d with theta < 0: " ..
                                  "the value is |theta|, whose sine is |sin theta|", neg)}
   end
-  return false, {string.format("wrong on %d of 18 folds (%d with theta > 0, %d with theta < 0); it builds on grad_cos of part (1)",
+  return false, {string.format("wrong on %d of 18 folds (%d with theta > 0, %d with theta < 0)",
                                npos + nneg, npos, nneg)}
 end
 

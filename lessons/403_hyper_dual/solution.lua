@@ -8,7 +8,7 @@ HD.__index = HD
 M.HD = HD
 function M.hd(a, b, c, d) return setmetatable({a, b or 0, c or 0, d or 0}, HD) end
 local hd = M.hd
-local function lift(v) return getmetatable(v) == HD and v or hd(v) end
+local function lift(v) return type(v) == "table" and v or hd(v) end
 HD.__add = function(p, q) p, q = lift(p), lift(q); return hd(p[1] + q[1], p[2] + q[2], p[3] + q[3], p[4] + q[4]) end
 HD.__sub = function(p, q) p, q = lift(p), lift(q); return hd(p[1] - q[1], p[2] - q[2], p[3] - q[3], p[4] - q[4]) end
 HD.__unm = function(p) return hd(-p[1], -p[2], -p[3], -p[4]) end
@@ -23,7 +23,7 @@ end
 -- (2): t^2 = 2 b c e1e2, so f(p) = f(a) + f'(a) (b e1 + c e2) + (f'(a) d + f''(a) b c) e1e2;
 -- for the square root f' = 1/(2 sqrt a), f'' = -1/(4 a sqrt a)
 function M.sqrt(p)
-  if getmetatable(p) ~= HD then return math.sqrt(p) end
+  if type(p) == "number" then return math.sqrt(p) end
   local s = math.sqrt(p[1])
   local f1, f2 = 0.5 / s, -0.25 / (s * p[1])
   return hd(s, f1 * p[2], f1 * p[3], f1 * p[4] + f2 * p[2] * p[3])

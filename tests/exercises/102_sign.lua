@@ -1,5 +1,6 @@
 -- A typical wrong answer to lesson 102: the sign of (14) flipped.
 -- Expected diagnosis: sign
+-- Expected failing parts: 2
 --
 -- C_u = alpha (|w_u| - b_u). The length |w| changes with w along w^ = w/|w| (d|w| = w^ . dw),
 -- and w_u moves with x_{m,s} by dw_ux/dx_mx along axis s ((5)-(8)), so

@@ -1,5 +1,6 @@
 -- A typical wrong answer to lesson 103: the projector (I - w^ w^T) of (15) left out.
 -- Expected diagnosis: projector
+-- Expected failing parts: 2
 --
 -- Differentiating w^ = w/|w| as if |w| were a constant gives dw/|w| instead of
 -- (I - w^ w^T) dw/|w|: the Hessian then claims curvature along w^, where |w| grows linearly.
