@@ -4,17 +4,26 @@
 #include <string.h>
 #include "checks/csr.h"
 
-/* A triplet, for sorting. */
-typedef struct trip {
-    int i, j;
-    double v;
-} trip;
-
-static int by_row_col(const void *a, const void *b)
+/* The triplets' order by (row, column) into `order`, in O(nnz + n): a stable counting sort by
+ * column, then one by row. NULL when out of memory. */
+static int *sorted_order(int n, int nnz, const int *i, const int *j)
 {
-    const trip *p = a, *q = b;
-    if (p->i != q->i) return p->i < q->i ? -1 : 1;
-    return p->j < q->j ? -1 : p->j > q->j;
+    int *count = calloc((size_t)n + 1, sizeof *count);
+    int *by_col = malloc(sizeof *by_col * (size_t)(nnz > 0 ? nnz : 1));
+    int *order = malloc(sizeof *order * (size_t)(nnz > 0 ? nnz : 1));
+    if (!count || !by_col || !order) {
+        free(count), free(by_col), free(order);
+        return NULL;
+    }
+    for (int k = 0; k < nnz; k++) count[j[k] + 1]++;
+    for (int c = 0; c < n; c++) count[c + 1] += count[c];
+    for (int k = 0; k < nnz; k++) by_col[count[j[k]]++] = k;
+    memset(count, 0, sizeof *count * ((size_t)n + 1));
+    for (int k = 0; k < nnz; k++) count[i[k] + 1]++;
+    for (int r = 0; r < n; r++) count[r + 1] += count[r];
+    for (int t = 0; t < nnz; t++) order[count[i[by_col[t]]]++] = by_col[t];
+    free(count), free(by_col);
+    return order;
 }
 
 int cc_csr_from_triplets(cc_csr *A, int n, int nnz, const int *i, const int *j, const double *v, int *bad)
@@ -23,28 +32,27 @@ int cc_csr_from_triplets(cc_csr *A, int n, int nnz, const int *i, const int *j, 
     A->n = n;
     for (int k = 0; k < nnz; k++)
         if (i[k] < 0 || i[k] >= n || j[k] < 0 || j[k] >= n) return *bad = k, -1;
-    trip *t = malloc(sizeof *t * (size_t)(nnz > 0 ? nnz : 1));
+    int *order = sorted_order(n, nnz, i, j);
     A->rowp = calloc((size_t)n + 1, sizeof *A->rowp);
     A->col = malloc(sizeof *A->col * (size_t)(nnz > 0 ? nnz : 1));
     A->val = malloc(sizeof *A->val * (size_t)(nnz > 0 ? nnz : 1));
-    if (!t || !A->rowp || !A->col || !A->val) {
-        free(t), cc_csr_free(A);
+    if (!order || !A->rowp || !A->col || !A->val) {
+        free(order), cc_csr_free(A);
         return *bad = -1, -1;
     }
-    for (int k = 0; k < nnz; k++) t[k] = (trip){i[k], j[k], v[k]};
-    qsort(t, (size_t)nnz, sizeof *t, by_row_col);
-    int m = 0;
-    for (int k = 0; k < nnz; k++) {
-        if (m > 0 && t[k].i == t[m - 1].i && t[k].j == t[m - 1].j) {
-            A->val[m - 1] += t[k].v;
+    int m = 0, last_i = -1, last_j = -1;
+    for (int t = 0; t < nnz; t++) {
+        int k = order[t];
+        if (m > 0 && i[k] == last_i && j[k] == last_j) {   /* duplicates summed */
+            A->val[m - 1] += v[k];
             continue;
         }
-        t[m++] = t[k];
-        A->col[m - 1] = t[k].j, A->val[m - 1] = t[k].v;
-        A->rowp[t[k].i + 1]++;
+        A->col[m] = j[k], A->val[m] = v[k], m++;
+        A->rowp[i[k] + 1]++;
+        last_i = i[k], last_j = j[k];
     }
     for (int r = 0; r < n; r++) A->rowp[r + 1] += A->rowp[r];
-    free(t);
+    free(order);
     return 0;
 }
 

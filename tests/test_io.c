@@ -1,5 +1,5 @@
 #define _DEFAULT_SOURCE
-/* Suite: io — atomic output files, CSV, directories, JSON numbers. */
+/* Suite: io — atomic output files, CSV, directories, JSON numbers written and read. */
 #include <dirent.h>
 #include <math.h>
 #include <stdio.h>
@@ -10,6 +10,7 @@
 #include "cc_test.h"
 #include "io/files.h"
 #include "io/json.h"
+#include "io/jsonr.h"
 
 static char dir[64];
 
@@ -113,6 +114,55 @@ static void test_json_numbers(void)
     CU_ASSERT_STRING_EQUAL(buf, "[0.10000000000000001, -2, null, null] \"a\\\"b\\\\c\\n\"");
 }
 
+/* the number JSON text `t` reads as (t must parse), or NaN with *ok = 0 when it does not */
+static double read_number(const char *t, int *ok)
+{
+    char err[160];
+    cc_jdoc *d = cc_jdoc_parse(t, strlen(t), err, sizeof err);
+    *ok = d != NULL;
+    double v = d ? cc_jv_number(cc_jdoc_root(d)) : NAN;
+    cc_jdoc_free(d);
+    return v;
+}
+
+/* Numbers are read as strtod reads them, bit for bit: short ones by the exact path (at most 15
+ * digits, exponent within +-22), the rest by strtod; malformed ones are refused. */
+static void test_json_read_numbers(void)
+{
+    static const char *const fixed[] = {"0", "-0", "-0.0e5", "1.", "0.001", "123456789012345", "1234567890123456",
+                                        "0.1", "1e22", "1e23", "1e-22", "1e-23", "9007199254740993",
+                                        "4.9406564584124654e-324", "1.7976931348623157e308", "2.5E+3", "-7e-0",
+                                        "0.000000000000000000000000123", "100000000000000000000000"};
+    int ok;
+    for (size_t k = 0; k < sizeof fixed / sizeof fixed[0]; k++) {
+        double v = read_number(fixed[k], &ok), w = strtod(fixed[k], NULL);
+        CU_ASSERT(ok);
+        if (memcmp(&v, &w, sizeof v)) fprintf(stderr, "%s read as %.17g, strtod %.17g\n", fixed[k], v, w);
+        CU_ASSERT_EQUAL(memcmp(&v, &w, sizeof v), 0);
+    }
+    srand(7);
+    char t[64];
+    int differ = 0;
+    for (int k = 0; k < 200000; k++) {
+        double x = ((double)rand() / RAND_MAX - 0.5) * pow(10, rand() % 40 - 20);
+        switch (k % 4) {
+        case 0: snprintf(t, sizeof t, "%.*g", 1 + k % 17, x); break;
+        case 1: snprintf(t, sizeof t, "%.*e", k % 17, x); break;
+        case 2: snprintf(t, sizeof t, "%.*f", k % 12, x); break;
+        default: snprintf(t, sizeof t, "%d", rand() - RAND_MAX / 2); break;
+        }
+        double v = read_number(t, &ok), w = strtod(t, NULL);
+        differ += !ok || memcmp(&v, &w, sizeof v) != 0;
+    }
+    CU_ASSERT_EQUAL(differ, 0);
+    static const char *const bad[] = {"1.2.3", "1e", "1e+", "1+2", "--1", "1e5e5", "0x10"};
+    for (size_t k = 0; k < sizeof bad / sizeof bad[0]; k++) {
+        read_number(bad[k], &ok);
+        if (ok) fprintf(stderr, "'%s' was read\n", bad[k]);
+        CU_ASSERT(!ok);
+    }
+}
+
 int main(void)
 {
     static const cc_test_case tests[] = {
@@ -120,6 +170,7 @@ int main(void)
         {"CSV", test_csv},
         {"mkdir -p", test_mkdir_p},
         {"JSON numbers and strings", test_json_numbers},
+        {"JSON numbers read as strtod reads them", test_json_read_numbers},
         {NULL, NULL}};
     return cc_test_main("io", tests);
 }

@@ -3,6 +3,7 @@
  * so each is one contiguous block. */
 #include <math.h>
 #include <stdarg.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -163,6 +164,53 @@ static int string(parser *p, const char **out)
     return 0;
 }
 
+static int is_number_char(char c)
+{
+    return (c >= '0' && c <= '9') || c == '+' || c == '-' || c == '.' || c == 'e' || c == 'E';
+}
+
+/* The value of the JSON number s[0..n) when it has at most 15 significant digits and a decimal
+ * exponent within +-22, into *v: then the digits and 10^|e| are exact doubles and one
+ * correctly rounded product or quotient is the correctly rounded value (Clinger 1990), the
+ * same as strtod's. 0 when it is not such a number (strtod reads it). */
+static int exact_number(const char *s, size_t n, double *v)
+{
+    static const double pow10[] = {1e0,  1e1,  1e2,  1e3,  1e4,  1e5,  1e6,  1e7,  1e8,  1e9,  1e10, 1e11,
+                                   1e12, 1e13, 1e14, 1e15, 1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22};
+    size_t k = 0;
+    int neg = k < n && s[k] == '-', digits = 0, scale = 0;
+    k += (size_t)neg;
+    uint64_t m = 0;
+    for (int frac = 0; k < n; k++) {
+        if (s[k] == '.' && !frac) {
+            frac = 1;
+            continue;
+        }
+        if (s[k] < '0' || s[k] > '9') break;
+        if (m || s[k] != '0') {
+            if (++digits > 15) return 0;
+            m = 10 * m + (uint64_t)(s[k] - '0');
+        }
+        scale -= frac;
+    }
+    if (k < n) {   /* an exponent */
+        if (s[k] != 'e' && s[k] != 'E') return 0;
+        k++;
+        int eneg = k < n && (s[k] == '-' || s[k] == '+') ? s[k++] == '-' : 0, e = 0;
+        if (k == n) return 0;
+        for (; k < n; k++) {
+            if (s[k] < '0' || s[k] > '9' || e > 1000) return 0;
+            e = 10 * e + (s[k] - '0');
+        }
+        scale += eneg ? -e : e;
+    }
+    if (scale < -22 || scale > 22) return 0;
+    double d = (double)m;
+    d = scale < 0 ? d / pow10[-scale] : d * pow10[scale];
+    *v = neg ? -d : d;
+    return 1;
+}
+
 /* a number, with the non-finite spellings of other programs */
 static int number(parser *p, cc_jv *v)
 {
@@ -175,10 +223,14 @@ static int number(parser *p, cc_jv *v)
     const char *q = p->s;
     if (q < p->end && *q == '-') q++;
     if (q >= p->end || *q < '0' || *q > '9') return fail(p, "unexpected '%c'", *p->s);
-    while (q < p->end && strchr("0123456789+-.eE", *q)) q++;
+    while (q < p->end && is_number_char(*q)) q++;
     char buf[64], *e;
     size_t n = (size_t)(q - p->s);
     if (n >= sizeof buf) return fail(p, "a number of more than 63 characters");
+    if (exact_number(p->s, n, &v->num)) {
+        p->s = q;
+        return 0;
+    }
     memcpy(buf, p->s, n);
     buf[n] = '\0';
     v->num = strtod(buf, &e);

@@ -219,15 +219,19 @@ int cc_proc_exchange(cc_proc *p, const char *line, size_t n, double timeout, cha
     if (!nl) return ended_early(p, what, err, errlen);
     *nl = '\0';
     size_t used = (size_t)(nl - p->buf) + 1;
-    /* hand out a copy, and keep what follows the line for the next exchange */
-    if (used > p->line_cap) {
-        char *b = realloc(p->line, used);
+    /* hand out the buffer as the line (no copy of a long answer), and keep what follows it,
+     * usually nothing, in the other buffer for the next exchange */
+    size_t rest = p->len - used;
+    if (rest + 1 > p->line_cap) {
+        char *b = realloc(p->line, rest + 1);
         if (!b) return snprintf(err, (size_t)errlen, "out of memory"), -1;
-        p->line = b, p->line_cap = used;
+        p->line = b, p->line_cap = rest + 1;
     }
-    memcpy(p->line, p->buf, used);
-    memmove(p->buf, p->buf + used, p->len - used);
-    p->len -= used;
+    char *line_buf = p->buf;
+    size_t line_cap = p->cap + 1;
+    memcpy(p->line, p->buf + used, rest);
+    p->buf = p->line, p->cap = p->line_cap - 1, p->len = rest;
+    p->line = line_buf, p->line_cap = line_cap;
     *out = p->line;
     return 0;
 }
