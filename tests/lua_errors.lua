@@ -10,6 +10,7 @@ end
 local s = cc.condition("stretch")
 fails("(unknown condition 'twist')", cc.condition, "twist")
 fails("unknown variant 'nope' of shear", cc.condition, "shear", "nope")
+fails("unknown parameter 'k_strech' (did you mean 'k_stretch'?", cc.sim, cc.grid(3, 3, 1, 1), {k_strech = 1})
 fails("expected 9 numbers (3 points), got 2", s.eval, s, {1, 2})
 fails("a triangle condition needs opts.uv", s.eval, s, {0,0,0, 1,0,0, 0,1,0})
 fails("degenerate (u,v) triangle", s.eval, s, {0,0,0, 1,0,0, 0,1,0}, {uv = {0,0, 1,1, 2,2}})

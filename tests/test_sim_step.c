@@ -539,6 +539,11 @@ static void test_presets_and_params(void)
     CU_ASSERT_EQUAL(cc_sim_param_set(&p, "integrator", "rk4", err), -1);
     CU_ASSERT_EQUAL(cc_sim_param_set(&p, "warp", "9", err), -1);
     CU_ASSERT_PTR_NOT_NULL(strstr(err, "unknown parameter"));
+    CU_ASSERT_PTR_NULL(strstr(err, "did you mean"));
+    CU_ASSERT_EQUAL(cc_sim_param_set(&p, "k_strech", "9", err), -1);   /* a letter left out */
+    CU_ASSERT_PTR_NOT_NULL(strstr(err, "did you mean 'k_stretch'?"));
+    CU_ASSERT_EQUAL(cc_sim_param_set(&p, "dneisty", "9", err), -1);    /* two letters swapped twice */
+    CU_ASSERT_PTR_NOT_NULL(strstr(err, "did you mean 'density'?"));
     cc_mesh *m = cc_mesh_grid(3, 3, 1, 1, 0, err);
     cc_sim_preset("pritchard-table1", &p, err);
     p.density = 0;

@@ -147,6 +147,40 @@ static int parse_enum(const char *value, const char *const *words, int *out)
     return -1;
 }
 
+/* the edit distance (insertions, deletions, substitutions, swaps of neighbours) of a and b,
+ * counted up to 3: 3 means 3 or more */
+static int distance(const char *a, const char *b)
+{
+    enum { W = 48 };
+    size_t n = strlen(a), m = strlen(b);
+    if (n >= W || m >= W || (n > m ? n - m : m - n) >= 3) return 3;
+    int d[W][W];
+    for (size_t i = 0; i <= n; i++) d[i][0] = (int)i;
+    for (size_t j = 0; j <= m; j++) d[0][j] = (int)j;
+    for (size_t i = 1; i <= n; i++)
+        for (size_t j = 1; j <= m; j++) {
+            int best = d[i - 1][j - 1] + (a[i - 1] != b[j - 1]);
+            if (d[i - 1][j] + 1 < best) best = d[i - 1][j] + 1;
+            if (d[i][j - 1] + 1 < best) best = d[i][j - 1] + 1;
+            if (i > 1 && j > 1 && a[i - 1] == b[j - 2] && a[i - 2] == b[j - 1] && d[i - 2][j - 2] + 1 < best)
+                best = d[i - 2][j - 2] + 1;
+            d[i][j] = best;
+        }
+    return d[n][m] < 3 ? d[n][m] : 3;
+}
+
+/* the parameter whose name is closest to `name` (at most two edits away), or NULL */
+static const char *nearest_field(const char *name)
+{
+    const char *best = NULL;
+    int bd = 3;
+    for (size_t i = 0; i < sizeof fields / sizeof fields[0]; i++) {
+        int d = distance(name, fields[i].name);
+        if (d < bd) bd = d, best = fields[i].name;
+    }
+    return best;
+}
+
 /* p.name = value parsed by the field's kind */
 int cc_sim_param_set(cc_sim_params *p, const char *name, const char *value, char *err)
 {
@@ -197,7 +231,12 @@ int cc_sim_param_set(cc_sim_params *p, const char *name, const char *value, char
         snprintf(err, CC_ERRLEN, "bad value '%s' for parameter %s", value, name);
         return -1;
     }
-    snprintf(err, CC_ERRLEN, "unknown parameter '%s'", name);
+    const char *near = nearest_field(name);
+    if (near)
+        snprintf(err, CC_ERRLEN, "unknown parameter '%.40s' (did you mean '%s'? all of them: docs/lua.md, \"Simulator "
+                 "parameters\")", name, near);
+    else
+        snprintf(err, CC_ERRLEN, "unknown parameter '%.40s' (all of them: docs/lua.md, \"Simulator parameters\")", name);
     return -1;
 }
 
