@@ -15,6 +15,9 @@
 --     and a list of lines saying what is wrong (a step of an integrator, a filter of MPCG,
 --     ...); when fn gives nothing yet it returns false, {grade.todo_message(part)}.
 --     grade.compare and grade.classify compare numbers and name the typical mistakes.
+-- Any part may give steps(work): the steps of the derivation its answer is built in, from the
+-- student's functions, for the stepper to name the first that departs when the part fails
+-- (first_departure below).
 --
 --   local grade = require "grade"
 --   return grade.run{lesson = "102", dir = arg[1], hint = arg[2], parts = {
