@@ -196,15 +196,16 @@ end
 local function first_departure(part, work)
   local okb, steps, x = pcall(part.steps, work)
   if not okb or type(steps) ~= "table" then return nil end
-  -- the compare steps in order up to the first that departs; the derivative steps before it
-  -- to the stepper
+  -- the compare steps in order up to the first that departs (or gives nothing yet: the
+  -- student's function is not written); the derivative steps before it to the stepper
   local derived, first, worst = {}, nil, nil
   for i, s in ipairs(steps) do
-    if first then break end
     if s.right then
       local off, w = compare_step(s)
-      if off == nil then return nil end          -- the student's function gives nothing yet
-      if off then first, worst = i, w end
+      if off ~= false then
+        if off then first, worst = i, w end
+        break
+      end
     else
       derived[#derived + 1] = s
     end
