@@ -15,6 +15,9 @@
 --     and a list of lines saying what is wrong (a step of an integrator, a filter of MPCG,
 --     ...); when fn gives nothing yet it returns false, {grade.todo_message(part)}.
 --     grade.compare and grade.classify compare numbers and name the typical mistakes.
+-- Any part may give steps(work): the steps of the derivation its answer is built in, from the
+-- student's functions, for the stepper to name the first that departs when the part fails
+-- (first_departure below).
 --
 --   local grade = require "grade"
 --   return grade.run{lesson = "102", dir = arg[1], hint = arg[2], parts = {
@@ -164,18 +167,67 @@ end
 -- derivation as Lua steps ({name=, equations=, value=f(x, rest), derivative=f(x, rest)},
 -- built from the student's functions) and the positions x to step through it at; the line
 -- names the first step whose derivative is not the derivative of its value (docs/derive.md).
+-- A step of a derivation that is not a derivative (a line of an integrator, a constraint
+-- MPCG keeps) is a compare step, {name=, equations=, value=f(), right=f(), tol=, scale=}: its
+-- value (the student's numbers) departs when some entry is off right's by more than tol
+-- (default 1e-9; a number or one per entry) times scale (default the largest right entry).
+local function compare_step(s)
+  local okg, got = pcall(s.value)
+  local okw, want = pcall(s.right)
+  if not okg or not okw then return nil end
+  if type(got) == "number" then got = {got} end
+  if type(want) == "number" then want = {want} end
+  if type(got) ~= "table" or type(want) ~= "table" or #got ~= #want then return nil end
+  local scale = s.scale
+  if not scale then
+    scale = 1e-300
+    for i = 1, #want do scale = math.max(scale, math.abs(want[i])) end
+  end
+  local worst, off = 0, false
+  for i = 1, #want do
+    if type(got[i]) ~= "number" then return nil end
+    local e = math.abs(got[i] - want[i]) / scale
+    local tol = type(s.tol) == "table" and s.tol[i] or s.tol or 1e-9
+    worst, off = math.max(worst, e), off or not (e <= tol)
+  end
+  return off, worst
+end
+
 local function first_departure(part, work)
   local okb, steps, x = pcall(part.steps, work)
-  if not okb or type(steps) ~= "table" or type(x) ~= "table" then return nil end
-  local n = #x
-  local cond = cc.define{condition = "exercise", variant = part.fn .. "_steps", nv = n // 3, steps = steps,
-    value = function() return 0 end,
-    gradient = function() return {table.unpack(zeros(n), 1, n)} end,
-    hessian = function() return zeros(n) end}
-  local okd, d = pcall(cond.derive, cond, x)
-  if not okd or not d.first_departure then return nil end
-  local f = d.first_departure
-  return string.format("step: the derivation departs at step '%s' (%s): %s", f.name, f.equations or "", f.verdict)
+  if not okb or type(steps) ~= "table" then return nil end
+  -- the compare steps in order up to the first that departs (or gives nothing yet: the
+  -- student's function is not written); the derivative steps before it to the stepper
+  local derived, first, worst = {}, nil, nil
+  for i, s in ipairs(steps) do
+    if s.right then
+      local off, w = compare_step(s)
+      if off ~= false then
+        if off then first, worst = i, w end
+        break
+      end
+    else
+      derived[#derived + 1] = s
+    end
+  end
+  if #derived > 0 then
+    if type(x) ~= "table" then return nil end
+    local n = #x
+    local cond = cc.define{condition = "exercise", variant = part.fn .. "_steps", nv = n // 3, steps = derived,
+      value = function() return 0 end,
+      gradient = function() return {table.unpack(zeros(n), 1, n)} end,
+      hessian = function() return zeros(n) end}
+    local okd, d = pcall(cond.derive, cond, x)
+    if not okd then return nil end
+    local f = d.first_departure
+    if f then
+      return string.format("step: the derivation departs at step '%s' (%s): %s", f.name, f.equations or "", f.verdict)
+    end
+  end
+  if not first then return nil end
+  local s = steps[first]
+  return string.format("step: the derivation departs at step '%s' (%s): differs from the right value by %.2g",
+                       s.name, s.equations or "", worst)
 end
 
 -- grade one part, and where it fails and gives steps, the first step that departs

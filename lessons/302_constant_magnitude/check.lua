@@ -67,13 +67,29 @@ local function theta_frozen(x, xf, rest)
   return math.atan(sin, cos) - rest.rest_angle
 end
 
+-- the derivation as steps for the stepper, on the first hinge (56 degrees), one per part (a
+-- part is graded with the worked answer of the other): (54) is the derivative of your frozen
+-- theta (Section 4); your exact gradient, (54) minus the dropped cos theta sin theta d ln|e|,
+-- that of theta (30)
+local function steps_frozen(work)
+  local x0 = hinges[1]
+  return {{name = "frozen theta", equations = "001 Section 4, (40)-(54)",
+           value = function(y) return work.frozen_theta({table.unpack(y)}, {table.unpack(x0)}) end,
+           derivative = function(y) return pritchard:eval(y, {}).gradient[1] end}}, {table.unpack(x0)}
+end
+local function steps_theta(work)
+  return {{name = "theta", equations = "001 (30); (54) - cos theta sin theta d ln|e|",
+           value = function(y) return exact:eval(y, {want = "value"}).value[1] end,
+           derivative = function(y) return work.exact_gradient({table.unpack(y)}) end}}, {table.unpack(hinges[1])}
+end
+
 return grade.run{lesson = "302_constant_magnitude", dir = arg[1], hint = arg[2], parts = {
-  {todo = 1, name = "frozen theta, 001 Section 4", fn = "frozen_theta", kind = "check", check = check_frozen,
+  {todo = 1, name = "frozen theta, 001 Section 4", fn = "frozen_theta", kind = "check", check = check_frozen, steps = steps_frozen,
    hints = {"Normalise each vector of y by a length that does not move with y: its length at xf.",
             "nA/|fA|, nB/|fB|, e/|fe|, with fA, fB, fe the vectors at xf; then cos = nA.nB, sin = (nA x nB).e.",
             "return math.atan(dot(cross(nA, nB), e), dot(nA, nB)) after nA, nB, e = scale(nA, 1/len(fA)), ..."}},
   {todo = 2, name = "exact d theta/dx", fn = "exact_gradient", nv = 4,
-   value = theta, value_frozen = theta_frozen,
+   value = theta, value_frozen = theta_frozen, steps = steps_theta,
    hints = {"Freezing a length keeps n^ d ln|n| in d n^; the nA and nB parts cancel in cos d(sin) - sin d(cos). Which vector is only in sin?",
             "(54) - d theta = cos theta sin theta d ln|e|, and d ln|e| = e^ . de / |e| with e = x1 - x2.",
             "With k = cos(theta) sin(theta) / |e|^2: subtract k e from the x1 entries of (54) and add k e to the x2 entries."}},

@@ -56,12 +56,27 @@ local function check_jacobian(f, work, part)
   }, "(it uses grad_A of part (1))")
 end
 
+-- the derivation as steps for the stepper, on the first hinge (theta0 = 0.3, away from rest),
+-- one per part (the Jacobian is graded with the worked dA/dx): A by the quotient rule, and
+-- F_i = k A sigma u_i by the product rule, row i of your Jacobian the derivative of F_i
+local function steps_A(work)
+  return {{name = "A", equations = "002 Force Magnitude; 004",
+           value = function(y) return A(y) end,
+           derivative = function(y) return work.grad_A({table.unpack(y)}) end}}, {table.unpack(hinges[1].x)}
+end
+local function steps_F(work)
+  local c, K = hinges[1], 1.7
+  return {{name = "F_i = k A sigma u_i", equations = "004; 002 Force Magnitude, Force Directions",
+           value = function(y) return cc.bridson_force(y, {rest = c.theta0, k = K}).force end,
+           derivative = function(y) return work.jacobian({table.unpack(y)}, c.theta0, K) end}}, {table.unpack(c.x)}
+end
+
 return grade.run{lesson = "305_bridson_jacobian", dir = arg[1], hint = arg[2], parts = {
-  {todo = 1, name = "dA/dx", fn = "grad_A", nv = 4, value = function(x) return A(x) end,
+  {todo = 1, name = "dA/dx", fn = "grad_A", nv = 4, value = function(x) return A(x) end, steps = steps_A,
    hints = {"A = |e|^2 / s with s = |nA| + |nB|: the quotient rule.",
             "d|e|^2 = 2 e . (dx1 - dx2); d|nA| = nA^ . d nA = the gradient of (nA^ . nA) with nA^ held fixed: M.grad_dot_nA(x, nA^).",
             "g = d|e|^2 / s - |e|^2 / s^2 (grad_dot_nA(x, nA^) + grad_dot_nB(x, nB^)), vertex by vertex; d|e|^2 is 2e at x1 and -2e at x2."}},
-  {todo = 2, name = "dF/dx, Bridson's force", fn = "jacobian", kind = "check", check = check_jacobian,
+  {todo = 2, name = "dF/dx, Bridson's force", fn = "jacobian", kind = "check", check = check_jacobian, steps = steps_F,
    hints = {"F_i = k (A sigma) u_i: the product of a scalar and a vector, both depending on x.",
             "d(A sigma) = sigma dA + A cos(theta/2)/2 dtheta, and du_i/dx_j = -d2theta_ij.",
             "J[12 (i - 1) + j] = k * (u_i * (sigma * dA_j + A * cos(theta/2)/2 * dtheta_j) + A * sigma * (-d2theta_ij)), u = -dtheta."}},

@@ -87,16 +87,50 @@ local function check_K(f, _, part)
     {literal, "labels: Bergou et al.'s formula with their labels read as ours; their edge x0 x1 is our x2 x1, their wings x2, x3 our x0, x3"}})
 end
 
+-- the derivations as steps for the stepper, on the second rest hinge folded away from rest,
+-- one per part: your gradient of theta; Discrete Shells' C = w (theta - theta0) with your
+-- weight (dC = w dtheta, w a constant of the rest hinge; dtheta the appendix's); the quadratic
+-- model's C = sqrt(3/A) sum K_m (x_m - x_m rest), whose derivative along axis s at x_m is your
+-- sqrt(3/A) K_m
+local function steps_theta(work)
+  return {{name = "theta", equations = "001 (30); Tamstorf & Grinspun 2013 (gradient of theta)",
+           value = theta, derivative = function(y) return work.grad_theta({table.unpack(y)}) end}}, moved(RESTS[2])
+end
+
+local function steps_C(work)
+  local xr = RESTS[2]
+  return {{name = "C = w (theta - theta0)", equations = "Grinspun et al. 2003 (hinge energy)",
+           value = function(y) return shells:eval(y, {x_rest = xr}).value[1] end,
+           derivative = function(y)
+             local w, g = work.weight({table.unpack(xr)}), exact:eval(y, {}).gradient[1]
+             for i = 1, 12 do g[i] = w * g[i] end
+             return g
+           end}}, moved(xr)
+end
+
+local function steps_quadratic(work)
+  local xr = RESTS[2]
+  return {{name = "C = sqrt(3/A) sum K_m (x_m - x_m rest)", equations = "Bergou et al. 2006 (Q = (3/A) K K^T)",
+           value = function(y) return quadratic:eval(y, {x_rest = xr}).value end,
+           derivative = function()
+             local K, d = work.quadratic_K({table.unpack(xr)}), {}
+             for s = 1, 3 do
+               for i = 1, 12 do d[12 * (s - 1) + i] = (i - 1) % 3 + 1 == s and K[(i - 1) // 3 + 1] or 0 end
+             end
+             return d
+           end}}, moved(xr)
+end
+
 return grade.run{lesson = "306_discrete_shells", dir = arg[1], hint = arg[2], parts = {
-  {todo = 1, name = "Discrete Shells' weight |e| sqrt(3/A)", fn = "weight", kind = "check", check = check_weight,
+  {todo = 1, name = "Discrete Shells' weight |e| sqrt(3/A)", fn = "weight", kind = "check", check = check_weight, steps = steps_C,
    hints = {"Both lengths come from the rest hinge x_rest, not the moving one.",
             "A triangle's area is half the length of its normal: A_rest = (|nA| + |nB|) / 2.",
             "w = |x1 - x2| * sqrt(3 / ((|nA| + |nB|) / 2)) at x_rest."}},
-  {todo = 2, name = "dtheta/dx by heights and cosines", fn = "grad_theta", nv = 4, value = theta,
+  {todo = 2, name = "dtheta/dx by heights and cosines", fn = "grad_theta", nv = 4, value = theta, steps = steps_theta,
    hints = {"A wing vertex moves theta along its own triangle's normal; the edge vertices share the opposite reaction.",
             "h0 = |nA|/|e| (x0's height over the edge), and dtheta/dx0 = -nA^/h0: moving x0 along +nA^ closes the hinge.",
             "cA1/hA1 = cos(angle of A at x2) |x0 - x2| / |nA| = (e . (x0 - x2)) / (|e| |nA|); cA2/hA2 = -(e . (x0 - x1)) / (|e| |nA|)."}},
-  {todo = 3, name = "the quadratic model's weights in our labels", fn = "quadratic_K", kind = "check", check = check_K,
+  {todo = 3, name = "the quadratic model's weights in our labels", fn = "quadratic_K", kind = "check", check = check_K, steps = steps_quadratic,
    hints = {"Their x0, x1, x2, x3 are our x2, x1, x0, x3: check it on the edge (theirs x0-x1, ours x1-x2).",
             "c01 and c03 are the angles of triangle A (ours: x0, x1, x2) at their x0 and x1, i.e. at our x2 and x1.",
             "K_0 = -cot A@x1 - cot A@x2, K_1 = cot A@x2 + cot B@x2, K_2 = cot A@x1 + cot B@x1, K_3 = -cot B@x1 - cot B@x2, times sqrt(3/A)."}},

@@ -3,7 +3,8 @@
 -- compressed springs, the step from rest also against the simulator's (a 2 x 2 grid with two
 -- particles pinned and a spring between the other two). Mistakes named: "sign" (the energy
 -- Hessian for df/dx, or + h^2 df/dx in A), "off-rest" (df/dx without its C d2C term),
--- "rhs" (b without h df/dx v0), "explicit-position" (x1 = x0 + h v0).
+-- "rhs" (b without h df/dx v0), "explicit-position" (x1 = x0 + h v0), "acceleration" (v1 =
+-- v0 + h dv). A failing part also names the step of the derivation it departs at.
 local here = arg[0]:match("^(.*)/[^/]*$") or "."
 package.path = here .. "/../?.lua;" .. package.path
 local grade = require "grade"
@@ -89,7 +90,7 @@ local function check_system(f, _, part)
 end
 
 local function check_step(f, work, part)
-  local got, want, expl = {}, {}, {}
+  local got, want, expl, accel = {}, {}, {}, {}
   -- the simulator's step from rest: a 2 x 2 grid, particles 3 and 4 pinned, a spring 1-2
   local mesh = cc.grid(2, 2, 1, 1)
   mesh:set_position(2, 1.3, 0.2, 0.1)
@@ -111,24 +112,84 @@ local function check_step(f, work, part)
     for i = 1, 6 do
       local vr = c.v[i] + dv[i]
       got[#got + 1], want[#want + 1], expl[#expl + 1] = x1[i], c.sim and c.sim[i] or c.x[i] + H * vr, c.x[i] + H * c.v[i]
+      accel[#accel + 1] = c.x[i] + H * (c.v[i] + H * dv[i])
     end
-    for i = 1, 6 do got[#got + 1], want[#want + 1], expl[#expl + 1] = v1[i], c.v[i] + dv[i], c.v[i] + dv[i] end
+    for i = 1, 6 do
+      got[#got + 1], want[#want + 1], expl[#expl + 1] = v1[i], c.v[i] + dv[i], c.v[i] + dv[i]
+      accel[#accel + 1] = c.v[i] + H * dv[i]
+    end
   end
   return grade.classify(got, want, "x1, v1 (the first case against the simulator's step)", part, 1e-11, {
     {expl, "explicit-position: x1 = x0 + h v0 moves with the old velocity; backward Euler's x1 = x0 + h v1"},
+    {accel, "acceleration: v1 = v0 + h dv; dv is the change of velocity over the step (M dv = h f), not an acceleration: v1 = v0 + dv"},
   })
 end
 
+-- the derivation as steps for the stepper, on the stretched spring moving (the first case),
+-- each part's own: f = -k C dC/dx, whose derivative is your df/dx; the linearised residual
+-- r(dv) = M dv - h (f0 + h df/dx (v0 + dv)) of the Newton step, whose derivative in dv is
+-- your A and whose value at dv = 0 is -b; then v1 and x1 (not derivatives: compared with the
+-- right values)
+local function steps_f(work)
+  local c = cases[1]
+  return {{name = "f = -k C dC/dx", equations = "004; 001 5.2",
+           value = function(y)
+             local r = spring:eval(y, {rest = L})
+             local f = {}
+             for i = 1, 6 do f[i] = -K_S * r.value[1] * r.gradient[1][i] end
+             return f
+           end,
+           derivative = function(y) return work.force_jacobian({table.unpack(y)}, K_S, L) end}}, {table.unpack(c.x)}
+end
+
+local function steps_system(work)
+  local c = cases[1]
+  local K = jacobian(c.x, true)
+  local _, br = system(c.x, c.v, 1, false)
+  local function mine()
+    return work.system({table.unpack(c.x)}, {table.unpack(c.v)}, {table.unpack(MASS)}, H, K_S, L)
+  end
+  return {
+    {name = "r(dv) = M dv - h (f0 + h df/dx (v0 + dv))", equations = "001 5.2; 003 3.2",
+     value = function(dv)
+       local r = {}
+       for i = 1, 6 do
+         r[i] = MASS[(i - 1) // 3 + 1] * dv[i] - br[i]
+         for j = 1, 6 do r[i] = r[i] - H * H * K[6 * (i - 1) + j] * dv[j] end
+       end
+       return r
+     end,
+     derivative = function() return (mine()) end},
+    {name = "b = h (f0 + h df/dx v0)", equations = "001 5.2; 003 3.2", tol = 1e-12,
+     value = function() return select(2, mine()) end, right = function() return br end},
+  }, {0.01, -0.02, 0.03, -0.01, 0.02, 0.01}
+end
+
+local function steps_step(work)
+  local c = cases[1]
+  local A, b = system(c.x, c.v, 1, false)
+  local dv = work.solve(A, b)
+  local v1, x1 = {}, {}
+  for i = 1, 6 do v1[i] = c.v[i] + dv[i]; x1[i] = c.x[i] + H * v1[i] end
+  local function mine() return work.step({table.unpack(c.x)}, {table.unpack(c.v)}, {table.unpack(MASS)}, H, K_S, L) end
+  return {
+    {name = "v1 = v0 + dv", equations = "001 5.2; 003 3.2", tol = 1e-11,
+     value = function() return select(2, mine()) end, right = function() return v1 end},
+    {name = "x1 = x0 + h v1", equations = "001 5.2; 003 3.2", tol = 1e-11,
+     value = function() return (mine()) end, right = function() return x1 end},
+  }
+end
+
 return grade.run{lesson = "502_backward_euler", dir = arg[1], hint = arg[2], parts = {
-  {todo = 1, name = "df/dx of the spring", fn = "force_jacobian", kind = "check", check = check_jacobian,
+  {todo = 1, name = "df/dx of the spring", fn = "force_jacobian", kind = "check", check = check_jacobian, steps = steps_f,
    hints = {"f = -k C dC/dx: differentiate the product.",
             "df/dx = -k (dC/dx dC/dx^T + C d2C/dx2): an outer product and the condition's Hessian.",
             "K[6 * (i - 1) + j] = -k * (g[i] * g[j] + C * H[i][j]) with C, g, H = M.spring(x, L)."}},
-  {todo = 2, name = "the system A, b", fn = "system", kind = "check", check = check_system,
+  {todo = 2, name = "the system A, b", fn = "system", kind = "check", check = check_system, steps = steps_system,
    hints = {"Backward Euler: M dv = h f(x1, v1), with f(x1) ~ f0 + df/dx (x1 - x0) and x1 - x0 = h (v0 + dv).",
             "Move the dv terms left: (M - h^2 df/dx) dv = h (f0 + h df/dx v0).",
             "A[6 * (i - 1) + j] = (i == j and m[(i - 1) // 3 + 1] or 0) - h * h * K_ij; b[i] = h * (f[i] + h * sum_j K_ij v[j])."}},
-  {todo = 3, name = "the step x1, v1", fn = "step", kind = "check", check = check_step,
+  {todo = 3, name = "the step x1, v1", fn = "step", kind = "check", check = check_step, steps = steps_step,
    hints = {"Solve A dv = b with M.solve, then update velocities, then positions.",
             "v1 = v0 + dv; the positions move with the new velocity.",
             "local dv = M.solve(M.system(x, v, m, h, k, L)); v1[i] = v[i] + dv[i]; x1[i] = x[i] + h * v1[i]."}},

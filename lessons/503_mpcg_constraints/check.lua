@@ -71,7 +71,8 @@ local function system()
   return A, b
 end
 
-local function check_mpcg(f, work, part)
+-- the two systems MPCG is graded on: A, the filter S and the cases {b, z, tol, what}
+local function mpcg_cases(work)
   local A, b = system()
   local S = {}
   for v = 0, nv - 1 do S[v] = right_block("free") end
@@ -85,9 +86,14 @@ local function check_mpcg(f, work, part)
   z2[1], z2[2], z2[3], z2[10], z2[11], z2[12] = 0.2, -0.1, 0.3, -0.1, 0.2, 0.1
   local b2 = work.mul(A, z2)
   for i = 1, N do b2[i] = b2[i] + 1e-4 * math.cos(3 * i) end
+  return A, S, {{b = b, z = z1, tol = 1e-8, what = "the backward Euler step, tol 1e-8"},
+                {b = b2, z = z2, tol = 1e-3, what = "the pins' pull b = A z + 1e-4, tol 1e-3"}}
+end
+
+local function check_mpcg(f, work, part)
+  local A, S, cases = mpcg_cases(work)
   local lines, pass = {}, true
-  for _, c in ipairs({{b = b, z = z1, tol = 1e-8, what = "the backward Euler step, tol 1e-8"},
-                      {b = b2, z = z2, tol = 1e-3, what = "the pins' pull b = A z + 1e-4, tol 1e-3"}}) do
+  for _, c in ipairs(cases) do
     local dv, it = f(A, {table.unpack(c.b)}, {table.unpack(c.z)}, S, c.tol)
     if dv == nil then return false, {grade.todo_message(part)} end
     if type(dv) ~= "table" or #dv ~= N then error("mpcg must return dv (" .. N .. " numbers) and the iteration count", 0) end
@@ -113,12 +119,75 @@ local function check_mpcg(f, work, part)
   return pass, lines
 end
 
+-- the derivation as steps for the stepper, each part's own. The filter: S_i r keeps the part
+-- of r the vertex may change (r; 0; r - (r.p^) p^; (r.d^) d^), a linear map whose derivative
+-- is your block S_i (on a free, a pinned, a sliding-in-a-plane and a sliding-along-a-line
+-- vertex). MPCG (not derivatives: compared with the right values, on the two systems it is
+-- graded on): dv = z + y with y = S y keeps the constrained part (I - S) dv = (I - S) z
+-- exactly; y solves S A S y = S (b - A z) to the tolerance, the relative residual
+-- |S (b - A dv)| / |S (b - A z)| at most 3 tol
+local function steps_filter(work)
+  local kinds = {{"free"}, {"pinned"}, {"plane", {1, 2, -2}}, {"line", {0.2, -0.1, 0.4}}}
+  local function part_of(kind, dir, r)
+    if kind == "free" then return r end
+    if kind == "pinned" then return {0, 0, 0} end
+    local l = math.sqrt(grade.dot(dir, dir))
+    local u = {dir[1] / l, dir[2] / l, dir[3] / l}
+    local a = grade.dot(r, u)
+    if kind == "line" then return {a * u[1], a * u[2], a * u[3]} end
+    return {r[1] - a * u[1], r[2] - a * u[2], r[3] - a * u[3]}
+  end
+  return {{name = "S r", equations = "Baraff & Witkin 5.3",
+           value = function(r)
+             local q = {}
+             for m, k in ipairs(kinds) do
+               local p = part_of(k[1], k[2], grade.vec(r, m - 1))
+               for t = 1, 3 do q[3 * (m - 1) + t] = p[t] end
+             end
+             return q
+           end,
+           derivative = function()
+             local d = {}
+             for i = 1, 144 do d[i] = 0 end
+             for m, k in ipairs(kinds) do
+               local B = work.filter_block(k[1], k[2] and {table.unpack(k[2])})
+               for a = 1, 3 do
+                 for c = 1, 3 do d[12 * (3 * (m - 1) + a - 1) + 3 * (m - 1) + c] = B[3 * (a - 1) + c] end
+               end
+             end
+             return d
+           end}}, {0.3, -0.2, 0.5,  0.1, 0.4, -0.3,  0.7, -0.5, 0.2,  -0.4, 0.6, 0.1}
+end
+
+local function steps_mpcg(work)
+  local A, S, cases = mpcg_cases(work)
+  local drift, res = {}, {}
+  for k, c in ipairs(cases) do
+    local dv = work.mpcg(A, {table.unpack(c.b)}, {table.unpack(c.z)}, S, c.tol)
+    local diff = work.axpy(-1, c.z, dv)
+    local free = work.filter(S, diff)
+    for i = 1, N do drift[#drift + 1] = diff[i] - free[i] end
+    local r0 = work.filter(S, work.axpy(-1, work.mul(A, c.z), c.b))
+    local r = work.filter(S, work.axpy(-1, work.mul(A, dv), c.b))
+    res[k] = math.sqrt(work.dot(r, r) / work.dot(r0, r0))
+  end
+  local zeros = {}
+  for i = 1, #drift do zeros[i] = 0 end
+  return {
+    {name = "(I - S) dv = (I - S) z", equations = "Baraff & Witkin 5.3", tol = 1e-14, scale = 1,
+     value = function() return drift end, right = function() return zeros end},
+    {name = "S A S y = S (b - A z)", equations = "Baraff & Witkin 5.3; Ascher & Boxerman 2003",
+     tol = {3 * cases[1].tol, 3 * cases[2].tol}, scale = 1,
+     value = function() return res end, right = function() return {0, 0} end},
+  }
+end
+
 return grade.run{lesson = "503_mpcg_constraints", dir = arg[1], hint = arg[2], parts = {
-  {todo = 1, name = "filter blocks S_i", fn = "filter_block", kind = "check", check = check_blocks,
+  {todo = 1, name = "filter blocks S_i", fn = "filter_block", kind = "check", check = check_blocks, steps = steps_filter,
    hints = {"S_i projects onto the directions the vertex is free to move in.",
             "Free: I; pinned: 0; a plane with unit normal p: I - p p^T; a line along unit d: d d^T.",
             "u = dir / |dir|; S[3 * (a - 1) + c] = (a == c and 1 or 0) - u[a] * u[c] for a plane, u[a] * u[c] for a line."}},
-  {todo = 2, name = "the MPCG loop", fn = "mpcg", kind = "check", check = check_mpcg,
+  {todo = 2, name = "the MPCG loop", fn = "mpcg", kind = "check", check = check_mpcg, steps = steps_mpcg,
    hints = {"CG on S A S y = S (b - A z): start from dv = z and filter everything that enters dv and r.",
             "r = S(b - A dv); c = S(P^-1 r); delta = r.c; delta0 = delta; loop: q = S(A c), alpha = delta / c.q, dv += alpha c, r -= alpha q, s = S(P^-1 r), delta' = r.s, c = S(s + delta'/delta c).",
             "Stop when delta <= tol^2 delta0; delta0 is the first delta (the reduced right-hand side in the P^-1 norm)."}},

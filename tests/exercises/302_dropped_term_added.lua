@@ -1,5 +1,6 @@
 -- A typical wrong answer to lesson 302: the dropped term added to (54) instead of subtracted.
 -- Expected diagnosis: direction
+-- Expected step: theta
 --
 -- (54) - d theta = cos theta sin theta d ln|e|: adding it doubles the error, which lies along
 -- the shared edge e at x1 and x2.

@@ -1,5 +1,6 @@
 -- A typical wrong answer to lesson 302: the frozen theta with e normalised by its own length.
 -- Expected diagnosis: unfrozen
+-- Expected step: frozen theta
 --
 -- Only |e| matters: |nA| and |nB| scale sin and cos alike and cancel inside atan2, so a theta
 -- that lets |e| move with y is the true theta, and its differences are the true gradient.

@@ -1,5 +1,6 @@
 -- A typical wrong answer to lesson 302: (54) returned as the exact gradient.
 -- Expected diagnosis: frozen-magnitude
+-- Expected step: theta
 --
 -- (54) is the derivative of the frozen-magnitude theta of Section 4, not of theta (30).
 

@@ -1,5 +1,6 @@
 -- A typical wrong answer to lesson 305: dA/dx with d|e|^2 = 2 e at x1 only.
 -- Expected diagnosis: localized
+-- Expected step: A
 --
 -- e = x1 - x2 depends on x2 too: its entry -2 e is missing, so the error sits on vertex 2.
 

@@ -1,5 +1,6 @@
 -- A typical wrong answer to lesson 305: the Jacobian without A sigma du/dx.
 -- Expected diagnosis: off-rest
+-- Expected step: F_i = k A sigma u_i
 --
 -- u_i = -dtheta/dx_i changes with x too; the term vanishes at rest (sigma = 0), so the
 -- Jacobian is right there and wrong everywhere else.

@@ -1,5 +1,6 @@
 -- A typical wrong answer to lesson 305: the Jacobian stored transposed.
 -- Expected diagnosis: transposed
+-- Expected step: F_i = k A sigma u_i
 --
 -- dF_j/dx_i in entry (i, j): for a symmetric matrix no one would notice; this one is not.
 

@@ -1,5 +1,6 @@
 -- A typical wrong answer to lesson 306: the quadratic weights in Bergou et al.'s vertex order.
 -- Expected diagnosis: order
+-- Expected step: C = sqrt(3/A) sum K_m (x_m - x_m rest)
 --
 -- The right four numbers, returned for their x0, x1, x2, x3 (our x2, x1, x0, x3) as if they were ours.
 

@@ -1,5 +1,6 @@
 -- A typical wrong answer to lesson 306: the energy's coefficient for C's weight.
 -- Expected diagnosis: energy-coefficient
+-- Expected step: C = w (theta - theta0)
 --
 -- 3 |e|^2 / A multiplies (theta - theta0)^2 in the energy; C carries its square root.
 

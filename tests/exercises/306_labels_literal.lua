@@ -1,5 +1,6 @@
 -- A typical wrong answer to lesson 306: Bergou et al.'s formula with their labels read as ours.
 -- Expected diagnosis: labels
+-- Expected step: C = sqrt(3/A) sum K_m (x_m - x_m rest)
 --
 -- c0j computed at our x0 and x1 as if our x0 x1 were the shared edge (theirs is x0 x1, ours x1 x2).
 

@@ -1,5 +1,6 @@
 -- A typical wrong answer to lesson 306: the weight with one triangle's area.
 -- Expected diagnosis: one-triangle
+-- Expected step: C = w (theta - theta0)
 --
 -- A_rest taken as triangle A's area alone, where Discrete Shells sums the hinge's two triangles.
 

@@ -1,5 +1,6 @@
 -- A typical wrong answer to lesson 306: the wings' terms with the wrong sign.
 -- Expected diagnosis: sign
+-- Expected step: theta
 --
 -- dtheta/dx0 = +nA^/h0 and dtheta/dx3 = +nB^/h3: moving a wing along its normal is taken to open
 -- the hinge (the audit also finds that the four vertex gradients no longer sum to zero).

@@ -1,5 +1,6 @@
 -- A typical wrong answer to lesson 502: the energy Hessian returned as df/dx.
 -- Expected diagnosis: sign
+-- Expected step: f = -k C dC/dx
 --
 -- The force is -dE/dx, so df/dx = -d2E/dx2 = -k (dC dC^T + C d2C): the minus matters.
 -- x, v: the two particles' positions and velocities, 6 numbers each (particle 0 x, y, z, then

@@ -1,5 +1,6 @@
 -- A typical wrong answer to lesson 502: df/dx without its C d2C/dx2 term.
 -- Expected diagnosis: off-rest
+-- Expected step: f = -k C dC/dx
 --
 -- Right at rest length, where C = 0; wrong whenever the spring is stretched or compressed.
 -- x, v: the two particles' positions and velocities, 6 numbers each (particle 0 x, y, z, then

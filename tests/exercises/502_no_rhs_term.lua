@@ -1,5 +1,6 @@
 -- A typical wrong answer to lesson 502: b = h f0, without h df/dx v0.
 -- Expected diagnosis: rhs
+-- Expected step: b = h (f0 + h df/dx v0)
 --
 -- The force is linearised about x0, but the positions move by h (v0 + dv) during the step:
 -- the h v0 part belongs on the right side.

@@ -1,5 +1,6 @@
 -- A typical wrong answer to lesson 502: the positions moved with the old velocity.
 -- Expected diagnosis: explicit-position
+-- Expected step: x1 = x0 + h v1
 --
 -- Backward Euler evaluates everything at the end of the step: x1 = x0 + h v1.
 -- x, v: the two particles' positions and velocities, 6 numbers each (particle 0 x, y, z, then

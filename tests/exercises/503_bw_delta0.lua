@@ -1,5 +1,6 @@
 -- A typical wrong answer to lesson 503: Baraff & Witkin's delta0 = filter(b)^T P filter(b).
 -- Expected diagnosis: initiation
+-- Expected step: S A S y = S (b - A z)
 --
 -- Measured on filter(b) and with P instead of P^-1, delta0 has nothing to do with the system
 -- solved: when the answer is nearly z the test stops far above its tolerance.

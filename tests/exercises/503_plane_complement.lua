@@ -1,5 +1,6 @@
 -- A typical wrong answer to lesson 503: a plane given the block p p^T.
 -- Expected diagnosis: complement
+-- Expected step: S r
 --
 -- p p^T keeps the normal component, the one direction a sliding vertex must not change.
 

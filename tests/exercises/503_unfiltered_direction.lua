@@ -1,5 +1,6 @@
 -- A typical wrong answer to lesson 503: Baraff & Witkin's s = P^-1 r, and c = s + beta c unfiltered.
 -- Expected diagnosis: filter
+-- Expected step: (I - S) dv = (I - S) z
 --
 -- Jacobi's P^-1 turns a residual in a slanted sliding plane out of it; only the filter on c
 -- keeps the search direction, and so dv, inside the free directions.
