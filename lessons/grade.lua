@@ -141,6 +141,82 @@ function M.classify(got, want, what, part, tol, alternatives, note)
   return false, lines
 end
 
+-- a list of flat positions (x, y, z of each vertex) moved by t = {tx, ty, tz}
+function M.translate(x, t)
+  local y = {}
+  for i = 1, #x do y[i] = x[i] + t[(i - 1) % 3 + 1] end
+  return y
+end
+
+-- The numbers fn(...) returns (a list, or one number), or nil when they are not numbers
+local function numbers(fn, args)
+  local copy = {}
+  for i, a in ipairs(args) do copy[i] = type(a) == "table" and {table.unpack(a)} or a end
+  local ok, v = pcall(fn, table.unpack(copy))
+  if not ok then return nil end
+  if type(v) == "number" then return {v} end
+  if type(v) ~= "table" or #v == 0 then return nil end
+  for i = 1, #v do if type(v[i]) ~= "number" then return nil end end
+  return v
+end
+
+-- Whether fn gives what it should when its input is moved in a way its values must not see (a
+-- translation of the triangle, the lesson's first check) or must follow: fn(args...) against
+-- fn(motion.move(args)...), with
+--   motion = {kind = "translation", name = "the triangle is moved by t = (0.3, -1.2, 2.5)",
+--             move = function(args) return the moved args, a new list end,
+--             expect = function(values) return what fn should give then end,  -- default: the same
+--             fix = "x1 must enter as x1 - x0"}.
+-- true (also when fn gives no list of numbers: the comparison with the right values says what
+-- is wrong then), or false and {"KIND: your WHAT changes when NAME (by up to E): FIX"}. For
+-- check parts whose numbers are a function of positions (a per-triangle quantity, an angle, a
+-- weight); a gradient part's audit checks its own invariances.
+function M.invariance(fn, args, what, motion, tol)
+  tol = tol or 1e-9
+  local before = numbers(fn, args)
+  local after = before and numbers(fn, motion.move(args))
+  if not after or #after ~= #before then return true end
+  local want = motion.expect and motion.expect(before) or before
+  local e, n = 0, 0
+  for i = 1, #want do e, n = math.max(e, math.abs(after[i] - want[i])), math.max(n, math.abs(want[i])) end
+  if e <= tol * math.max(n, 1e-300) then return true end
+  return false, {string.format("%s: your %s changes when %s (by up to %.3g, entries up to %.3g): %s",
+                               motion.kind, what, motion.name, e, n, motion.fix)}
+end
+
+-- true when f and g give the same numbers (relative tol, default 1e-9) at every list of
+-- arguments in cases: a student's function recognised as another right one (the gradient of the
+-- other component, ...)
+function M.same_function(f, g, cases, tol)
+  tol = tol or 1e-9
+  for _, args in ipairs(cases) do
+    local a, b = numbers(f, args), numbers(g, args)
+    if not a or not b or #a ~= #b then return false end
+    local e, n = 0, 0
+    for i = 1, #b do e, n = math.max(e, math.abs(a[i] - b[i])), math.max(n, math.abs(b[i])) end
+    if e > tol * math.max(n, 1e-300) then return false end
+  end
+  return true
+end
+
+-- A check part graded as a gradient (quantity "gradient") or Hessian ("hessian-vs-gradient")
+-- part is, by the audit with its diagnosis, which when the audit fails adds the lines of
+-- also(f, work, part) (nil, or a list): a mistake the audit of this part alone cannot name --
+-- the right derivative of another component of the condition, ... The part gives nv, value
+-- (and gradient for a Hessian) as a gradient or Hessian part does.
+function M.audited(quantity, also)
+  return function(f, work, part)
+    if type(f) ~= "function" then return false, {part.fn .. " must be a function"} end
+    local ok, lines = audit_part(part, f, quantity)
+    if ok then return true end
+    local more = also and also(f, work, part)
+    if more then
+      for i, l in ipairs(more) do table.insert(lines, i, l) end
+    end
+    return false, lines
+  end
+end
+
 -- grade one part on its own: true, or false and the lines of feedback
 local function grade_part_alone(part, work)
   local f = work[part.fn]
