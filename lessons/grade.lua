@@ -150,8 +150,15 @@ end
 
 -- The numbers fn(...) returns (a list, or one number), or nil when they are not numbers
 local function numbers(fn, args)
-  local copy = {}
-  for i, a in ipairs(args) do copy[i] = type(a) == "table" and {table.unpack(a)} or a end
+  local copy = {}             -- fn gets copies: what it changes in them changes no other call
+  for i, a in ipairs(args) do
+    if type(a) == "table" then
+      copy[i] = {}
+      for k, v in pairs(a) do copy[i][k] = v end
+    else
+      copy[i] = a
+    end
+  end
   local ok, v = pcall(fn, table.unpack(copy))
   if not ok then return nil end
   if type(v) == "number" then return {v} end
@@ -202,18 +209,22 @@ end
 -- A check part graded as a gradient (quantity "gradient") or Hessian ("hessian-vs-gradient")
 -- part is, by the audit with its diagnosis, which when the audit fails adds the lines of
 -- also(f, work, part) (nil, or a list): a mistake the audit of this part alone cannot name --
--- the right derivative of another component of the condition, ... The part gives nv, value
--- (and gradient for a Hessian) as a gradient or Hessian part does.
+-- the right derivative of another component of the condition, ... -- after the line saying how
+-- far off it is, in place of the audit's "unknown". The part gives nv, value (and gradient for
+-- a Hessian) as a gradient or Hessian part does.
 function M.audited(quantity, also)
   return function(f, work, part)
     if type(f) ~= "function" then return false, {part.fn .. " must be a function"} end
     local ok, lines = audit_part(part, f, quantity)
     if ok then return true end
     local more = also and also(f, work, part)
-    if more then
-      for i, l in ipairs(more) do table.insert(lines, i, l) end
+    if not more then return false, lines end
+    local out = {lines[1]}     -- how far off, then the mistake named, for an audit that knew none
+    for _, l in ipairs(more) do out[#out + 1] = l end
+    for i = 2, #lines do
+      if not lines[i]:find("^unknown: ") then out[#out + 1] = lines[i] end
     end
-    return false, lines
+    return false, out
   end
 end
 
