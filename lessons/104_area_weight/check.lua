@@ -52,9 +52,10 @@ return grade.run{lesson = "104_area_weight", dir = arg[1], hint = arg[2], parts 
   {todo = 1, name = "force f_m = -k C dC/dx_m", fn = "force", kind = "check", check = check_force,
    hints = {"f_m = -dE/dx_m with E = k/2 sum_c C_c^2: differentiate the square.",
             "dE/dx_m = k sum_c C_c dC_c/dx_m (001 (9) and 5.2), summed over both components of stretch.",
-            "f[s] = -k * (C[1] * dC[1][3m + s] + C[2] * dC[2][3m + s]) for s = 1, 2, 3."}},
+            "Check the sign (a force points down the energy) and the sum (both components of stretch), and which three " ..
+            "entries of each dC belong to vertex m (m counts from 0)."}},
   {todo = 2, name = "scale-invariant area power", fn = "p", kind = "check", check = check_power,
    hints = {"Count: a 1-to-4 split makes each triangle's area a/4 and their number 4 times larger.",
             "C = a^p (|w| - 1), so one triangle's energy is ~ a^(2p); the total ~ (1/a) a^(2p).",
-            "a^(2p - 1) is independent of a for p = 1/2: 003 3.1's sqrt(a) conditions."}},
+            "Which p makes the exponent of a in the total energy zero? Check your answer against 003 3.1."}},
 }}

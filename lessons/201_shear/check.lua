@@ -35,10 +35,12 @@ return grade.run{lesson = "201_shear", dir = arg[1], hint = arg[2], parts = {
   {todo = 1, name = "dC/dx, 001 (21)", fn = "grad_bw98", nv = 3, value = shear(false),
    hints = {"The product rule on w_u . w_v: both factors move with x.",
             "dw_u/dx_{m,s} is rest.dwu[m] along axis s, so d(w_u . w_v) = dwu_m w_v,s + w_u,s dwv_m.",
-            "dC/dx_{m,s} = alpha * (rest.dwu[m] * wv[s] + wu[s] * rest.dwv[m])."}},
+            "Check each term of the product rule: the factor that is differentiated gives the constant dw/dx_m, the other " ..
+            "one stays as a vector -- which of w_u and w_v goes with rest.dwu[m]? And alpha multiplies both terms."}},
   {todo = 2, name = "dC/dx, 001 (A.6)", fn = "grad_normalized", nv = 3, value = shear(true),
    value_frozen = shear_frozen,
    hints = {"The product rule on w^_u . w^_v, with the derivative of a unit vector (A.1).",
             "dw^/dx_{m,s} = dw_m (e_s - w^_s w^) / |w|: the projector removes the change of length.",
-            "dC/dx_{m,s} = alpha (dwu_m (w^_v,s - c w^_u,s)/|w_u| + dwv_m (w^_u,s - c w^_v,s)/|w_v|), c = w^_u . w^_v."}},
+            "Check each unit vector's derivative by (A.1): it must have no part along the vector itself (a unit vector only " ..
+            "turns), and it is divided by its own length. The diagnosis says which of the two is missing."}},
 }}

@@ -69,5 +69,6 @@ return grade.run{lesson = "301_bend_angle", dir = arg[1], hint = arg[2], parts =
    hints = {"Two numbers fix an angle in (-pi, pi]: its cosine (28) and its sine (29); one of them alone does not.",
             "nA = unit((x2 - x0) x (x1 - x0)), nB = unit((x1 - x3) x (x2 - x3)), e = unit(x1 - x2); " ..
             "cos = nA.nB, sin = (nA x nB).e.",
-            "return math.atan(sin, cos) -- Lua's two-argument atan is atan2."}},
+            "Which inverse function takes both numbers and so keeps the fold's sign and its quadrant? math.acos and " ..
+            "math.asin each take one; look at what Lua's math.atan accepts."}},
 }}

@@ -91,13 +91,16 @@ return grade.run{lesson = "306_discrete_shells", dir = arg[1], hint = arg[2], pa
   {todo = 1, name = "Discrete Shells' weight |e| sqrt(3/A)", fn = "weight", kind = "check", check = check_weight,
    hints = {"Both lengths come from the rest hinge x_rest, not the moving one.",
             "A triangle's area is half the length of its normal: A_rest = (|nA| + |nB|) / 2.",
-            "w = |x1 - x2| * sqrt(3 / ((|nA| + |nB|) / 2)) at x_rest."}},
+            "Check the area: a triangle's is half its normal's length, A_rest is both triangles' summed; and C's weight is " ..
+            "the square root of the energy's coefficient 3 |e|^2 / A."}},
   {todo = 2, name = "dtheta/dx by heights and cosines", fn = "grad_theta", nv = 4, value = theta,
    hints = {"A wing vertex moves theta along its own triangle's normal; the edge vertices share the opposite reaction.",
             "h0 = |nA|/|e| (x0's height over the edge), and dtheta/dx0 = -nA^/h0: moving x0 along +nA^ closes the hinge.",
-            "cA1/hA1 = cos(angle of A at x2) |x0 - x2| / |nA| = (e . (x0 - x2)) / (|e| |nA|); cA2/hA2 = -(e . (x0 - x1)) / (|e| |nA|)."}},
+            "Check one vertex at a time against a difference of theta: a wing moves theta only along its own normal (which " ..
+            "sign closes the hinge?), and the four vertex blocks sum to zero."}},
   {todo = 3, name = "the quadratic model's weights in our labels", fn = "quadratic_K", kind = "check", check = check_K,
    hints = {"Their x0, x1, x2, x3 are our x2, x1, x0, x3: check it on the edge (theirs x0-x1, ours x1-x2).",
             "c01 and c03 are the angles of triangle A (ours: x0, x1, x2) at their x0 and x1, i.e. at our x2 and x1.",
-            "K_0 = -cot A@x1 - cot A@x2, K_1 = cot A@x2 + cot B@x2, K_2 = cot A@x1 + cot B@x1, K_3 = -cot B@x1 - cot B@x2, times sqrt(3/A)."}},
+            "Check the four weights: they sum to zero (moving the hinge bends nothing), and each cotangent is the angle at " ..
+            "the vertex Bergou et al. name, mapped to our label first."}},
 }}

@@ -123,13 +123,14 @@ return grade.run{lesson = "502_backward_euler", dir = arg[1], hint = arg[2], par
   {todo = 1, name = "df/dx of the spring", fn = "force_jacobian", kind = "check", check = check_jacobian,
    hints = {"f = -k C dC/dx: differentiate the product.",
             "df/dx = -k (dC/dx dC/dx^T + C d2C/dx2): an outer product and the condition's Hessian.",
-            "K[6 * (i - 1) + j] = -k * (g[i] * g[j] + C * H[i][j]) with C, g, H = M.spring(x, L)."}},
+            "Check the sign (f = -dE/dx) and the term that vanishes at rest length: test a stretched spring, where C is not 0."}},
   {todo = 2, name = "the system A, b", fn = "system", kind = "check", check = check_system,
    hints = {"Backward Euler: M dv = h f(x1, v1), with f(x1) ~ f0 + df/dx (x1 - x0) and x1 - x0 = h (v0 + dv).",
             "Move the dv terms left: (M - h^2 df/dx) dv = h (f0 + h df/dx v0).",
-            "A[6 * (i - 1) + j] = (i == j and m[(i - 1) // 3 + 1] or 0) - h * h * K_ij; b[i] = h * (f[i] + h * sum_j K_ij v[j])."}},
+            "Check both places df/dx enters: A subtracts it (times h^2), and b has the force change from the positions' " ..
+            "motion during the step as well as f0."}},
   {todo = 3, name = "the step x1, v1", fn = "step", kind = "check", check = check_step,
    hints = {"Solve A dv = b with M.solve, then update velocities, then positions.",
             "v1 = v0 + dv; the positions move with the new velocity.",
-            "local dv = M.solve(M.system(x, v, m, h, k, L)); v1[i] = v[i] + dv[i]; x1[i] = x[i] + h * v1[i]."}},
+            "Check the order of the updates: which velocity moves the positions in backward Euler, the old or the new?"}},
 }}
