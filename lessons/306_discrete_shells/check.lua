@@ -42,6 +42,12 @@ local function moved(xr)
   return x
 end
 
+-- a rest hinge moved as a whole: its weights must not change
+local function moved_rest(fix)
+  return {kind = "translation", name = "the rest hinge is moved by t = (0.3, -1.2, 2.5)", fix = fix,
+          move = function(args) return {grade.translate(args[1], {0.3, -1.2, 2.5})} end}
+end
+
 -- part (1): the weights the toolkit's Discrete Shells uses, and the typical mistakes
 local function check_weight(f, _, part)
   local got, want, one, energy, twice = {}, {}, {}, {}, {}
@@ -56,6 +62,11 @@ local function check_weight(f, _, part)
     one[i] = le * math.sqrt(3 / (0.5 * lA))
     energy[i] = 3 * le * le / (0.5 * (lA + lB))
     twice[i] = le * math.sqrt(3 / (lA + lB))
+  end
+  if not grade.compare(got, want, "", part, 1e-12) then
+    local inv_ok, inv = grade.invariance(f, {RESTS[2]}, "weight", moved_rest(
+      "|e| and A come from differences of the rest vertices (x1 - x2, x2 - x0, ...), never a vertex alone"))
+    if not inv_ok then return false, inv end
   end
   return grade.classify(got, want, "the weights of 4 rest hinges", part, 1e-12, {
     {one, "one-triangle: A_rest is the two rest triangles' areas summed, not triangle A's alone"},
@@ -81,6 +92,11 @@ local function check_K(f, _, part)
       literal[#literal + 1] = lit[m]
     end
     for _, m in ipairs{3, 2, 1, 4} do order[#order + 1] = K[m] end
+  end
+  if not grade.compare(got, want, "", part, 1e-12) then
+    local inv_ok, inv = grade.invariance(f, {RESTS[2]}, "K", moved_rest(
+      "the cotangents come from differences of the rest vertices, never a vertex alone"))
+    if not inv_ok then return false, inv end
   end
   return grade.classify(got, want, "sqrt(3/A) K of 4 rest hinges", part, 1e-12, {
     {order, "order: the right weights in Bergou et al.'s vertex order (x2, x1, x0, x3): map them to ours"},

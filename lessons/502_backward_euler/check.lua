@@ -1,7 +1,8 @@
 -- The grader of lesson 502's exercise (clothcheck lesson 502 --check [DIR] [--hint K]): the
 -- force Jacobian, the system A, b and the step against the right values on stretched and
 -- compressed springs, the step from rest also against the simulator's (a 2 x 2 grid with two
--- particles pinned and a spring between the other two). Mistakes named: "sign" (the energy
+-- particles pinned and a spring between the other two). Mistakes named: "translation" (df/dx
+-- that changes when the spring is moved), "sign" (the energy
 -- Hessian for df/dx, or + h^2 df/dx in A), "off-rest" (df/dx without its C d2C term),
 -- "rhs" (b without h df/dx v0), "explicit-position" (x1 = x0 + h v0).
 local here = arg[0]:match("^(.*)/[^/]*$") or "."
@@ -51,6 +52,13 @@ local function check_jacobian(f, _, part)
     if type(K) ~= "table" or #K ~= 36 then error("force_jacobian must return 36 numbers", 0) end
     local Kr, Kg = jacobian(c.x, true), jacobian(c.x, false)
     for i = 1, 36 do got[#got + 1], want[#want + 1], energy_h[#energy_h + 1], gn[#gn + 1] = K[i], Kr[i], -Kr[i], Kg[i] end
+  end
+  if not grade.compare(got, want, "", part, 1e-12) then
+    local inv_ok, inv = grade.invariance(function(x) return f(x, K_S, L) end, {cases[1].x}, "df/dx", {
+      kind = "translation", name = "the spring is moved by t = (0.3, -1.2, 2.5)",
+      move = function(args) return {grade.translate(args[1], {0.3, -1.2, 2.5})} end,
+      fix = "the spring's direction and length come from x1 - x0, never from a vertex alone"})
+    if not inv_ok then return false, inv end
   end
   return grade.classify(got, want, "df/dx", part, 1e-12, {
     {energy_h, "sign: this is the energy Hessian d2E/dx2; the force is -dE/dx, so df/dx = -d2E/dx2"},
