@@ -1,6 +1,7 @@
 -- Grading of exercises: a lesson's check.lua lists the parts of its exercise and calls
 -- grade.run. Each part names the function the student fills in, what it is graded against,
--- and hints from general to specific. Three kinds of part:
+-- and hints from general to specific, the last one saying what to check (an equation, a term, a
+-- test), not the code of the answer. Three kinds of part:
 --
 --   kind = "gradient" (the default): fn(x, rest) is dC/dx of the condition whose value the
 --     part gives; it passes when the audit engine finds it equal to finite differences of
@@ -14,7 +15,11 @@
 --   kind = "check": fn is anything; the part's check(fn, work, part) returns true, or false
 --     and a list of lines saying what is wrong (a step of an integrator, a filter of MPCG,
 --     ...); when fn gives nothing yet it returns false, {grade.todo_message(part)}.
---     grade.compare and grade.classify compare numbers and name the typical mistakes.
+--     grade.compare and grade.classify compare numbers and name the typical mistakes;
+--     grade.invariance checks numbers that are a function of positions under a motion they
+--     must not see (a translation: a vertex where a difference belongs); grade.audited grades
+--     a check part by the audit, as a gradient or Hessian part, and adds what the audit alone
+--     cannot name (the right gradient of the other component: grade.same_function).
 --
 --   local grade = require "grade"
 --   return grade.run{lesson = "102", dir = arg[1], hint = arg[2], parts = {
