@@ -154,7 +154,7 @@ function M.translate(x, t)
 end
 
 -- The numbers fn(...) returns (a list, or one number), or nil when they are not numbers
-local function numbers(fn, args)
+local function values_of(fn, args)
   local copy = {}             -- fn gets copies: what it changes in them changes no other call
   for i, a in ipairs(args) do
     if type(a) == "table" then
@@ -185,8 +185,8 @@ end
 -- weight); a gradient part's audit checks its own invariances.
 function M.invariance(fn, args, what, motion, tol)
   tol = tol or 1e-9
-  local before = numbers(fn, args)
-  local after = before and numbers(fn, motion.move(args))
+  local before = values_of(fn, args)
+  local after = before and values_of(fn, motion.move(args))
   if not after or #after ~= #before then return true end
   local want = motion.expect and motion.expect(before) or before
   local e, n = 0, 0
@@ -202,7 +202,7 @@ end
 function M.same_function(f, g, cases, tol)
   tol = tol or 1e-9
   for _, args in ipairs(cases) do
-    local a, b = numbers(f, args), numbers(g, args)
+    local a, b = values_of(f, args), values_of(g, args)
     if not a or not b or #a ~= #b then return false end
     local e, n = 0, 0
     for i = 1, #b do e, n = math.max(e, math.abs(a[i] - b[i])), math.max(n, math.abs(b[i])) end

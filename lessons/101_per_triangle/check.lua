@@ -98,7 +98,7 @@ local function check_dw(f, _, part)
 end
 
 -- part (2): w at x, its invariance and the typical mistakes
-local function check_w_alone(f, part)
+local function check_w(f, _, part)
   for k, uv in ipairs(triangles) do
     local what = "{w_u, w_v} (triangle " .. k .. ")"
     local got, want = f({table.unpack(x)}, uv), right_w(uv)
@@ -117,20 +117,6 @@ local function check_w_alone(f, part)
     end
   end
   return true
-end
-
-local function check_w(f, work, part)
-  local ok, lines = check_w_alone(f, part)
-  if not ok and lines and not lines[1]:find("fill in TODO") then
-    local dw_ok, right = pcall(function()
-      for _, uv in ipairs(triangles) do
-        if not grade.compare(work.dw(uv), right_dw(uv), "", part) then return false end
-      end
-      return true
-    end)
-    if not (dw_ok and right) then lines[#lines + 1] = "(it uses your M.dw of part (1), which is not right yet)" end
-  end
-  return ok, lines
 end
 
 return grade.run{lesson = "101_per_triangle", dir = arg[1], hint = arg[2], parts = {

@@ -76,7 +76,7 @@ local function check_cdot(f, _, part)
 end
 
 -- the student's forces: their net force on a general motion, and the per-particle form
-local function check_force(f, work, part)
+local function check_force(f, _, part)
   local got = collect(f, 12, KD)
   if not got then return false, {grade.todo_message(part)} end
   local want, per_form = {}, {}
@@ -102,10 +102,6 @@ local function check_force(f, work, part)
     end
   end
   if net > 1e-9 then lines[#lines + 1] = string.format("translation: the four forces do not sum to zero (net up to %.3g)", net) end
-  local cok, cdot_right = pcall(check_cdot, work.cdot, work, part)
-  if type(work.cdot) == "function" and not (cok and cdot_right) then
-    lines[#lines + 1] = "(if it uses M.cdot of part (1): that is not right yet)"
-  end
   return false, lines
 end
 
