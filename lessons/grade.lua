@@ -1,6 +1,7 @@
 -- Grading of exercises: a lesson's check.lua lists the parts of its exercise and calls
 -- grade.run. Each part names the function the student fills in, what it is graded against,
--- and hints from general to specific. Three kinds of part:
+-- and hints from general to specific, the last one saying what to check (an equation, a term, a
+-- test), not the code of the answer. Three kinds of part:
 --
 --   kind = "gradient" (the default): fn(x, rest) is dC/dx of the condition whose value the
 --     part gives; it passes when the audit engine finds it equal to finite differences of
@@ -14,7 +15,11 @@
 --   kind = "check": fn is anything; the part's check(fn, work, part) returns true, or false
 --     and a list of lines saying what is wrong (a step of an integrator, a filter of MPCG,
 --     ...); when fn gives nothing yet it returns false, {grade.todo_message(part)}.
---     grade.compare and grade.classify compare numbers and name the typical mistakes.
+--     grade.compare and grade.classify compare numbers and name the typical mistakes;
+--     grade.invariance checks numbers that are a function of positions under a motion they
+--     must not see (a translation: a vertex where a difference belongs); grade.audited grades
+--     a check part by the audit, as a gradient or Hessian part, and adds what the audit alone
+--     cannot name (the right gradient of the other component: grade.same_function).
 -- Any part may give steps(work): the steps of the derivation its answer is built in, from the
 -- student's functions, for the stepper to name the first that departs when the part fails
 -- (first_departure below).
@@ -142,6 +147,93 @@ function M.classify(got, want, what, part, tol, alternatives, note)
   end
   if note then lines[#lines + 1] = note end
   return false, lines
+end
+
+-- a list of flat positions (x, y, z of each vertex) moved by t = {tx, ty, tz}
+function M.translate(x, t)
+  local y = {}
+  for i = 1, #x do y[i] = x[i] + t[(i - 1) % 3 + 1] end
+  return y
+end
+
+-- The numbers fn(...) returns (a list, or one number), or nil when they are not numbers
+local function values_of(fn, args)
+  local copy = {}             -- fn gets copies: what it changes in them changes no other call
+  for i, a in ipairs(args) do
+    if type(a) == "table" then
+      copy[i] = {}
+      for k, v in pairs(a) do copy[i][k] = v end
+    else
+      copy[i] = a
+    end
+  end
+  local ok, v = pcall(fn, table.unpack(copy))
+  if not ok then return nil end
+  if type(v) == "number" then return {v} end
+  if type(v) ~= "table" or #v == 0 then return nil end
+  for i = 1, #v do if type(v[i]) ~= "number" then return nil end end
+  return v
+end
+
+-- Whether fn gives what it should when its input is moved in a way its values must not see (a
+-- translation of the triangle, the lesson's first check) or must follow: fn(args...) against
+-- fn(motion.move(args)...), with
+--   motion = {kind = "translation", name = "the triangle is moved by t = (0.3, -1.2, 2.5)",
+--             move = function(args) return the moved args, a new list end,
+--             expect = function(values) return what fn should give then end,  -- default: the same
+--             fix = "x1 must enter as x1 - x0"}.
+-- true (also when fn gives no list of numbers: the comparison with the right values says what
+-- is wrong then), or false and {"KIND: your WHAT changes when NAME (by up to E): FIX"}. For
+-- check parts whose numbers are a function of positions (a per-triangle quantity, an angle, a
+-- weight); a gradient part's audit checks its own invariances.
+function M.invariance(fn, args, what, motion, tol)
+  tol = tol or 1e-9
+  local before = values_of(fn, args)
+  local after = before and values_of(fn, motion.move(args))
+  if not after or #after ~= #before then return true end
+  local want = motion.expect and motion.expect(before) or before
+  local e, n = 0, 0
+  for i = 1, #want do e, n = math.max(e, math.abs(after[i] - want[i])), math.max(n, math.abs(want[i])) end
+  if e <= tol * math.max(n, 1e-300) then return true end
+  return false, {string.format("%s: your %s changes when %s (by up to %.3g, entries up to %.3g): %s",
+                               motion.kind, what, motion.name, e, n, motion.fix)}
+end
+
+-- true when f and g give the same numbers (relative tol, default 1e-9) at every list of
+-- arguments in cases: a student's function recognised as another right one (the gradient of the
+-- other component, ...)
+function M.same_function(f, g, cases, tol)
+  tol = tol or 1e-9
+  for _, args in ipairs(cases) do
+    local a, b = values_of(f, args), values_of(g, args)
+    if not a or not b or #a ~= #b then return false end
+    local e, n = 0, 0
+    for i = 1, #b do e, n = math.max(e, math.abs(a[i] - b[i])), math.max(n, math.abs(b[i])) end
+    if e > tol * math.max(n, 1e-300) then return false end
+  end
+  return true
+end
+
+-- A check part graded as a gradient (quantity "gradient") or Hessian ("hessian-vs-gradient")
+-- part is, by the audit with its diagnosis, which when the audit fails adds the lines of
+-- also(f, work, part) (nil, or a list): a mistake the audit of this part alone cannot name --
+-- the right derivative of another component of the condition, ... -- after the line saying how
+-- far off it is, in place of the audit's "unknown". The part gives nv, value (and gradient for
+-- a Hessian) as a gradient or Hessian part does.
+function M.audited(quantity, also)
+  return function(f, work, part)
+    if type(f) ~= "function" then return false, {part.fn .. " must be a function"} end
+    local ok, lines = audit_part(part, f, quantity)
+    if ok then return true end
+    local more = also and also(f, work, part)
+    if not more then return false, lines end
+    local out = {lines[1]}     -- how far off, then the mistake named, for an audit that knew none
+    for _, l in ipairs(more) do out[#out + 1] = l end
+    for i = 2, #lines do
+      if not lines[i]:find("^unknown: ") then out[#out + 1] = lines[i] end
+    end
+    return false, out
+  end
 end
 
 -- grade one part on its own: true, or false and the lines of feedback

@@ -2,7 +2,8 @@
 /* Suite: exercises (clothcheck lesson N --exercise / --solution / --check / --hint).
  *
  * For every lesson that has an exercise: the untouched exercise fails its check (exit 1, with
- * feedback naming the TODO), the worked solution passes (exit 0), a copy is never overwritten,
+ * feedback naming the TODO), its last hint is not the code of the answer, the worked solution
+ * passes (exit 0), a copy is never overwritten,
  * and each typical wrong answer in tests/exercises/NNN_*.lua gets the diagnosis its second
  * line names ("-- Expected diagnosis: KIND") and, where its third line names one ("-- Expected
  * step: NAME"), the derivation step the stepper finds it departs at; one part fails, or as many
@@ -63,6 +64,19 @@ static void one_lesson(const char *name)
     CU_ASSERT_PTR_NOT_NULL(strstr(out, "hint: "));
     CU_ASSERT_EQUAL(cli("lesson %s --check %s --hint 2 --cpu-limit 0", num, "ex"), 1);
     CU_ASSERT_PTR_NOT_NULL(strstr(out, "Hint 2 of"));
+    /* the last hint says what to check; it does not print the code of the answer */
+    CU_ASSERT_EQUAL(cli("lesson %s --check %s --hint 99 --cpu-limit 0", num, "ex"), 1);
+    const char *last = strstr(out, "\nHint ");
+    CU_ASSERT_PTR_NOT_NULL(last);
+    if (last) {
+        char hint[1024];
+        snprintf(hint, sizeof hint, "%.*s", (int)strcspn(last + 1, "\n"), last + 1);
+        static const char *const code[] = {"return ", " * ", "] = ", "= {"};
+        for (size_t i = 0; i < sizeof code / sizeof code[0]; i++) {
+            if (strstr(hint, code[i])) fprintf(stderr, "lesson %s: the last hint reads like code ('%s'): %s\n", num, code[i], hint);
+            CU_ASSERT_PTR_NULL(strstr(hint, code[i]));
+        }
+    }
     CU_ASSERT_EQUAL(cli("lesson %s --solution %s", num, "sol"), 0);
     CU_ASSERT_EQUAL(check(num, "sol"), 0);                             /* the solution passes */
     CU_ASSERT_PTR_NOT_NULL(strstr(out, "Every part passes"));

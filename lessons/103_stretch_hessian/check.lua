@@ -46,10 +46,12 @@ return grade.run{lesson = "103_stretch_hessian", dir = arg[1], hint = arg[2], pa
    gradient = function(x, rest) return dC(x, rest, rest.dwu) end,
    hints = {"Differentiate (14), alpha dw_m w^_s: alpha and dw_m are constants, only w^ = w/|w| depends on x.",
             "d(w/|w|) = (I - w^ w^T) dw / |w| (a unit vector only turns), and dw_u/dx_{n,t} = dwu[n] along axis t.",
-            "H[9*(3*(m-1)+s-1) + 3*(n-1)+t] = alpha/|w| * dwu[m] * dwu[n] * (delta_st - w_s w_t / |w|^2)."}},
+            "Check it block by block against (15): the 3x3 block of vertices m, n is a number made of alpha, dwu[m], dwu[n] and " ..
+            "|w| times a 3x3 matrix. Which matrix takes away the change of length, and does yours?"}},
   {todo = 2, name = "d2E/dxdx, 001 (18)", fn = "energy_hessian", kind = "hessian", nv = 3,
    value = energy, gradient = energy_gradient,
    hints = {"The product rule on C_k dC_k/dx: two terms for each of k = u, v.",
             "d2E = dC_u dC_u^T + C_u d2C_u + (the same for v); dC_k dC_k^T is the outer product of the 9-vector (14).",
-            "K[9*(i-1)+j] = sum over k of g_k[i] g_k[j] + C_k H_k[9*(i-1)+j], with C_k = alpha (|w_k| - b_k)."}},
+            "Check both terms of each component: is C_k d2C_k there (it is zero at rest, so a check at rest cannot see it), " ..
+            "and is each outer product built from its own component's (14)?"}},
 }}

@@ -1,6 +1,8 @@
 -- The grader of lesson 104's exercise (clothcheck lesson 104 --check [DIR] [--hint K]): the
 -- force against -k C dC/dx_m from the toolkit's stretch condition, and the area power by the
--- energy of a smoothly stretched square on 4x4 and 8x8 grids.
+-- energy of a smoothly stretched square on 4x4 and 8x8 grids. Mistakes named: "sign",
+-- "one-component" (the force of C_u or C_v alone), "translation" (forces that do not sum to
+-- zero), "scale" (an area power that is not scale-invariant).
 local here = arg[0]:match("^(.*)/[^/]*$") or "."
 package.path = here .. "/../?.lua;" .. package.path
 local grade = require "grade"
@@ -12,16 +14,33 @@ local x = {{0.1, -0.2, 0.05}, {1.3, 0.1, 0.4}, {0.2, 1.1, -0.3}}
 
 local function check_force(f, _, part)
   local r = stretch:eval(x, {uv = uv, area_power = 0.75})
-  local got, want = {}, {}
+  local got, want, only = {}, {}, {{}, {}}
   for m = 0, 2 do
     local fm = f(r.value, r.gradient, 2.5, m)
     if fm == nil then return false, {grade.todo_message(part)} end
     for s = 1, 3 do
       got[#got + 1] = type(fm) == "table" and fm[s] or fm
       want[#want + 1] = -2.5 * (r.value[1] * r.gradient[1][3 * m + s] + r.value[2] * r.gradient[2][3 * m + s])
+      for c = 1, 2 do only[c][#only[c] + 1] = -2.5 * r.value[c] * r.gradient[c][3 * m + s] end
     end
   end
-  return grade.compare(got, want, "the forces on vertices 0, 1, 2", part)
+  local ok, lines = grade.classify(got, want, "the forces on vertices 0, 1, 2", part, nil, {
+    {only[1], "one-component: the force of C_u alone; E = k/2 (C_u^2 + C_v^2) sums both components of stretch"},
+    {only[2], "one-component: the force of C_v alone; E = k/2 (C_u^2 + C_v^2) sums both components of stretch"},
+  })
+  if ok or #got ~= 9 then return ok, lines end
+  local net = 0
+  for s = 1, 3 do
+    local t = 0
+    for m = 0, 2 do t = t + (tonumber(got[3 * m + s]) or 0) end
+    net = math.max(net, math.abs(t))
+  end
+  if net > 1e-9 then
+    table.insert(lines, 1, string.format("translation: the three forces do not sum to zero (net up to %.3g): moving the " ..
+                                         "whole triangle cannot change E, so sum_m dC/dx_m = 0 -- each f_m takes vertex m's " ..
+                                         "entries of every dC", net))
+  end
+  return false, lines
 end
 
 -- the stretch energy (k = 1) of x = u + 0.3 u^2, y = v + 0.1 v^2 on an n x n grid
@@ -52,9 +71,10 @@ return grade.run{lesson = "104_area_weight", dir = arg[1], hint = arg[2], parts 
   {todo = 1, name = "force f_m = -k C dC/dx_m", fn = "force", kind = "check", check = check_force,
    hints = {"f_m = -dE/dx_m with E = k/2 sum_c C_c^2: differentiate the square.",
             "dE/dx_m = k sum_c C_c dC_c/dx_m (001 (9) and 5.2), summed over both components of stretch.",
-            "f[s] = -k * (C[1] * dC[1][3m + s] + C[2] * dC[2][3m + s]) for s = 1, 2, 3."}},
+            "Check the sign (a force points down the energy) and the sum (both components of stretch), and which three " ..
+            "entries of each dC belong to vertex m (m counts from 0)."}},
   {todo = 2, name = "scale-invariant area power", fn = "p", kind = "check", check = check_power,
    hints = {"Count: a 1-to-4 split makes each triangle's area a/4 and their number 4 times larger.",
             "C = a^p (|w| - 1), so one triangle's energy is ~ a^(2p); the total ~ (1/a) a^(2p).",
-            "a^(2p - 1) is independent of a for p = 1/2: 003 3.1's sqrt(a) conditions."}},
+            "Which p makes the exponent of a in the total energy zero? Check your answer against 003 3.1."}},
 }}

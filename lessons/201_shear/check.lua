@@ -1,8 +1,11 @@
 -- The grader of lesson 201's exercise (clothcheck lesson 201 --check [DIR] [--hint K]): each
--- gradient against finite differences of its shear condition, with the audit's diagnosis.
+-- gradient against finite differences of its shear condition, with the audit's diagnosis; (21)
+-- with the factors of the product rule exchanged (each dw with its own w) is named
+-- "component-swap".
 local here = arg[0]:match("^(.*)/[^/]*$") or "."
 package.path = here .. "/../?.lua;" .. package.path
 local grade = require "grade"
+local cc = require "clothcheck"
 
 local function w_of(x, dw)
   local w = {0, 0, 0}
@@ -31,14 +34,48 @@ local function shear_frozen(x, xf, rest)
   return rest.alpha * dot(wu, wv) / math.sqrt(dot(fu, fu) * dot(fv, fv))
 end
 
+-- (21) with each dw paired with its own w: alpha (dwu_m w_u,s + w_v,s dwv_m), the gradient of
+-- alpha (|w_u|^2 + |w_v|^2)/2 -- the two factors of the product rule exchanged
+local function own_pairs(x, rest)
+  local wu, wv = w_of(x, rest.dwu), w_of(x, rest.dwv)
+  local g = {}
+  for m = 1, 3 do
+    for s = 1, 3 do g[3 * (m - 1) + s] = rest.alpha * (rest.dwu[m] * wu[s] + wv[s] * rest.dwv[m]) end
+  end
+  return g
+end
+
+-- the toolkit's rest data of a triangle (a condition that records what it is handed)
+local function rest_of(uv, x)
+  local seen
+  cc.define{condition = "peek", nv = 3, ncomp = 1,
+    value = function(_, rest) seen = rest; return {0} end,
+    gradient = function() return {0, 0, 0, 0, 0, 0, 0, 0, 0} end,
+    hessian = function() local H = {}; for i = 1, 81 do H[i] = 0 end; return H end}:eval(x, {uv = uv, area_power = 0.75})
+  return seen
+end
+local X = {{0.1, -0.2, 0.05,  1.3, 0.1, 0.4,  0.2, 1.1, -0.3}, {0.0, 0.0, 0.0,  0.8, 0.3, -0.2,  0.1, 0.9, 0.3}}
+local CASES = {{X[1], rest_of({{0, 0}, {1, 0.2}, {0.3, 0.9}}, X[1])}, {X[2], rest_of({{0.2, 0.1}, {-0.4, 1.3}, {1.1, 0.5}}, X[2])}}
+
+local function swapped_factors(f)
+  if grade.same_function(f, own_pairs, CASES) then
+    return {"component-swap: the factors of the product rule exchanged: differentiating w_u leaves w_v standing " ..
+            "(dwu_m w_v,s), and the other way round; yours pairs each dw with its own w, the gradient of " ..
+            "alpha (|w_u|^2 + |w_v|^2)/2"}
+  end
+end
+
 return grade.run{lesson = "201_shear", dir = arg[1], hint = arg[2], parts = {
   {todo = 1, name = "dC/dx, 001 (21)", fn = "grad_bw98", nv = 3, value = shear(false),
+   kind = "check", check = grade.audited("gradient", swapped_factors),
    hints = {"The product rule on w_u . w_v: both factors move with x.",
             "dw_u/dx_{m,s} is rest.dwu[m] along axis s, so d(w_u . w_v) = dwu_m w_v,s + w_u,s dwv_m.",
-            "dC/dx_{m,s} = alpha * (rest.dwu[m] * wv[s] + wu[s] * rest.dwv[m])."}},
+            "Check each term of the product rule: the factor that is differentiated gives the constant dw/dx_m, the other " ..
+            "one stays as a vector -- which of w_u and w_v goes with rest.dwu[m]? And alpha multiplies both terms."}},
   {todo = 2, name = "dC/dx, 001 (A.6)", fn = "grad_normalized", nv = 3, value = shear(true),
    value_frozen = shear_frozen,
    hints = {"The product rule on w^_u . w^_v, with the derivative of a unit vector (A.1).",
             "dw^/dx_{m,s} = dw_m (e_s - w^_s w^) / |w|: the projector removes the change of length.",
-            "dC/dx_{m,s} = alpha (dwu_m (w^_v,s - c w^_u,s)/|w_u| + dwv_m (w^_u,s - c w^_v,s)/|w_v|), c = w^_u . w^_v."}},
+            "Check each unit vector's derivative by (A.1): it must have no part along the vector itself (a unit vector only " ..
+            "turns), and it is divided by its own length. The diagnosis says which of the two is missing."}},
 }}

@@ -1,8 +1,10 @@
 -- The grader of lesson 301's exercise (clothcheck lesson 301 --check [DIR] [--hint K]): the
 -- student's theta against the toolkit's bend value (pritchard, 001 (30)) on folds of -170 to
 -- 170 degrees, random hinges and folds of 1e-9 rad. A wrong theta is named: "abs" (arccos,
--- the fold's sign lost), "sign" (labels the other way round), "precision" (right at large
--- folds, wrong at small ones), or by how much it is off.
+-- the fold's sign lost), "sign" (labels the other way round), "translation" (it changes when
+-- the hinge is moved: a vertex where a difference belongs), "relabelled" (the right theta of
+-- the hinge with its vertices in another order), "precision" (right at large folds, wrong at
+-- small ones), or by how much it is off.
 local here = arg[0]:match("^(.*)/[^/]*$") or "."
 package.path = here .. "/../?.lua;" .. package.path
 local grade = require "grade"
@@ -30,6 +32,43 @@ local function hinges()
   return big, tiny
 end
 
+-- theta of the hinges read with their vertices in another order (the right values of a hinge
+-- relabelled): the alternatives that are not theta or -theta again
+local function relabellings(xs, want)
+  local alts, perms = {}, {}
+  local function permute(prefix, rest)
+    if #rest == 0 then perms[#perms + 1] = prefix; return end
+    for i = 1, #rest do
+      local p, r = {table.unpack(prefix)}, {table.unpack(rest)}
+      p[#p + 1] = table.remove(r, i)
+      permute(p, r)
+    end
+  end
+  permute({}, {0, 1, 2, 3})
+  for _, perm in ipairs(perms) do
+    local vals, ok = {}, true
+    for i, x in ipairs(xs) do
+      local y = {}
+      for m = 0, 3 do for s = 1, 3 do y[3 * m + s] = x[3 * perm[m + 1] + s] end end
+      local good, r = pcall(bend.eval, bend, y, {})
+      if not good or r.value[1] ~= r.value[1] then ok = false; break end
+      vals[i] = r.value[1]
+    end
+    if ok then
+      local same, neg = 0, 0
+      for i = 1, #want do
+        same, neg = math.max(same, math.abs(vals[i] - want[i])), math.max(neg, math.abs(vals[i] + want[i]))
+      end
+      if same > 1e-9 and neg > 1e-9 then
+        alts[#alts + 1] = {vals, string.format("relabelled: your theta is (30)'s with x%d, x%d, x%d, x%d in the places of " ..
+          "x0, x1, x2, x3 -- your shared edge is x%d-x%d, your wings x%d (A) and x%d (B); (24)-(27) share x1-x2, " ..
+          "with wing x0 in A and x3 in B", perm[1], perm[2], perm[3], perm[4], perm[2], perm[3], perm[1], perm[4])}
+      end
+    end
+  end
+  return alts
+end
+
 local function check_theta(f, _, part)
   local big, tiny = hinges()
   local function run(xs)
@@ -53,7 +92,14 @@ local function check_theta(f, _, part)
                                  "arccos(nA^.nB^) cannot tell a fold one way from the other", #want, negatives)}
   end
   local ok, lines = grade.compare(got, want, "theta", part, 1e-10)
-  if not ok then return false, lines end
+  if not ok then
+    local inv_ok, inv = grade.invariance(f, {big[#big]}, "theta", {kind = "translation",
+      name = "the hinge is moved by t = (0.3, -1.2, 2.5)",
+      move = function(args) return {grade.translate(args[1], {0.3, -1.2, 2.5})} end,
+      fix = "the normals and the edge are differences of vertices -- x2 - x0, x1 - x0, x1 - x3, x2 - x3, x1 - x2 -- never a vertex alone"})
+    if not inv_ok then return false, inv end
+    return grade.classify(got, want, "theta", part, 1e-10, relabellings(big, want))
+  end
   local gt, wt = run(tiny)
   local worst = 0
   for i = 1, #wt do worst = math.max(worst, math.abs(gt[i] - wt[i]) / math.abs(wt[i])) end
@@ -69,5 +115,6 @@ return grade.run{lesson = "301_bend_angle", dir = arg[1], hint = arg[2], parts =
    hints = {"Two numbers fix an angle in (-pi, pi]: its cosine (28) and its sine (29); one of them alone does not.",
             "nA = unit((x2 - x0) x (x1 - x0)), nB = unit((x1 - x3) x (x2 - x3)), e = unit(x1 - x2); " ..
             "cos = nA.nB, sin = (nA x nB).e.",
-            "return math.atan(sin, cos) -- Lua's two-argument atan is atan2."}},
+            "Which inverse function takes both numbers and so keeps the fold's sign and its quadrant? math.acos and " ..
+            "math.asin each take one; look at what Lua's math.atan accepts."}},
 }}

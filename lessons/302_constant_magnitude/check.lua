@@ -87,10 +87,12 @@ return grade.run{lesson = "302_constant_magnitude", dir = arg[1], hint = arg[2],
   {todo = 1, name = "frozen theta, 001 Section 4", fn = "frozen_theta", kind = "check", check = check_frozen, steps = steps_frozen,
    hints = {"Normalise each vector of y by a length that does not move with y: its length at xf.",
             "nA/|fA|, nB/|fB|, e/|fe|, with fA, fB, fe the vectors at xf; then cos = nA.nB, sin = (nA x nB).e.",
-            "return math.atan(dot(cross(nA, nB), e), dot(nA, nB)) after nA, nB, e = scale(nA, 1/len(fA)), ..."}},
+            "Check two things: every length you divide by must be computed from xf alone (none from y), and at y = xf " ..
+            "your angle must be (30)'s theta."}},
   {todo = 2, name = "exact d theta/dx", fn = "exact_gradient", nv = 4,
    value = theta, value_frozen = theta_frozen, steps = steps_theta,
    hints = {"Freezing a length keeps n^ d ln|n| in d n^; the nA and nB parts cancel in cos d(sin) - sin d(cos). Which vector is only in sin?",
             "(54) - d theta = cos theta sin theta d ln|e|, and d ln|e| = e^ . de / |e| with e = x1 - x2.",
-            "With k = cos(theta) sin(theta) / |e|^2: subtract k e from the x1 entries of (54) and add k e to the x2 entries."}},
+            "Check the correction: it comes from e alone, so only the x1 and x2 entries of (54) change, by equal and " ..
+            "opposite amounts. Which way -- is (54) the larger or the smaller?"}},
 }}

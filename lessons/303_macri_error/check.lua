@@ -77,9 +77,11 @@ return grade.run{lesson = "303_macri_error", dir = arg[1], hint = arg[2], parts 
    value_frozen = function(x, xf) return cos_frozen(x, xf) end, steps = steps,
    hints = {"cos theta = nA . nB / (|nA| |nB|): both unit normals move, and each can only turn.",
             "d nA^ = (I - nA^ nA^T) d nA / |nA|, so d(nA^ . nB^) = [(I - nA^ nA^T) nB^] . d nA / |nA| + the same with A and B exchanged.",
-            "With vA = (uB - (uA.uB) uA) / |nA| and vB = (uA - (uA.uB) uB) / |nB|: g = grad_dot_nA(x, vA) + grad_dot_nB(x, vB), vertex by vertex."}},
+            "Check each normal's part: the vector you dot d nA with must have no part along nA^ (the projector) and be " ..
+            "divided by |nA|; M.grad_dot_nA and M.grad_dot_nB take that vector."}},
   {todo = 2, name = "d arccos(nA^.nB^)/dx", fn = "grad_arccos", kind = "check", check = check_arccos, steps = steps,
    hints = {"d arccos(c) = -dc / sqrt(1 - c^2).",
             "sqrt(1 - c^2) = |sin theta|, never negative: Macri's -dc / sin theta has the wrong sign whenever theta < 0.",
-            "g = grad_cos(x) times -1 / sqrt(1 - c^2), c = nA . nB / (|nA| |nB|)."}},
+            "Check the sign on a hinge folded the negative way: sqrt(1 - c^2) is never negative, whatever theta's sign. " ..
+            "And the chain rule runs through your grad_cos of part (1)."}},
 }}

@@ -75,9 +75,11 @@ return grade.run{lesson = "305_bridson_jacobian", dir = arg[1], hint = arg[2], p
   {todo = 1, name = "dA/dx", fn = "grad_A", nv = 4, value = function(x) return A(x) end, steps = steps_A,
    hints = {"A = |e|^2 / s with s = |nA| + |nB|: the quotient rule.",
             "d|e|^2 = 2 e . (dx1 - dx2); d|nA| = nA^ . d nA = the gradient of (nA^ . nA) with nA^ held fixed: M.grad_dot_nA(x, nA^).",
-            "g = d|e|^2 / s - |e|^2 / s^2 (grad_dot_nA(x, nA^) + grad_dot_nB(x, nB^)), vertex by vertex; d|e|^2 is 2e at x1 and -2e at x2."}},
+            "Check the two terms of the quotient rule: d|e|^2 lives on x1 and x2 only (with opposite signs, e = x1 - x2), " ..
+            "and the d|nA| + d|nB| term carries |e|^2 / s^2 with a minus."}},
   {todo = 2, name = "dF/dx, Bridson's force", fn = "jacobian", kind = "check", check = check_jacobian, steps = steps_F,
    hints = {"F_i = k (A sigma) u_i: the product of a scalar and a vector, both depending on x.",
             "d(A sigma) = sigma dA + A cos(theta/2)/2 dtheta, and du_i/dx_j = -d2theta_ij.",
-            "J[12 (i - 1) + j] = k * (u_i * (sigma * dA_j + A * cos(theta/2)/2 * dtheta_j) + A * sigma * (-d2theta_ij)), u = -dtheta."}},
+            "Check the term that vanishes at rest (sigma = 0): is it there? And the order: row i is the force F_i, column j " ..
+            "the position x_j; the Jacobian is not symmetric."}},
 }}

@@ -42,6 +42,12 @@ local function moved(xr)
   return x
 end
 
+-- a rest hinge moved as a whole: its weights must not change
+local function moved_rest(fix)
+  return {kind = "translation", name = "the rest hinge is moved by t = (0.3, -1.2, 2.5)", fix = fix,
+          move = function(args) return {grade.translate(args[1], {0.3, -1.2, 2.5})} end}
+end
+
 -- part (1): the weights the toolkit's Discrete Shells uses, and the typical mistakes
 local function check_weight(f, _, part)
   local got, want, one, energy, twice = {}, {}, {}, {}, {}
@@ -56,6 +62,11 @@ local function check_weight(f, _, part)
     one[i] = le * math.sqrt(3 / (0.5 * lA))
     energy[i] = 3 * le * le / (0.5 * (lA + lB))
     twice[i] = le * math.sqrt(3 / (lA + lB))
+  end
+  if not grade.compare(got, want, "", part, 1e-12) then
+    local inv_ok, inv = grade.invariance(f, {RESTS[2]}, "weight", moved_rest(
+      "|e| and A come from differences of the rest vertices (x1 - x2, x2 - x0, ...), never a vertex alone"))
+    if not inv_ok then return false, inv end
   end
   return grade.classify(got, want, "the weights of 4 rest hinges", part, 1e-12, {
     {one, "one-triangle: A_rest is the two rest triangles' areas summed, not triangle A's alone"},
@@ -81,6 +92,11 @@ local function check_K(f, _, part)
       literal[#literal + 1] = lit[m]
     end
     for _, m in ipairs{3, 2, 1, 4} do order[#order + 1] = K[m] end
+  end
+  if not grade.compare(got, want, "", part, 1e-12) then
+    local inv_ok, inv = grade.invariance(f, {RESTS[2]}, "K", moved_rest(
+      "the cotangents come from differences of the rest vertices, never a vertex alone"))
+    if not inv_ok then return false, inv end
   end
   return grade.classify(got, want, "sqrt(3/A) K of 4 rest hinges", part, 1e-12, {
     {order, "order: the right weights in Bergou et al.'s vertex order (x2, x1, x0, x3): map them to ours"},
@@ -125,13 +141,16 @@ return grade.run{lesson = "306_discrete_shells", dir = arg[1], hint = arg[2], pa
   {todo = 1, name = "Discrete Shells' weight |e| sqrt(3/A)", fn = "weight", kind = "check", check = check_weight, steps = steps_C,
    hints = {"Both lengths come from the rest hinge x_rest, not the moving one.",
             "A triangle's area is half the length of its normal: A_rest = (|nA| + |nB|) / 2.",
-            "w = |x1 - x2| * sqrt(3 / ((|nA| + |nB|) / 2)) at x_rest."}},
+            "Check the area: a triangle's is half its normal's length, A_rest is both triangles' summed; and C's weight is " ..
+            "the square root of the energy's coefficient 3 |e|^2 / A."}},
   {todo = 2, name = "dtheta/dx by heights and cosines", fn = "grad_theta", nv = 4, value = theta, steps = steps_theta,
    hints = {"A wing vertex moves theta along its own triangle's normal; the edge vertices share the opposite reaction.",
             "h0 = |nA|/|e| (x0's height over the edge), and dtheta/dx0 = -nA^/h0: moving x0 along +nA^ closes the hinge.",
-            "cA1/hA1 = cos(angle of A at x2) |x0 - x2| / |nA| = (e . (x0 - x2)) / (|e| |nA|); cA2/hA2 = -(e . (x0 - x1)) / (|e| |nA|)."}},
+            "Check one vertex at a time against a difference of theta: a wing moves theta only along its own normal (which " ..
+            "sign closes the hinge?), and the four vertex blocks sum to zero."}},
   {todo = 3, name = "the quadratic model's weights in our labels", fn = "quadratic_K", kind = "check", check = check_K, steps = steps_quadratic,
    hints = {"Their x0, x1, x2, x3 are our x2, x1, x0, x3: check it on the edge (theirs x0-x1, ours x1-x2).",
             "c01 and c03 are the angles of triangle A (ours: x0, x1, x2) at their x0 and x1, i.e. at our x2 and x1.",
-            "K_0 = -cot A@x1 - cot A@x2, K_1 = cot A@x2 + cot B@x2, K_2 = cot A@x1 + cot B@x1, K_3 = -cot B@x1 - cot B@x2, times sqrt(3/A)."}},
+            "Check the four weights: they sum to zero (moving the hinge bends nothing), and each cotangent is the angle at " ..
+            "the vertex Bergou et al. name, mapped to our label first."}},
 }}

@@ -30,9 +30,10 @@ return grade.run{lesson = "401_your_own_condition", dir = arg[1], hint = arg[2],
   {todo = 1, name = "dC/dx", fn = "gradient", nv = 3, value = area,
    hints = {"C depends on x through |n| only: dC = d|n| / (2a).",
             "d|n| = n^ . dn, and M.parts gives dn[i] = dn/dx_{m,s} for i = 3m + s.",
-            "g[i] = dot(nh, dn[i]) / (2 * rest.area) for i = 1..9."}},
+            "Check the factor: A = |n|/2, so C = |n|/(2a) - 1. The diagnosis' scale factor tells you which one is off."}},
   {todo = 2, name = "d2C/dxdx", fn = "hessian", kind = "hessian", nv = 3, value = area, gradient = area_gradient,
    hints = {"Differentiate g_i = n^ . dn_i / (2a) once more: both n^ and dn_i depend on x.",
             "d n^/dx_j = (I - n^ n^T) dn_j / |n|, and d(dn_i)/dx_j = e_s x (k_mn e_t) for i = (m,s), j = (n,t).",
-            "H_ij = [dn_i . dn_j - (n^.dn_i)(n^.dn_j)] / |n| / (2a) + k_mn n^ . (e_s x e_t) / (2a)."}},
+            "Check the two terms: is the first projected (n^ only turns, so its derivative has no part along n^)? The " ..
+            "second comes from d(dn_i)/dx_j, which is constant because n is bilinear in the edges."}},
 }}

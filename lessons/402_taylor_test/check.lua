@@ -74,9 +74,11 @@ return grade.run{lesson = "402_taylor_test", dir = arg[1], hint = arg[2], parts 
   {todo = 1, name = "Taylor remainders r1, r2", fn = "remainders", kind = "check", check = check_remainders,
    hints = {"C(x + e d) = C(x) + e g.d + e^2/2 d^T H d + O(e^3): take the terms away one by one.",
             "With dc = C(x + e d) - C(x), gd = sum g[i] d[i], dHd = sum d[i] H[i][j] d[j]: r1 = |dc - e gd|.",
-            "return math.abs(dc - e * gd), math.abs(dc - e * gd - e * e / 2 * dHd)"}},
+            "Check the second-order term against the Taylor series: what factor does e^2 d^T H d carry? Both remainders are " ..
+            "sizes, never negative."}},
   {todo = 2, name = "observed order of r1", fn = "observed_order", kind = "check", check = check_order,
    hints = {"Compute r1 at e = 2^-k for k = 1..20, then the order of each halving.",
             "The order of one halving is math.log(r[k] / r[k + 1], 2); the last four are k = 16..19.",
-            "Sort the four orders and return the mean of the middle two (their median)."}},
+            "Check where you read the order: the error of a wrong g shows only at small e, so use the last halvings, and a " ..
+            "middle value of a few of them so that one rounding spike does not decide."}},
 }}

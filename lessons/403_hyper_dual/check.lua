@@ -2,8 +2,8 @@
 -- product and the square root against the right hyper-dual parts on random numbers, and the
 -- Hessian of the stretch condition C_u (001 (13)), written for hyper-duals, against the
 -- toolkit's (15) to rounding. Mistakes named: "cross" (a product without the b c' + c b'
--- terms of e1e2), "chain" (a function of a hyper-dual without the f''(a) b c term), or the
--- part of the number that is off.
+-- terms of e1e2), "chain" (a function of a hyper-dual without the f''(a) b c term), "seed" (a
+-- Hessian with both seeds on x_i), or the part of the number that is off.
 local here = arg[0]:match("^(.*)/[^/]*$") or "."
 package.path = here .. "/../?.lua;" .. package.path
 local grade = require "grade"
@@ -61,30 +61,35 @@ local function check_hessian(f, work, part)
     end
     return alpha * (work.sqrt(w[1] * w[1] + w[2] * w[2] + w[3] * w[3]) - 1)
   end
-  local got, want = {}, {}
+  local got, want, same = {}, {}, {}
   for _, x in ipairs({{0.1, -0.2, 0.05,  1.3, 0.1, 0.4,  0.2, 1.1, -0.3}, {0, 0, 0,  0.8, 0.3, -0.2,  0.1, 0.9, 0.3}}) do
     local H = f(stretch_u, {table.unpack(x)})
     if H == nil then return false, {grade.todo_message(part)} end
     if type(H) ~= "table" or #H ~= 81 then error("hessian must return 81 numbers (9 x 9, row by row)", 0) end
     local ref = cc.condition("stretch", "bw98"):eval(x, {uv = uv, area_power = 0.75}).hessian[1]
     for i = 1, 9 do
-      for j = 1, 9 do got[#got + 1], want[#want + 1] = H[9 * (i - 1) + j], ref[i][j] end
+      for j = 1, 9 do got[#got + 1], want[#want + 1], same[#same + 1] = H[9 * (i - 1) + j], ref[i][j], ref[i][i] end
     end
   end
-  return grade.compare(got, want, "the Hessian of C_u", part, 1e-13)
+  return grade.classify(got, want, "the Hessian of C_u", part, 1e-13, {
+    {same, "seed: every entry of row i is d2f/dx_i^2: both e1 and e2 were put on x_i; the e2 seed goes on x_j"},
+  })
 end
 
 return grade.run{lesson = "403_hyper_dual", dir = arg[1], hint = arg[2], parts = {
   {todo = 1, name = "hyper-dual product", fn = "HD", kind = "check", check = check_mul,
    hints = {"Multiply out the 16 products of the parts; e1 e1 = 0 and e2 e2 = 0, but e1 e2 = e2 e1 = e1e2.",
             "a: a a'. e1: a b' + b a'. e2: a c' + c a'. e1e2: everything else that survives.",
-            "e1e2: a d' + b c' + c b' + d a' (b c' comes from b e1 times c' e2)."}},
+            "Check the e1e2 part: list every pair of parts whose units multiply to e1e2 -- there are four, two of them " ..
+            "from e1 times e2."}},
   {todo = 2, name = "hyper-dual sqrt", fn = "sqrt", kind = "check", check = check_sqrt,
    hints = {"t = b e1 + c e2 + d e1e2 has t^2 = 2 b c e1e2 and t^3 = 0.",
             "f(a + t) = f(a) + f'(a) t + f''(a) t^2 / 2 = f(a) + f'(a) (b e1 + c e2) + (f'(a) d + f''(a) b c) e1e2.",
-            "s = sqrt(a): f' = 0.5 / s, f'' = -0.25 / (s a); return M.hd(s, f' b, f' c, f' d + f'' b c)."}},
+            "Check the e1e2 part against the series: besides f'(a) d, which term does t^2/2 add there? Write f' and f'' " ..
+            "of the square root first."}},
   {todo = 3, name = "exact Hessian", fn = "hessian", kind = "check", check = check_hessian,
    hints = {"Seed x_i with e1 and x_j with e2: f's e1e2 part is then d2f/dx_i dx_j.",
             "For each i, j: y[k] = M.hd(x[k], k == i and 1 or 0, k == j and 1 or 0); H_ij = f(y)[4].",
-            "H[n * (i - 1) + j] = f(y)[4] for i, j = 1..n; no step, no division."}},
+            "Check the seeds: x_i on e1, x_j on e2, every other entry a plain number; which of f(y)'s four parts is the " ..
+            "mixed derivative?"}},
 }}

@@ -128,13 +128,15 @@ return grade.run{lesson = "501_damping_chain_rule", dir = arg[1], hint = arg[2],
   {todo = 1, name = "C-dot, 001 (58)", fn = "cdot", kind = "check", check = check_cdot,
    hints = {"C depends on every particle's position, and every particle moves.",
             "The chain rule: dC/dt = sum over m of dC/dx_m . dx_m/dt.",
-            "sum over i = 1..12 of g[i] * v[i]."}},
+            "Check it on a rigid translation: C does not change, so C-dot must be 0 -- and it must count every particle's " ..
+            "velocity, not one."}},
   {todo = 2, name = "damping force", fn = "damping_force", kind = "check", check = check_force,
    hints = {"One scalar C-dot for the whole element, times each particle's dC/dx_m.",
             "d_i = -kd * g[i] * C-dot, with C-dot from part (1), the same for all i.",
-            "local g, c = M.gradient(x), M.cdot(x, v); d[i] = -kd * g[i] * c."}},
+            "Check the sign (damping opposes the rate) and that a rigid motion gives no force; the four forces must sum to " ..
+            "zero on any motion."}},
   {todo = 3, name = "dd/dv", fn = "damping_jacobian", kind = "check", check = check_jacobian,
    hints = {"Only C-dot depends on v, and linearly.",
             "dC-dot/dv_j = g[j], so dd_i/dv_j = -kd g[i] g[j]: an outer product.",
-            "J[12 * (i - 1) + j] = -kd * g[i] * g[j] for i, j = 1..12."}},
+            "Check which velocities C-dot depends on: every particle's, so no block of the Jacobian off the diagonal is zero."}},
 }}

@@ -1,7 +1,8 @@
 -- The grader of lesson 502's exercise (clothcheck lesson 502 --check [DIR] [--hint K]): the
 -- force Jacobian, the system A, b and the step against the right values on stretched and
 -- compressed springs, the step from rest also against the simulator's (a 2 x 2 grid with two
--- particles pinned and a spring between the other two). Mistakes named: "sign" (the energy
+-- particles pinned and a spring between the other two). Mistakes named: "translation" (df/dx
+-- that changes when the spring is moved), "sign" (the energy
 -- Hessian for df/dx, or + h^2 df/dx in A), "off-rest" (df/dx without its C d2C term),
 -- "rhs" (b without h df/dx v0), "explicit-position" (x1 = x0 + h v0), "acceleration" (v1 =
 -- v0 + h dv). A failing part also names the step of the derivation it departs at.
@@ -52,6 +53,13 @@ local function check_jacobian(f, _, part)
     if type(K) ~= "table" or #K ~= 36 then error("force_jacobian must return 36 numbers", 0) end
     local Kr, Kg = jacobian(c.x, true), jacobian(c.x, false)
     for i = 1, 36 do got[#got + 1], want[#want + 1], energy_h[#energy_h + 1], gn[#gn + 1] = K[i], Kr[i], -Kr[i], Kg[i] end
+  end
+  if not grade.compare(got, want, "", part, 1e-12) then
+    local inv_ok, inv = grade.invariance(function(x) return f(x, K_S, L) end, {cases[1].x}, "df/dx", {
+      kind = "translation", name = "the spring is moved by t = (0.3, -1.2, 2.5)",
+      move = function(args) return {grade.translate(args[1], {0.3, -1.2, 2.5})} end,
+      fix = "the spring's direction and length come from x1 - x0, never from a vertex alone"})
+    if not inv_ok then return false, inv end
   end
   return grade.classify(got, want, "df/dx", part, 1e-12, {
     {energy_h, "sign: this is the energy Hessian d2E/dx2; the force is -dE/dx, so df/dx = -d2E/dx2"},
@@ -184,13 +192,14 @@ return grade.run{lesson = "502_backward_euler", dir = arg[1], hint = arg[2], par
   {todo = 1, name = "df/dx of the spring", fn = "force_jacobian", kind = "check", check = check_jacobian, steps = steps_f,
    hints = {"f = -k C dC/dx: differentiate the product.",
             "df/dx = -k (dC/dx dC/dx^T + C d2C/dx2): an outer product and the condition's Hessian.",
-            "K[6 * (i - 1) + j] = -k * (g[i] * g[j] + C * H[i][j]) with C, g, H = M.spring(x, L)."}},
+            "Check the sign (f = -dE/dx) and the term that vanishes at rest length: test a stretched spring, where C is not 0."}},
   {todo = 2, name = "the system A, b", fn = "system", kind = "check", check = check_system, steps = steps_system,
    hints = {"Backward Euler: M dv = h f(x1, v1), with f(x1) ~ f0 + df/dx (x1 - x0) and x1 - x0 = h (v0 + dv).",
             "Move the dv terms left: (M - h^2 df/dx) dv = h (f0 + h df/dx v0).",
-            "A[6 * (i - 1) + j] = (i == j and m[(i - 1) // 3 + 1] or 0) - h * h * K_ij; b[i] = h * (f[i] + h * sum_j K_ij v[j])."}},
+            "Check both places df/dx enters: A subtracts it (times h^2), and b has the force change from the positions' " ..
+            "motion during the step as well as f0."}},
   {todo = 3, name = "the step x1, v1", fn = "step", kind = "check", check = check_step, steps = steps_step,
    hints = {"Solve A dv = b with M.solve, then update velocities, then positions.",
             "v1 = v0 + dv; the positions move with the new velocity.",
-            "local dv = M.solve(M.system(x, v, m, h, k, L)); v1[i] = v[i] + dv[i]; x1[i] = x[i] + h * v1[i]."}},
+            "Check the order of the updates: which velocity moves the positions in backward Euler, the old or the new?"}},
 }}

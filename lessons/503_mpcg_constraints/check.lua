@@ -186,9 +186,11 @@ return grade.run{lesson = "503_mpcg_constraints", dir = arg[1], hint = arg[2], p
   {todo = 1, name = "filter blocks S_i", fn = "filter_block", kind = "check", check = check_blocks, steps = steps_filter,
    hints = {"S_i projects onto the directions the vertex is free to move in.",
             "Free: I; pinned: 0; a plane with unit normal p: I - p p^T; a line along unit d: d d^T.",
-            "u = dir / |dir|; S[3 * (a - 1) + c] = (a == c and 1 or 0) - u[a] * u[c] for a plane, u[a] * u[c] for a line."}},
+            "Check each block on a vector: a plane's must keep what lies in the plane and remove the normal, a line's keep " ..
+            "only what lies along it; and a projector is made from a unit vector."}},
   {todo = 2, name = "the MPCG loop", fn = "mpcg", kind = "check", check = check_mpcg, steps = steps_mpcg,
    hints = {"CG on S A S y = S (b - A z): start from dv = z and filter everything that enters dv and r.",
             "r = S(b - A dv); c = S(P^-1 r); delta = r.c; delta0 = delta; loop: q = S(A c), alpha = delta / c.q, dv += alpha c, r -= alpha q, s = S(P^-1 r), delta' = r.s, c = S(s + delta'/delta c).",
-            "Stop when delta <= tol^2 delta0; delta0 is the first delta (the reduced right-hand side in the P^-1 norm)."}},
+            "Check every vector that updates dv and r: is it filtered? And what delta0 is measured on: the same residual " ..
+            "and norm as delta (Ascher & Boxerman)."}},
 }}

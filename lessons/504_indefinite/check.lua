@@ -97,9 +97,10 @@ return grade.run{lesson = "504_indefinite", dir = arg[1], hint = arg[2], parts =
   {todo = 1, name = "stiffness and its modes", fn = "stiffness", kind = "check", check = check_stiffness,
    hints = {"E = k/2 C^2: differentiate k C dC/dx once more, by the product rule.",
             "K = k (g g^T + C H); Gauss-Newton leaves C H out; clamp leaves it out only when C < 0.",
-            "K[n * (i - 1) + j] = k * (g[i] * g[j] + (keep and C * H[i][j] or 0)), keep = mode == 'full' or (mode == 'clamp' and C >= 0)."}},
+            "Check the clamp's side: the C d2C term is dropped where it curves the energy down. For which sign of C is that?"}},
   {todo = 2, name = "smallest eigenvalue", fn = "smallest_eigenvalue", kind = "check", check = check_eigen,
    hints = {"A rotation G in the (p, q) plane with the right angle makes (G^T S G)_pq = 0 and keeps the spectrum.",
             "theta = (S_qq - S_pp) / (2 S_pq), t = sign(theta) / (|theta| + sqrt(theta^2 + 1)), c = 1/sqrt(t^2 + 1), s = t c; rotate columns p, q then rows p, q.",
-            "Sweep over all p < q until the sum of squares above the diagonal is below (1e-15 max|S|)^2, then return the smallest diagonal entry."}},
+            "Check when you stop and what you return: the diagonal holds the eigenvalues only once the off-diagonal part " ..
+            "is gone (relative to the largest entry), and you want the smallest of them."}},
 }}
