@@ -1,5 +1,6 @@
 #define _DEFAULT_SOURCE
 /* Suite: `clothcheck lesson` — listing, running a lesson by number or name, errors. */
+#include <dirent.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -153,6 +154,32 @@ static void test_project_lessons(void)
     CU_ASSERT_PTR_NOT_NULL(strstr(out, "All checks passed."));
 }
 
+/* Every lesson's script keeps to lessons/README.md's rule: under 200 lines, a header first. */
+static void test_project_lesson_size(void)
+{
+    char root[1024];
+    snprintf(root, sizeof root, "%s/lessons", CC_SOURCE_DIR);
+    DIR *d = opendir(root);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(d);
+    int n = 0;
+    for (struct dirent *e; (e = readdir(d));) {
+        char path[1400], line[512];
+        snprintf(path, sizeof path, "%s/%s/lesson.lua", root, e->d_name);
+        FILE *f = fopen(path, "r");
+        if (!f) continue;
+        int lines = 0, c, header = fgets(line, sizeof line, f) && !strncmp(line, "-- Lesson ", 10);
+        rewind(f);
+        while ((c = fgetc(f)) != EOF) lines += c == '\n';
+        fclose(f);
+        if (lines >= 200 || !header) fprintf(stderr, "%s: %d lines, header %s\n", path, lines, header ? "yes" : "no");
+        CU_ASSERT(lines < 200);
+        CU_ASSERT(header);
+        n++;
+    }
+    closedir(d);
+    CU_ASSERT(n >= 19);
+}
+
 static const cc_test_case tests[] = {
     {"list", test_list},
     {"run", test_run},
@@ -160,6 +187,7 @@ static const cc_test_case tests[] = {
     {"--hint without --check", test_check_options_alone},
     {"errors", test_errors},
     {"project lessons", test_project_lessons},
+    {"project lessons under 200 lines, with a header", test_project_lesson_size},
     {NULL, NULL},
 };
 

@@ -1,13 +1,10 @@
 -- Lesson 502: backward Euler by hand -- one implicit step of a spring, then of a small cloth
 --
--- Shows:      Baraff & Witkin's step: linearise the force about the current state and solve
---               (M - h df/dv - h^2 df/dx) dv = h (f0 + h df/dx v0),  x1 = x0 + h (v0 + dv)
---             for dv. Written out for one spring between two particles (a 6 x 6 system) and
---             for a 3 x 3 cloth under stretch, shear and gravity (27 x 27), assembled from
---             the toolkit's conditions and solved by Gaussian elimination in Lua, it gives the
---             simulator's step to the solver's tolerance. Over many steps of a stiff spring
---             explicit Euler gains energy without bound while backward Euler loses it: the
---             price of its stability is numerical damping.
+-- Shows:      Baraff & Witkin's step, (M - h df/dv - h^2 df/dx) dv = h (f0 + h df/dx v0),
+--             x1 = x0 + h (v0 + dv), for one spring (6 x 6) and a 3 x 3 cloth under stretch,
+--             shear and gravity (27 x 27), assembled from the toolkit's conditions and solved
+--             in Lua: the simulator's step. Over many steps of a stiff spring explicit Euler
+--             gains energy without bound, backward Euler loses it (numerical damping).
 -- Equations:  Baraff & Witkin's implicit step as 001 5.2 and 003 3.2 write it; the spring
 --             of 004; the stretch (13)-(18) and shear (19)-(23) conditions of 001;
 --             E = k/2 C^2, f = -k C dC/dx, df/dx = -k (dC/dx dC/dx^T + C d2C/dx2).
@@ -16,25 +13,20 @@
 
 local cc = require "clothcheck"
 
--- Gaussian elimination with partial pivoting: the solution of A y = b (A rows, n x n)
+-- Gauss-Jordan elimination with partial pivoting: the solution of A y = b (A rows, n x n)
 local function solve(A, b)
-  local n, M = #b, {}
+  local n, M, y = #b, {}, {}
   for i = 1, n do M[i] = {table.unpack(A[i])}; M[i][n + 1] = b[i] end
   for c = 1, n do
     local p = c
     for r = c + 1, n do if math.abs(M[r][c]) > math.abs(M[p][c]) then p = r end end
     M[c], M[p] = M[p], M[c]
-    for r = c + 1, n do
-      local f = M[r][c] / M[c][c]
+    for r = 1, n do
+      local f = r ~= c and M[r][c] / M[c][c] or 0
       for k = c, n + 1 do M[r][k] = M[r][k] - f * M[c][k] end
     end
   end
-  local y = {}
-  for i = n, 1, -1 do
-    local s = M[i][n + 1]
-    for k = i + 1, n do s = s - M[i][k] * y[k] end
-    y[i] = s / M[i][i]
-  end
+  for i = 1, n do y[i] = M[i][n + 1] / M[i][i] end
   return y
 end
 
@@ -74,8 +66,7 @@ local function backward_euler(x, v, m, h, forces, free)
     b[a] = h * b[a]
   end
   local dv = solve(A, b)
-  local x1, v1 = {}, {}
-  for i = 1, n do v1[i] = v[i] end
+  local x1, v1 = {}, {table.unpack(v)}
   for a, i in ipairs(idx) do v1[i] = v[i] + dv[a] end
   for i = 1, n do x1[i] = x[i] + h * v1[i] end
   return x1, v1
@@ -103,9 +94,7 @@ local function masses(mesh, density)
 end
 
 local function max_diff(a, b) local e = 0 for i = 1, #a do e = math.max(e, math.abs(a[i] - b[i])) end return e end
-
 print("Lesson 502: backward Euler by hand")
-
 -- 1. One spring. A 2 x 2 grid of width 1 gives four particles; a spring (L = 1, the (u,v)
 -- distance) joins 1 and 2, particles 3 and 4 are pinned and nothing else acts.
 local spring = cc.condition("spring", "linear")
@@ -119,8 +108,7 @@ local function spring_forces(y)
   add_element(f, K, spring, y, {1, 2}, {rest = 1}, ks)
   return f, K
 end
-local free = {}
-for i = 1, 12 do free[i] = i <= 6 end
+local free = {true, true, true, true, true, true, false, false, false, false, false, false}   -- particles 1, 2
 local x1, v1 = backward_euler(x, v, m, h, spring_forces, free)
 
 local params = {k_stretch = 0, k_shear = 0, k_bend = 0, d_stretch = 0, d_shear = 0, d_bend = 0,
@@ -128,8 +116,7 @@ local params = {k_stretch = 0, k_shear = 0, k_bend = 0, d_stretch = 0, d_shear =
 local sim = cc.sim(mesh, params)
 sim:pin(3); sim:pin(4)
 sim:add_condition(spring, {{1, 2}}, ks)
--- the simulator starts from rest: compare the step from rest
-local x1r = backward_euler(x, {0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0}, m, h, spring_forces, free)
+local x1r = backward_euler(x, (zeros(12)), m, h, spring_forces, free)   -- the simulator starts from rest
 assert(sim:step())
 local spring_diff = max_diff(sim:positions(), x1r)
 print(string.format("  spring (k = %g, h = %g), from rest: hand step vs simulator step, largest difference %.1e",
@@ -142,7 +129,7 @@ print(string.format("  with v0: particle 2 moves from (%.3f, %.3f, %.3f) to (%.4
 -- spring) one step multiplies the energy by 1 + (h omega)^2 (explicit) or 1/(1 + (h omega)^2)
 -- (backward): explicit Euler gains energy at any step, backward Euler loses it.
 local omega = math.sqrt(ks * (1 / m[1] + 1 / m[2]))
-local he = 0.5 / omega
+local he, steps = 0.5 / omega, 40
 local function energy(y, w)
   local E = 0
   for i = 1, 2 do for s = 1, 3 do E = E + 0.5 * m[i] * w[3 * (i - 1) + s] ^ 2 end end
@@ -152,7 +139,6 @@ end
 local t, e_be, e_ex = {}, {}, {}
 local xb, vb, xe, ve = {table.unpack(x)}, {table.unpack(v)}, {table.unpack(x)}, {table.unpack(v)}
 local E0 = energy(x, v)
-local steps = 40
 for n = 0, steps do
   t[#t + 1], e_be[#e_be + 1], e_ex[#e_ex + 1] = n * he, energy(xb, vb) / E0, energy(xe, ve) / E0
   xb, vb = backward_euler(xb, vb, m, he, spring_forces, free)
@@ -191,11 +177,9 @@ local function cloth_forces(y)
   for i = 1, cloth.nv do f[3 * i] = f[3 * i] + mc[i] * cp.gravity[3] end
   return f, K
 end
-local all = {}
+local all, xc = {}, cloth:positions()
 for i = 1, 3 * cloth.nv do all[i] = true end
-local xc = cloth:positions()
-local xc1 = backward_euler(xc, (function() local z = {} for i = 1, #xc do z[i] = 0 end return z end)(),
-                           mc, cp.h, cloth_forces, all)
+local xc1 = backward_euler(xc, (zeros(#xc)), mc, cp.h, cloth_forces, all)
 local csim = cc.sim(cloth, cp)
 assert(csim:step())
 local cloth_diff, moved = max_diff(csim:positions(), xc1), max_diff(xc1, xc)
