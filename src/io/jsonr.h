@@ -19,13 +19,19 @@ typedef enum cc_jv_type {
     CC_JV_OBJECT
 } cc_jv_type;
 
+/* A value: its type says which member of the union holds it (24 bytes: the answers of the
+ * system protocol hold millions of numbers). */
 typedef struct cc_jv {
     cc_jv_type type;
-    double num;              /* number; bool as 0 or 1 */
-    const char *str;         /* string, unescaped and NUL-terminated (UTF-8 as given) */
-    int n;                   /* array: elements; object: members */
-    struct cc_jv *items;     /* array elements, or object member values */
-    const char **keys;       /* object member names, in the order given */
+    int n;                       /* array: elements; object: members; otherwise 0 */
+    union {
+        double num;              /* number; bool as 0 or 1 */
+        const char *str;         /* string, unescaped and NUL-terminated (UTF-8 as given) */
+        struct {
+            struct cc_jv *items; /* array elements, or object member values */
+            const char **keys;   /* object member names, in the order given (NULL for an array) */
+        };
+    };
 } cc_jv;
 
 typedef struct cc_jdoc cc_jdoc;

@@ -172,6 +172,10 @@ static int take(cc_proc *p)
 int cc_proc_exchange(cc_proc *p, const char *line, size_t n, double timeout, char **out, char *err, int errlen)
 {
     const char *what = "the program";
+    if (p->lent) {   /* the line lent out last time is done with: the buffer holds what followed it */
+        memcpy(p->buf, p->rest, p->rest_len);
+        p->len = p->rest_len, p->lent = 0;
+    }
     /* a whole line already written, before this request, is one nobody asked for */
     struct pollfd early = {p->out, POLLIN, 0};
     if (p->out >= 0 && poll(&early, 1, 0) > 0 && (early.revents & POLLIN)) (void)take(p);
@@ -219,20 +223,17 @@ int cc_proc_exchange(cc_proc *p, const char *line, size_t n, double timeout, cha
     if (!nl) return ended_early(p, what, err, errlen);
     *nl = '\0';
     size_t used = (size_t)(nl - p->buf) + 1;
-    /* hand out the buffer as the line (no copy of a long answer), and keep what follows it,
-     * usually nothing, in the other buffer for the next exchange */
+    /* lend the buffer out as the line (no copy of a long answer), and keep what follows it,
+     * usually nothing, until the next exchange */
     size_t rest = p->len - used;
-    if (rest + 1 > p->line_cap) {
-        char *b = realloc(p->line, rest + 1);
+    if (rest > p->rest_cap) {
+        char *b = realloc(p->rest, rest);
         if (!b) return snprintf(err, (size_t)errlen, "out of memory"), -1;
-        p->line = b, p->line_cap = rest + 1;
+        p->rest = b, p->rest_cap = rest;
     }
-    char *line_buf = p->buf;
-    size_t line_cap = p->cap + 1;
-    memcpy(p->line, p->buf + used, rest);
-    p->buf = p->line, p->cap = p->line_cap - 1, p->len = rest;
-    p->line = line_buf, p->line_cap = line_cap;
-    *out = p->line;
+    if (rest) memcpy(p->rest, p->buf + used, rest);
+    p->rest_len = rest, p->len = 0, p->lent = 1;
+    *out = p->buf;
     return 0;
 }
 
@@ -247,7 +248,8 @@ void cc_proc_close(cc_proc *p, double grace)
         p->pid = 0;
     }
     free(p->buf);
-    free(p->line);
-    p->buf = p->line = NULL;
-    p->len = p->cap = p->line_cap = 0;
+    free(p->rest);
+    p->buf = p->rest = NULL;
+    p->len = p->cap = p->rest_len = p->rest_cap = 0;
+    p->lent = 0;
 }

@@ -12,11 +12,13 @@
 typedef struct cc_proc {
     pid_t pid;            /* the program, or 0 once it has been waited for */
     int in, out;          /* its stdin (we write) and stdout (we read); -1 when closed */
-    char *buf;            /* what it wrote that is not yet returned as a line */
+    char *buf;            /* what it wrote that is not yet returned as a line; once a line is
+                             returned, that line (lent: `lent` is 1) */
     size_t len, cap;      /* bytes in buf, and its size */
     size_t max_line;      /* longest line accepted (bytes) */
-    char *line;           /* the last line returned */
-    size_t line_cap;      /* its size */
+    int lent;             /* 1 while buf is the line last returned */
+    char *rest;           /* while buf is lent: what followed the line, moved back at the next call */
+    size_t rest_len, rest_cap;
     int status;           /* its wait status once it ended (valid when pid == 0) */
 } cc_proc;
 
