@@ -173,7 +173,7 @@ int cc_proc_exchange(cc_proc *p, const char *line, size_t n, double timeout, cha
 {
     const char *what = "the program";
     if (p->lent) {   /* the line lent out last time is done with: the buffer holds what followed it */
-        memcpy(p->buf, p->rest, p->rest_len);
+        if (p->rest_len) memcpy(p->buf, p->rest, p->rest_len);
         p->len = p->rest_len, p->lent = 0;
     }
     /* a whole line already written, before this request, is one nobody asked for */
