@@ -1,34 +1,34 @@
 -- Lesson 505: checking an assembled system -- where a scatter-add went wrong, and what kind
 --
 -- Shows:      a 4 x 4 cloth's force f, df/dx, df/dv and Baraff & Witkin's A, b assembled in
---             plain Lua from per-triangle pieces (stretch (13)-(18), damping (58)) by
---             scatter-add, then the same assembly with one mistake planted in one triangle: a
---             block added at the wrong vertex, a block not transposed, the triangle summed twice,
---             its Jacobian with the wrong sign, its off-diagonal blocks left out. A small check in
---             Lua (symmetry, row sums, df/dx against differences of f, f against differences of
---             E) sees that something is wrong; cc.check_system -- the engine of `clothcheck
---             check-system` -- also says where (the vertex block, the triangle) and what kind.
+--             plain Lua from per-triangle pieces (stretch, shear, damping) by scatter-add, then
+--             with one mistake planted in one triangle: a block at the wrong vertex, a block not
+--             transposed, the triangle summed twice, its Jacobian's sign, its off-diagonal blocks
+--             left out. A small check in Lua (symmetry, row sums, df/dx against differences of f,
+--             f against differences of E) sees that something is wrong; cc.check_system, the
+--             engine of `clothcheck check-system`, also says where (the vertex block, the
+--             triangle) and what kind.
 -- Equations:  Baraff & Witkin's (15)-(16) as 001 5.2 and 003 3.2 write them,
---             A = M - h df/dv - h^2 df/dx, b = h (f + h df/dx v); stretch 001 (13)-(18);
---             damping 001 (58); E = k/2 C.C, f = -k dC^T C, df/dx = -k (dC dC^T + C d2C).
+--             A = M - h df/dv - h^2 df/dx, b = h (f + h df/dx v); stretch 001 (13)-(18),
+--             shear (19)-(23), damping (58); E = k/2 C.C, f = -k dC^T C,
+--             df/dx = -k (dC dC^T + C d2C).
 -- Difficulty: 2 of 3
 -- Run:        clothcheck lesson 505
 
 local cc = require "clothcheck"
-
 local TERMS = {{cc.condition("stretch", "bw98"), 50}, {cc.condition("shear", "bw98"), 5}}   -- condition, k
 local K_D, DENSITY, H = 0.5, 0.1, 0.01
 local mesh = cc.grid(4, 4, 1, 1)
 local NV, N = mesh.nv, 3 * mesh.nv
-local tris, rest, mass = {}, {}, {}
-for i = 1, NV do mass[i] = 0 end
+local tris, rest, mass, count = {}, {}, {}, {}   -- count: triangles at each vertex
+for i = 1, NV do mass[i], count[i] = 0, 0 end
 for t = 1, mesh.nt do
   tris[t] = {mesh:triangle(t)}
   local uv = {}
   for p, i in ipairs(tris[t]) do uv[p] = {mesh:uv(i)} end
   rest[t] = {uv = uv}
   local area = math.abs((uv[2][1] - uv[1][1]) * (uv[3][2] - uv[1][2]) - (uv[3][1] - uv[1][1]) * (uv[2][2] - uv[1][2])) / 2
-  for _, i in ipairs(tris[t]) do mass[i] = mass[i] + DENSITY * area / 3 end
+  for _, i in ipairs(tris[t]) do mass[i], count[i] = mass[i] + DENSITY * area / 3, count[i] + 1 end
 end
 
 -- one triangle at (x, v): its energy, force fe (9), df/dx Ke and df/dv De (9 x 9 rows), from
@@ -57,7 +57,6 @@ local function element(x, v, t)
 end
 
 local function matrix() local A = {} for i = 1, N do A[i] = {} for j = 1, N do A[i][j] = 0 end end return A end
-
 -- The assembly: scatter-add each triangle's pieces at its vertices' rows and columns. Block
 -- (p, q) of the element (rows of its vertex p, columns of its vertex q) goes to block (i, j) of
 -- the cloth, i = tris[t][p], j = tris[t][q]. `mistake` plants one mistake in triangle BAD.
@@ -104,7 +103,6 @@ end
 
 local ALL = {energy = true, force = true, df_dx = true, df_dv = true, system = true}
 local MISTAKES = {"right", "wrong-vertex", "no-transpose", "doubled", "sign", "missing"}
-
 -- The lesson's own check at one perturbed state (v = 0): symmetry, the row sums (a translation),
 -- df/dx d against central differences of f along d, f . d against -dE/dd
 math.randomseed(505)
@@ -135,8 +133,10 @@ local function own_check(mistake)
 end
 
 print("Lesson 505: checking an assembled system (a 4 x 4 cloth, 16 vertices, 18 triangles)")
-print(string.format("  mistakes planted in triangle %d (vertices %d %d %d); vertex %d is in no other triangle",
-                    BAD, tris[BAD][1], tris[BAD][2], tris[BAD][3], tris[BAD][2]))
+local alone = {}
+for _, i in ipairs(tris[BAD]) do if count[i] == 1 then alone[#alone + 1] = i end end
+print(string.format("  mistakes planted in triangle %d (vertices %d %d %d); in no other triangle: %s",
+                    BAD, tris[BAD][1], tris[BAD][2], tris[BAD][3], #alone > 0 and "vertex " .. table.concat(alone, ", ") or "none"))
 print("  (1) the lesson's own check, relative differences at a perturbed state:")
 print(string.format("    %-13s %-21s %-21s %10s %10s", "assembly", "symmetry", "row sums", "df/dx", "f = -dE"))
 local own = {}
@@ -158,8 +158,7 @@ local reports = {}
 for _, m in ipairs(MISTAKES) do
   local r = cc.check_system{mesh = mesh, provides = {"energy", "force", "df_dx", "df_dv", "system", "external"},
                             h = H, answer = function(x, v, _, want) return assemble(x, v, want, m) end}
-  reports[m] = r
-  local failing = {}
+  local failing = {}; reports[m] = r
   for _, c in ipairs(r.checks) do if c.gates and not c.pass then failing[#failing + 1] = string.format("%s %.1e", c.name, c.max_rel) end end
   print(string.format("    %-13s %s", m, r.failed and "FAILS: " .. table.concat(failing, ", ")
                                           or string.format("every check holds (%d states asked for)", r.evaluations)))
@@ -190,6 +189,7 @@ end
 assert(not reports.right.failed and own.right.sym < 1e-12 and own.right.rows < 1e-12 and own.right.jac < 1e-6)
 assert(own["no-transpose"].sym > 1e-3 and own["wrong-vertex"].rows > 1e-3 and own.missing.rows > 1e-3, "own checks see them")
 assert(own.doubled.force > 1e-3 and own.doubled.jac < 1e-6, "doubled: f and df/dx agree, f and E do not")
+assert(own.sign.jac > 1e-3 and own.sign.sym < 1e-12 and own.sign.rows < 1e-12, "sign: only the differences see it")
 assert(finds("wrong-vertex", "df/dx", "a term added at the wrong vertex"), "the engine names the wrong vertex")
 assert(finds("no-transpose", "df/dx", "transpose of the right block"), "the engine names the transpose")
 assert(finds("doubled", "force = -grad E", "a term summed twice"), "the engine names the doubled term")
