@@ -232,7 +232,8 @@ static int l_check_system(lua_State *L)
     luaL_checktype(L, 1, LUA_TTABLE);
     cc_lua_checkkeys(L, 1, 1, NULL, keys);
     lua_getfield(L, 1, "mesh");
-    const cc_mesh *m = cc_lua_checkmesh(L, -1);
+    luaL_argcheck(L, luaL_testudata(L, 2, CC_LUA_MESH), 1, "mesh must be a mesh (clothcheck.grid, clothcheck.read_obj)");
+    const cc_mesh *m = cc_lua_checkmesh(L, 2);
     luaL_argcheck(L, lua_getfield(L, 1, "provides") == LUA_TTABLE, 1, "provides must be a list of names");
     int provides = provides_of(L, lua_gettop(L));
     luaL_argcheck(L, provides, 1, "provides names nothing");
