@@ -59,7 +59,7 @@ void cc_sys_eval_free(cc_sys_eval *e)
     memset(e, 0, sizeof *e);
 }
 
-cc_sys_opts cc_sys_defaults(void) { return (cc_sys_opts){1, 0.01, 3, 4, NULL, NULL, 0}; }
+cc_sys_opts cc_sys_defaults(void) { return (cc_sys_opts){.seed = 1, .h = 0.01, .directions = 3, .localize = 4}; }
 
 /* One run of the checks. */
 typedef struct run {
@@ -96,18 +96,27 @@ static int ask(run *R, const double *x, const double *v, int want, cc_sys_eval *
 
 /* ---- directional differences ---- */
 
-/* E along d at x (zero velocity): central4; 0 or -1 */
-static int energy_along(run *R, const double *x, const double *d, double *out)
+/* E along d at x (zero velocity): central4 into out; into floor unless NULL, the scale below
+ * which a difference from it means nothing: its rounding (1e-8 of the largest |E| over the step,
+ * per step) and ten times its truncation over the tolerance -- the truncation goes as step^4, so
+ * central4 with twice the step lies 15 truncations away. Where the force vanishes (at rest,
+ * without gravity) f = 0 and the difference is all truncation; 0 or -1 */
+static int energy_along(run *R, const double *x, const double *d, double *out, double *floor)
 {
-    static const double at[4] = {2, 1, -1, -2}, wt[4] = {-1, 8, -8, 1};
-    double *y = R->w[5], *zero = R->w[4], s = 0;
+    static const double at[6] = {2, 1, -1, -2, 4, -4};
+    double *y = R->w[5], *zero = R->w[4], emax = 0, E[6];
     memset(zero, 0, sizeof(double) * (size_t)R->n);
-    for (int k = 0; k < 4; k++) {
+    for (int k = 0; k < (floor ? 6 : 4); k++) {
         for (int i = 0; i < R->n; i++) y[i] = x[i] + at[k] * R->eps * d[i];
         if (ask(R, y, zero, CC_SYS_ENERGY, &R->p) < 0) return -1;
-        s += wt[k] * R->p.E;
+        E[k] = R->p.E;
+        emax = fmax(emax, fabs(E[k]));
     }
-    *out = s / (12 * R->eps);
+    *out = (-E[0] + 8 * E[1] - 8 * E[2] + E[3]) / (12 * R->eps);
+    if (floor) {
+        double twice = (-E[4] + 8 * E[0] - 8 * E[3] + E[5]) / (24 * R->eps);
+        *floor = 1e-8 * emax / R->eps + 10 * fabs(twice - *out) / 15 / TOL_FORCE;
+    }
     return 0;
 }
 
@@ -170,22 +179,28 @@ static void find(const run *R, cc_sys_check *c, const char *fmt, ...)
     va_end(ap);
 }
 
-/* the elements holding vertex a (and c, if c >= 0) into buf: triangles and hinges */
-static void elements_of(const cc_mesh *m, int a, int c, char *buf, int len)
+/* the elements holding vertex a (and c, if c >= 0) into buf: triangles and hinges, numbered
+ * from R's base */
+static void elements_of(const run *R, int a, int c, char *buf, int len)
 {
+    const cc_mesh *m = R->t->mesh;
+    int o = R->o->base;
     int at = snprintf(buf, (size_t)len, "%s", c >= 0 && c != a ? "elements holding both: " : "elements around it: ");
     int cnt = 0;
     for (int t = 0; t < m->nt && cnt < 6 && at < len; t++) {
         const int *v = m->tri + 3 * t;
         int ha = v[0] == a || v[1] == a || v[2] == a, hc = c < 0 || v[0] == c || v[1] == c || v[2] == c;
-        if (ha && hc) at += snprintf(buf + at, (size_t)(len - at), "%striangle %d (%d %d %d)", cnt++ ? ", " : "", t, v[0], v[1], v[2]);
+        if (ha && hc)
+            at += snprintf(buf + at, (size_t)(len - at), "%striangle %d (%d %d %d)", cnt++ ? ", " : "", t + o, v[0] + o,
+                           v[1] + o, v[2] + o);
     }
     for (int h = 0; h < m->nh && cnt < 9 && at < len; h++) {
         const int *v = m->hinge + 4 * h;
         int ha = 0, hc = c < 0;
         for (int q = 0; q < 4; q++) ha |= v[q] == a, hc |= v[q] == c;
         if (ha && hc && (c >= 0 && c != a))
-            at += snprintf(buf + at, (size_t)(len - at), "%shinge %d (%d %d %d %d)", cnt++ ? ", " : "", h, v[0], v[1], v[2], v[3]);
+            at += snprintf(buf + at, (size_t)(len - at), "%shinge %d (%d %d %d %d)", cnt++ ? ", " : "", h + o, v[0] + o,
+                           v[1] + o, v[2] + o, v[3] + o);
     }
     if (!cnt && at < len) snprintf(buf + at, (size_t)(len - at), "none (no element holds both: a block there couples unrelated vertices)");
 }
@@ -238,12 +253,17 @@ typedef struct force_ctx {
 static double force_err(run *R, void *ctx, const int *vs, int k)
 {
     force_ctx *c = ctx;
-    double *d = R->w[0], g, fd = 0, ff = 0, dd = 0;
+    double *d = R->w[0], g, floor, fd = 0, ff = 0, dd = 0;
     direction(R, vs, k, d);
-    if (energy_along(R, c->x, d, &g) < 0) return -1;
+    if (energy_along(R, c->x, d, &g, NULL) < 0) return -1;
     for (int i = 0; i < R->n; i++) fd += c->f[i] * d[i], ff += c->f[i] * c->f[i], dd += d[i] * d[i];
     double scale = sqrt(ff * dd) + fabs(g);
-    return scale > 0 ? fabs(g + fd) / scale : 0.0;
+    if (!(scale > 0) || fabs(g + fd) <= TOL_FORCE * scale) return scale > 0 ? fabs(g + fd) / scale : 0.0;
+    /* a difference: is it more than the differences can tell? At rest without gravity f = 0 and g
+     * is their truncation; the floor keeps that from counting */
+    if (energy_along(R, c->x, d, &g, &floor) < 0) return -1;
+    scale = sqrt(ff * dd) + fabs(g) + floor;
+    return fabs(g + fd) / scale;
 }
 
 /* what vertex a's force is, against -grad E there */
@@ -253,7 +273,7 @@ static void force_kind(run *R, const force_ctx *c, int a, cc_sys_check *chk)
     for (int s = 0; s < 3; s++) {
         memset(d, 0, sizeof(double) * (size_t)R->n);
         d[3 * a + s] = 1;
-        if (energy_along(R, c->x, d, &g[s]) < 0) return;
+        if (energy_along(R, c->x, d, &g[s], NULL) < 0) return;
         g[s] = -g[s];   /* the force the energy implies */
     }
     double gg = g[0] * g[0] + g[1] * g[1] + g[2] * g[2], pg = P[0] * g[0] + P[1] * g[1] + P[2] * g[2];
@@ -269,8 +289,8 @@ static void force_kind(run *R, const force_ctx *c, int a, cc_sys_check *chk)
         else if (fabs(ratio - 1) > 1e-3) snprintf(buf, sizeof buf, "%.4g times -grad E", ratio), kind = buf;
     }
     char el[200];
-    elements_of(R->t->mesh, a, -1, el, sizeof el);
-    find(R, chk, "vertex %d: f = (%.4g, %.4g, %.4g), -grad E = (%.4g, %.4g, %.4g): %s; %s", a, P[0], P[1], P[2], g[0], g[1],
+    elements_of(R, a, -1, el, sizeof el);
+    find(R, chk, "vertex %d: f = (%.4g, %.4g, %.4g), -grad E = (%.4g, %.4g, %.4g): %s; %s", a + R->o->base, P[0], P[1], P[2], g[0], g[1],
          g[2], kind, el);
 }
 
@@ -360,15 +380,15 @@ static void block_kind(run *R, const double *Fc, const double *Pc, int a, int c,
                 for (int t = 0; t < 3; t++) D[s][t] = Fc[(3 * b + s) * 3 + t] - Pc[(3 * b + s) * 3 + t];
             if (block_max(D) > tol * sc && block_diff(S, D, sc) < tol) {
                 snprintf(what, sizeof what, "it holds a block that belongs at row vertex %d, whose block (%d, %d) lacks "
-                         "it: a term added at the wrong vertex", b, b, c);
+                         "it: a term added at the wrong vertex", b + R->o->base, b + R->o->base, c + R->o->base);
                 break;
             }
         }
     }
     (void)Z;
     char el[200];
-    elements_of(R->t->mesh, a, c, el, sizeof el);
-    find(R, chk, "%s block (row vertex %d, column vertex %d): %s; %s", name, a, c, what, el);
+    elements_of(R, a, c, el, sizeof el);
+    find(R, chk, "%s block (row vertex %d, column vertex %d): %s; %s", name, a + R->o->base, c + R->o->base, what, el);
 }
 
 /* the true columns of vertex c (differences of f) into Fc and the program's into Pc, n x 3 */
@@ -436,8 +456,9 @@ static void check_symmetry(run *R, const cc_csr *J)
         for (int t = 0; t < 3; t++) QT[s][t] = Q[t][s];
     double sc = fmax(block_max(P), block_max(Q));
     char el[200];
-    elements_of(R->t->mesh, wa, wc, el, sizeof el);
-    find(R, chk, "df/dx blocks (%d, %d) and (%d, %d) are not transposes of each other%s; %s", wa, wc, wc, wa,
+    elements_of(R, wa, wc, el, sizeof el);
+    find(R, chk, "df/dx blocks (%d, %d) and (%d, %d) are not transposes of each other%s; %s", wa + R->o->base, wc + R->o->base,
+         wc + R->o->base, wa + R->o->base,
          block_diff(P, Q, sc) < 1e-6 && block_diff(P, QT, sc) > 1e-6 ? ": they are equal (an off-diagonal block copied "
                                                                           "without its transpose)" : "", el);
 }
@@ -490,8 +511,8 @@ static void rows_against(run *R, const cc_csr *J, const double *u, const double 
     int rows[8], nr = vertices_over(r, R->nv, 1e3 * TOL_EXACT * scale, rows, 8);
     for (int q = 0; q < nr && q < 3; q++) {
         char el[200];
-        elements_of(R->t->mesh, rows[q], -1, el, sizeof el);
-        find(R, chk, "rows of vertex %d: %s; %s", rows[q], what, el);
+        elements_of(R, rows[q], -1, el, sizeof el);
+        find(R, chk, "rows of vertex %d: %s; %s", rows[q] + R->o->base, what, el);
     }
 }
 
@@ -558,9 +579,9 @@ static void check_mass(run *R, const cc_sys_eval *e)
     chk->max_rel = fmax(chk->max_rel, rel);
     if (rel > 1e3 * TOL_EXACT && !chk->nfind) {
         char el[200];
-        elements_of(R->t->mesh, wa, -1, el, sizeof el);
+        elements_of(R, wa, -1, el, sizeof el);
         find(R, chk, "rows of vertex %d: A + h df/dv + h^2 df/dx is not a positive lumped mass m I there (the h or h^2, "
-                  "a sign, or the mass); %s", wa, el);
+                  "a sign, or the mass); %s", wa + R->o->base, el);
     }
 done:
     cc_csr_free(&M);
@@ -583,7 +604,7 @@ static void check_b(run *R, const double *v, const cc_sys_eval *e)
     const char *kind = only_f <= 1e-9 * scale ? ": it is h f, without h^2 df/dx v"
                        : minus <= 1e-9 * scale ? ": it is h (f - h df/dx v), a sign" : "";
     int rows[4], nr = vertices_over(r, R->nv, 1e3 * TOL_EXACT * scale, rows, 4);
-    find(R, chk, "b is not h (f + h df/dx v)%s (first at vertex %d)", kind, nr ? rows[0] : -1);
+    find(R, chk, "b is not h (f + h df/dx v)%s (first at vertex %d)", kind, nr ? rows[0] + R->o->base : -1);
 }
 
 /* ---- against what the program claims, term by term ---- */
@@ -629,8 +650,8 @@ static void attribute(run *R, cc_sys_check *chk, const double *r, const double *
     int rows[4], nr = vertices_over(r, R->nv, 1e-3 * rr, rows, 4);
     for (int q = 0; q < nr && q < 2; q++) {
         char el[200];
-        elements_of(R->t->mesh, rows[q], -1, el, sizeof el);
-        find(R, chk, "%s differs from the claim at vertex %d, no single term explains it; %s", what, rows[q], el);
+        elements_of(R, rows[q], -1, el, sizeof el);
+        find(R, chk, "%s differs from the claim at vertex %d, no single term explains it; %s", what, rows[q] + R->o->base, el);
     }
 }
 

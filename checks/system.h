@@ -94,6 +94,8 @@ typedef struct cc_sys_opts {
     const cc_sys_target *terms;   /* what the program claims, term by term (energy and force), or NULL */
     const char *const *term_names;   /* "stretch", "bend", "gravity", ... */
     int nterms;
+    int base;             /* the number of the first vertex, triangle and hinge in findings: 0, as
+                           * the system protocol numbers them (default), or 1 (Lua) */
 } cc_sys_opts;
 
 typedef struct cc_sys_report {

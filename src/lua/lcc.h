@@ -84,6 +84,7 @@ void cc_lua_open_sim(lua_State *L);
 void cc_lua_open_io(lua_State *L);
 void cc_lua_open_plot(lua_State *L);
 void cc_lua_open_audit(lua_State *L);
+void cc_lua_open_system(lua_State *L);
 
 cc_lcondition *cc_lua_checkcondition(lua_State *L, int arg);
 cc_mesh *cc_lua_checkmesh(lua_State *L, int arg);

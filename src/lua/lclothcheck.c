@@ -13,6 +13,7 @@ int luaopen_clothcheck(lua_State *L)
     cc_lua_open_io(L);
     cc_lua_open_plot(L);
     cc_lua_open_audit(L);
+    cc_lua_open_system(L);
     return 1;
 }
 
