@@ -1,8 +1,9 @@
 /* sim/multigrid with rotations in the coarse space (mg_modes.c): the prolongator reproduces
  * the rigid motions exactly, on every level and through the constraint filter; the cycle stays
  * symmetric positive definite; the coarse space is chosen by the matrix (bend_compare's strip:
- * rotations, the hanging cloth: translations); and on a bending-dominated strip MPCG needs a
- * few iterations a step where translations alone need many. */
+ * rotations, the hanging cloth: translations); on a bending-dominated strip MPCG needs a
+ * few iterations a step where translations alone need many; and where stiff bending makes
+ * MPCG's single-precision product too coarse, it is dropped for the double one. */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -253,6 +254,39 @@ static void test_modes_iterations(void)
     CU_ASSERT(per_step[1] > 40);
 }
 
+/* MPCG's single-precision product is checked against A in double (mpcg.c): on the strip
+ * 160 x 2 with the quadratic model (stiff bending on a light cloth: c^T A c of the first
+ * product off by more than CC_MPCG_SINGLE_REL in single precision) the first solve drops it
+ * and every step converges, in fewer iterations than with the single product forced; the
+ * strip 30 x 6 at k_bend 2e-4 and the bench's cloth keep it */
+static void test_product_check(void)
+{
+    struct { int nx, ny; double kb; const char *bend; int lost; } cases[] = {
+        {160, 2, 0.02, "quadratic", 1}, {30, 6, 2e-4, NULL, 0}, {160, 2, 0.02, "quadratic", -1},
+    };
+    double per_step[3];
+    for (int k = 0; k < 3; k++) {
+        cc_mesh *m;
+        cc_sim *s = strip(cases[k].nx, cases[k].ny, cases[k].kb, 0, cases[k].bend, &m);
+        if (cases[k].lost < 0) s->W->product = CC_PRODUCT_SINGLE;
+        cc_sim_stats st;
+        int conv = 1;
+        for (int step = 0; step < 30; step++) {
+            CU_ASSERT_EQUAL_FATAL(cc_sim_step(s), 0);
+            cc_sim_get_stats(s, &st);
+            conv &= st.last_cg_converged;
+            if (step == 0 && cases[k].lost >= 0) CU_ASSERT_EQUAL(s->W->single_lost, cases[k].lost);
+        }
+        per_step[k] = (double)st.cg_iterations / st.steps;
+        if (cases[k].lost >= 0) CU_ASSERT(conv && s->W->single_lost == cases[k].lost);
+        cc_sim_free(s);
+        cc_mesh_free(m);
+    }
+    printf("\n    strip 160 x 2, quadratic, 30 steps: %.1f MPCG iterations a step, %.1f with the single product forced",
+           per_step[0], per_step[2]);
+    CU_ASSERT(per_step[0] < per_step[2]);
+}
+
 int main(void)
 {
     static const cc_test_case tests[] = {
@@ -260,6 +294,7 @@ int main(void)
         {"cycle with rotations is symmetric positive definite, in one part and two", test_modes_symmetric},
         {"coarse space chosen from the matrix: rotations where bending makes the diagonal", test_modes_choice},
         {"bending-dominated strip: few iterations with rotations, many without", test_modes_iterations},
+        {"single-precision product dropped where stiff bending makes it too coarse", test_product_check},
         {NULL, NULL},
     };
     return cc_test_main("sim_multigrid", tests);
