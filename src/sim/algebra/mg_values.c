@@ -236,7 +236,10 @@ static int cut_safe(mg_level *L)
 }
 
 /* level 0's values, ended: D_i^-1 of the lumped D_i, or of the unlumped one where that is
- * not SPD, shifted on the cut (cut_safe); -1 if neither is SPD, or no memory */
+ * not SPD, shifted on the cut (cut_safe) with rotations or affine maps; -1 if neither is SPD,
+ * or no memory. With translations the cycle stays as it is: its level 1 is not A's Galerkin
+ * operator (gamma, multigrid.c), so cut_safe's argument does not carry over, and the bench
+ * cloth has not needed it */
 static int fill0_end(cc_mg *mg, const cc_bsr *A, const cc_filter *F)
 {
     mg_level *L = mg->lev;
