@@ -1,8 +1,9 @@
 /* sim/multigrid with rotations in the coarse space (mg_modes.c): the prolongator reproduces
  * the rigid motions exactly, on every level and through the constraint filter; the cycle stays
  * symmetric positive definite; the coarse space is chosen by the matrix (bend_compare's strip:
- * rotations, the hanging cloth: translations); and on a bending-dominated strip MPCG needs a
- * few iterations a step where translations alone need many. */
+ * rotations, the hanging cloth: translations); on a bending-dominated strip MPCG needs a
+ * few iterations a step where translations alone need many; and where stiff bending makes
+ * MPCG's single-precision product too coarse, it is dropped for the double one. */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -192,6 +193,79 @@ static void test_modes_symmetric(void)
     cc_mesh_free(m);
 }
 
+/* A = m I + k sum_c 1_c 1_c^T (x) I on a g x g grid, 1_c the indicator of the 5-point star of
+ * each interior vertex c: rank-one elements as a hinge's bending is, so rows far from
+ * diagonally dominant (D_i = 5 k against 20 k off the diagonal), positions in *x (3 g^2,
+ * malloc'd) */
+static cc_bsr *star_grid(int g, double m, double k, double **x)
+{
+    int n = g * g, ne = (g - 2) * (g - 2), *el = malloc(5 * (size_t)ne * sizeof *el), e = 0;
+    *x = malloc(3 * (size_t)n * sizeof **x);
+    for (int j = 0; j < g; j++)
+        for (int i = 0; i < g; i++) (*x)[3 * (j * g + i)] = i, (*x)[3 * (j * g + i) + 1] = j, (*x)[3 * (j * g + i) + 2] = 0;
+    for (int j = 1; j + 1 < g; j++)
+        for (int i = 1; i + 1 < g; i++, e++) {
+            int c = j * g + i, v[5] = {c, c - 1, c + 1, c - g, c + g};
+            memcpy(el + 5 * e, v, sizeof v);
+        }
+    const int *elems[1] = {el};
+    int nel[1] = {ne}, kk[1] = {5};
+    cc_bsr *A = cc_bsr_pattern(n, 1, elems, nel, kk);
+    for (e = 0; e < ne; e++)
+        for (int a = 0; a < 5; a++)
+            for (int b = 0; b < 5; b++) {
+                double *B = cc_bsr_block(A, cc_bsr_slot(A, el[5 * e + a], el[5 * e + b]));
+                for (int d = 0; d < 3; d++) B[4 * d] += k;
+            }
+    for (int i = 0; i < n; i++)
+        for (int d = 0; d < 3; d++) cc_bsr_block(A, A->diag[i])[4 * d] += m;
+    free(el);
+    return A;
+}
+
+/* the smoother across the cut between two parts (mg_values.c, cut_safe): on star_grid (a
+ * cut row's cross blocks sum to 7 k against D_i = 5 k) the rows of the cut take the l1 shift,
+ * and the cycle with rotations stays symmetric positive definite with the shifts' terms in
+ * its residuals: MPCG solves to 1e-8 without meeting r^T B^-1 r < 0 (67 iterations; 71
+ * without the shifts), and u^T B^-1 u > 0 for random u */
+static void test_cut_safe(void)
+{
+    int g = 41, n = g * g, n3 = 3 * n;   /* the cut at row 840 = (20, 20): a staircase */
+    double *x, *b = malloc((size_t)n3 * sizeof *b), *dv = malloc((size_t)n3 * sizeof *dv), *Bu = malloc((size_t)n3 * sizeof *Bu);
+    cc_bsr *A = star_grid(g, 0.1, 1.0, &x);
+    cc_filter *F = cc_filter_new(n);
+    cc_mpcg_work *w = cc_mpcg_work_new(n);
+    cc_team *team = cc_team_new(2);
+    w->mg = cc_mg_new();
+    cc_mg_set_modes(w->mg, 6);
+    cc_mg_set_parts(w->mg, 2);
+    cc_mg_set_team(w->mg, team);
+    w->x = x;
+    for (int a = 0; a < n3; a++) b[a] = rnd();
+    cc_mpcg_stats st;
+    int rc = cc_mpcg_solve(A, b, F, NULL, 0, CC_PRECOND_MG, 1e-8, 500, w, dv, &st);
+    int shifted = 0, neg = 0;
+    for (int l = 0; l < cc_mg_levels(w->mg, 0, NULL); l++) shifted += w->mg->lev[l].nsh;
+    for (int t = 0; t < 20; t++) {
+        for (int a = 0; a < n3; a++) b[a] = rnd();
+        neg += !(cc_mg_apply(w->mg, F, b, Bu) > 0);
+    }
+    printf("\n    star grid 41 x 41 in two parts: %d rows shifted, %d iterations to 1e-8", shifted, st.iterations);
+    CU_ASSERT(shifted >= 41 && w->mg->lev[0].np == 2);
+    CU_ASSERT(rc == 0 && !st.indefinite);
+    CU_ASSERT_EQUAL(neg, 0);
+    cc_team_free(team);
+    cc_mg_free(w->mg);
+    w->mg = NULL;
+    cc_mpcg_work_free(w);
+    cc_filter_free(F);
+    cc_bsr_free(A);
+    free(x);
+    free(b);
+    free(dv);
+    free(Bu);
+}
+
 /* the coarse space follows the matrix: bend_compare's strip at k_bend 0.02 gets rotations, the
  * affine maps with the quadratic model (its bending acts on all three coordinates alike), the
  * same strip at k_bend 2e-4 (mass and stretch make its diagonal) and the hanging cloth of the
@@ -253,13 +327,48 @@ static void test_modes_iterations(void)
     CU_ASSERT(per_step[1] > 40);
 }
 
+/* MPCG's single-precision product is checked against A in double (mpcg.c): on the strip
+ * 160 x 2 with the quadratic model (stiff bending on a light cloth: c^T A c of the first
+ * product off by more than CC_MPCG_SINGLE_REL in single precision) the first solve drops it
+ * and every step converges, in fewer iterations than with the single product forced; the
+ * strip 30 x 6 at k_bend 2e-4 and the bench's cloth keep it */
+static void test_product_check(void)
+{
+    struct { int nx, ny; double kb; const char *bend; int lost; } cases[] = {
+        {160, 2, 0.02, "quadratic", 1}, {30, 6, 2e-4, NULL, 0}, {160, 2, 0.02, "quadratic", -1},
+    };
+    double per_step[3];
+    for (int k = 0; k < 3; k++) {
+        cc_mesh *m;
+        cc_sim *s = strip(cases[k].nx, cases[k].ny, cases[k].kb, 0, cases[k].bend, &m);
+        if (cases[k].lost < 0) s->W->product = CC_PRODUCT_SINGLE;
+        cc_sim_stats st;
+        int conv = 1;
+        for (int step = 0; step < 30; step++) {
+            CU_ASSERT_EQUAL_FATAL(cc_sim_step(s), 0);
+            cc_sim_get_stats(s, &st);
+            conv &= st.last_cg_converged;
+            if (step == 0 && cases[k].lost >= 0) CU_ASSERT_EQUAL(s->W->single_lost, cases[k].lost);
+        }
+        per_step[k] = (double)st.cg_iterations / st.steps;
+        if (cases[k].lost >= 0) CU_ASSERT(conv && s->W->single_lost == cases[k].lost);
+        cc_sim_free(s);
+        cc_mesh_free(m);
+    }
+    printf("\n    strip 160 x 2, quadratic, 30 steps: %.1f MPCG iterations a step, %.1f with the single product forced",
+           per_step[0], per_step[2]);
+    CU_ASSERT(per_step[0] < per_step[2]);
+}
+
 int main(void)
 {
     static const cc_test_case tests[] = {
         {"prolongator reproduces the rigid motions and the affine maps on every level", test_modes_reproduce},
         {"cycle with rotations is symmetric positive definite, in one part and two", test_modes_symmetric},
+        {"smoother across the cut shifted where rows are not dominant: the cycle stays SPD", test_cut_safe},
         {"coarse space chosen from the matrix: rotations where bending makes the diagonal", test_modes_choice},
         {"bending-dominated strip: few iterations with rotations, many without", test_modes_iterations},
+        {"single-precision product dropped where stiff bending makes it too coarse", test_product_check},
         {NULL, NULL},
     };
     return cc_test_main("sim_multigrid", tests);

@@ -263,7 +263,10 @@ CC_TARGET_AVX2 static void gs_backward_avx2(const mg_level *L, int q0, int q1, c
  * side by side: a part's rows leave out their cross blocks L_ik (k in an earlier part). The
  * forward sweep is then x = M^-1 b with M = D + L - C (C: the cross blocks), and the
  * residual b - A x gets the cross terms after the parts are done; the backward sweep
- * solves with M^T, the cross terms of the old x added before the parts start. */
+ * solves with M^T, the cross terms of the old x added before the parts start. Where the
+ * sweep's D_i is A's plus a shift Delta_i (the rows of the cut that mg_values.c's cut_safe
+ * shifts), M = D + Delta + L - C, and the same two places add Delta_i x_i (shift_terms),
+ * so that the residuals are those of A. */
 
 /* what a part of a sweep needs */
 typedef struct {
@@ -317,15 +320,33 @@ static double cross_terms(const mg_level *L, const double *x, double *out, doubl
     return xcx;
 }
 
+/* for every row i with a shifted diagonal (shrow; the sweep's D_i is D_i + Delta_i,
+ * mg_values.c): out_i += sign Delta_i x_i; returns the sum of x_i . Delta_i x_i */
+static double shift_terms(const mg_level *L, const double *x, double *out, double sign)
+{
+    double xdx = 0;
+    for (int c = 0; c < L->nsh; c++) {
+        int i = L->shrow[c];
+        const double *d = L->shd + 9 * (size_t)c, *xi = x + 4 * (size_t)i;
+        for (int a = 0; a < 3; a++) {
+            double dx = d[3 * a] * xi[0] + d[3 * a + 1] * xi[1] + d[3 * a + 2] * xi[2];
+            out[4 * (size_t)i + a] += sign * dx;
+            xdx += xi[a] * dx;
+        }
+    }
+    return xdx;
+}
+
 /* x = M^-1 b and res = b - A x (4-lane vectors); *tx = x^T (M + M^T - A) x = x . D x - 2 x^T C x
- * if tx is not NULL (the cycle's first term, multigrid.c) */
+ * + x^T Delta x if tx is not NULL (the cycle's first term, multigrid.c; D with the shifts) */
 static void gs_forward(const cc_mg *mg, const mg_level *L, const double *b, double *x, double *res, double *tx)
 {
     sweep_job j = {mg, L, b, x, res, 0, tx != NULL, {0}};
     cc_team_run(L->np > 1 ? mg->team : NULL, sweep_part, &j, L->np);
     double xcx = L->np > 1 ? cross_terms(L, x, res, -1.0) : 0;
+    double xdx = L->nsh ? shift_terms(L, x, res, 1.0) : 0;   /* A's D_i, not the sweep's */
     if (tx) {
-        *tx = 0;
+        *tx = xdx;
         for (int p = 0; p < L->np; p++) *tx += j.tx[p];
         if (L->np > 1) *tx -= 2 * xcx;
     }
@@ -335,6 +356,7 @@ static void gs_forward(const cc_mg *mg, const mg_level *L, const double *b, doub
 static void gs_backward(const cc_mg *mg, const mg_level *L, const double *b, double *x, double *g)
 {
     if (L->np > 1) (void)cross_terms(L, x, g, 1.0);
+    if (L->nsh) (void)shift_terms(L, x, g, -1.0);   /* (D + Delta + U) x' = b - (L - Delta) x */
     sweep_job j = {mg, L, b, x, g, 1, 0, {0}};
     cc_team_run(L->np > 1 ? mg->team : NULL, sweep_part, &j, L->np);
 }

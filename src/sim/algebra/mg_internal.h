@@ -52,6 +52,9 @@ typedef struct mg_level {
     int *xrow;      /* nx: the rows with cross blocks, ascending */
     int *cstart;    /* np+1 (with agg): part p's aggregates are the next level's rows cstart[p] .. cstart[p+1]-1 */
     int nx;
+    int nsh;        /* rows whose smoother's D_i is shifted on the cut (mg_values.c, cut_safe): */
+    int *shrow;     /* nsh rows, and */
+    double *shd;    /* 9 nsh: their shifts Delta_i (row-major, symmetric PSD) */
     int *slot0;     /* nlo (the same): block p of A's lower pattern is sf block v >= 0 or wf block -1 - v */
     double *lump;   /* 9n (the same): D_i with the dropped blocks lumped onto it, row-major */
     double *dinv;   /* 9 n (+ 4 zero pad): D_i^-1 by columns (column-major 3 x 3) */

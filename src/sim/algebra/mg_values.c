@@ -126,8 +126,120 @@ static int fill0_rows(cc_mg *mg, const cc_bsr *A, const cc_filter *F, int from, 
     return 0;
 }
 
+/* |M| = (M M^T)^(1/2) for a 3x3 M (row-major): M M^T = V diag(l) V^T by cyclic Jacobi
+ * rotations, then V diag(sqrt(l)) V^T */
+static void abs_left(const double *M, double *R)
+{
+    double S[9], V[9] = {1, 0, 0, 0, 1, 0, 0, 0, 1};
+    for (int a = 0; a < 3; a++)
+        for (int b = 0; b < 3; b++) S[3 * a + b] = M[3 * a] * M[3 * b] + M[3 * a + 1] * M[3 * b + 1] + M[3 * a + 2] * M[3 * b + 2];
+    for (int sweep = 0; sweep < 12; sweep++)
+        for (int p = 0; p < 2; p++)
+            for (int q = p + 1; q < 3; q++) {
+                double apq = S[3 * p + q];
+                if (fabs(apq) <= 1e-300 + 1e-15 * (fabs(S[4 * p]) + fabs(S[4 * q]))) continue;
+                double th = 0.5 * (S[4 * q] - S[4 * p]) / apq;
+                double t = (th >= 0 ? 1.0 : -1.0) / (fabs(th) + sqrt(th * th + 1)), c = 1 / sqrt(t * t + 1), sn = t * c;
+                for (int k = 0; k < 3; k++) {   /* S = J^T S J, V = V J */
+                    double skp = S[3 * k + p], skq = S[3 * k + q];
+                    S[3 * k + p] = c * skp - sn * skq, S[3 * k + q] = sn * skp + c * skq;
+                }
+                for (int k = 0; k < 3; k++) {
+                    double spk = S[3 * p + k], sqk = S[3 * q + k];
+                    S[3 * p + k] = c * spk - sn * sqk, S[3 * q + k] = sn * spk + c * sqk;
+                }
+                for (int k = 0; k < 3; k++) {
+                    double vkp = V[3 * k + p], vkq = V[3 * k + q];
+                    V[3 * k + p] = c * vkp - sn * vkq, V[3 * k + q] = sn * vkp + c * vkq;
+                }
+            }
+    double l[3] = {sqrt(fmax(S[0], 0)), sqrt(fmax(S[4], 0)), sqrt(fmax(S[8], 0))};
+    for (int a = 0; a < 3; a++)
+        for (int b = 0; b < 3; b++) R[3 * a + b] = V[3 * a] * l[0] * V[3 * b] + V[3 * a + 1] * l[1] * V[3 * b + 1] + V[3 * a + 2] * l[2] * V[3 * b + 2];
+}
+
+/* row i's D_i^-1 := (D_i + E)^-1, and the shift E kept in L's list, when D_i - E is not
+ * SPD (D_i read back from D_i^-1) */
+static void shift_row(mg_level *L, int i, const double *E)
+{
+    double *di = L->dinv + 9 * (size_t)i, Dinv[9], D[9], T[9];
+    for (int a = 0; a < 3; a++)   /* symmetric: its columns are its rows */
+        for (int b = 0; b < 3; b++) Dinv[3 * a + b] = 0.5 * (di[3 * a + b] + di[3 * b + a]);
+    if (spd_inverse(Dinv, D) < 0) return;
+    for (int c = 0; c < 9; c++) T[c] = D[c] - E[c];
+    if (spd_inverse(T, Dinv) == 0) return;   /* dominant across the cut */
+    for (int c = 0; c < 9; c++) D[c] += E[c];
+    if (set_dinv(L, i, D) < 0) return;
+    L->shrow[L->nsh] = i;
+    memcpy(L->shd + 9 * (size_t)L->nsh++, E, 9 * sizeof *E);
+}
+
+/* shift_row(L, i, Ei) the first time row i comes (Ei then cleared: its trace > 0 marks a
+ * row with cross blocks not yet taken) */
+static void shift_once(mg_level *L, int i, double *Ei)
+{
+    if (!(Ei[0] + Ei[4] + Ei[8] > 0)) return;
+    shift_row(L, i, Ei);
+    memset(Ei, 0, 9 * sizeof *Ei);
+}
+
+/* E_i += |C| */
+static void add_abs(double *Ei, const double *C)
+{
+    double R[9];
+    abs_left(C, R);
+    for (int c = 0; c < 9; c++) Ei[c] += R[c];
+}
+
+/* L's smoother made safe across the cut between its parts. The hybrid sweep (multigrid.c)
+ * solves with M = D + L - C (C: the cross blocks), and B stays positive definite while
+ * M + M^T - A = D - C - C^T is; rows block diagonally dominant across the cut make it so
+ * (mass and stretch on the bench cloth), stiff bending does not (the strip of
+ * docs/performance.md at 120 x 24: cut rows with D_i = diag(0.07, 0.07, 39) whose cross
+ * blocks add up to about as much), and its cycle met r^T B^-1 r < 0 on a PSD A. So, the l1
+ * smoother of Baker, Falgout, Kolev & Yang (2011) on those rows only: E_i = the sum over row
+ * i's cross blocks of |C_ik| = (C_ik C_ik^T)^(1/2) and over those in its column of
+ * |C_ki^T|; where D_i - E_i is not SPD the sweep takes D_i + E_i instead (Delta_i = E_i,
+ * listed in shrow and shd). With the polar bound 2 x^T C y <= x^T |C| x + y^T |C^T| y,
+ *   x^T (D + Delta - C - C^T) x >= sum_i x_i^T (D_i + Delta_i - E_i) x_i > 0,
+ * and M + M^T - A = D + 2 Delta - C - C^T is SPD. The cycle stays that of A (mg_cycle.c
+ * adds Delta x to the sweeps' residuals), so the coarse correction is still the A-orthogonal
+ * projection. Nothing to do before the parts are set (cc_mgi_parts) or in one part; -1 if
+ * no memory. */
+static int cut_safe(mg_level *L)
+{
+    L->nsh = 0;
+    if (L->np < 2 || !L->sbeg || L->nx == 0) return 0;
+    int cap = L->nx;   /* rows that can be shifted: the rows with cross blocks and their columns */
+    for (int x = 0; x < L->nx; x++) cap += L->sbeg[L->xrow[x]] - L->srow[L->xrow[x]];
+    if (!L->shrow) L->shrow = malloc(((size_t)cap + 1) * sizeof *L->shrow);   /* the pattern's: kept */
+    if (!L->shd) L->shd = malloc(9 * ((size_t)cap + 1) * sizeof *L->shd);
+    double *E = calloc(9 * (size_t)L->n + 1, sizeof *E);
+    if (!E || !L->shrow || !L->shd) return free(E), -1;
+    for (int x = 0; x < L->nx; x++) {
+        int i = L->xrow[x];
+        for (int p = L->srow[i]; p < L->sbeg[i]; p++) {
+            double C[9], Ct[9];
+            for (int a = 0; a < 3; a++)
+                for (int b = 0; b < 3; b++) C[3 * a + b] = L->sf[9 * (size_t)p + 3 * a + b], Ct[3 * b + a] = C[3 * a + b];
+            add_abs(E + 9 * (size_t)i, C);
+            add_abs(E + 9 * (size_t)L->scol[p], Ct);
+        }
+    }
+    for (int x = 0; x < L->nx; x++) {   /* row i, then its cross blocks' columns */
+        int i = L->xrow[x];
+        shift_once(L, i, E + 9 * (size_t)i);
+        for (int p = L->srow[i]; p < L->sbeg[i]; p++) shift_once(L, L->scol[p], E + 9 * (size_t)L->scol[p]);
+    }
+    free(E);
+    return 0;
+}
+
 /* level 0's values, ended: D_i^-1 of the lumped D_i, or of the unlumped one where that is
- * not SPD; -1 if neither is */
+ * not SPD, shifted on the cut (cut_safe) with rotations or affine maps; -1 if neither is SPD,
+ * or no memory. With translations the cycle stays as it is: its level 1 is not A's Galerkin
+ * operator (gamma, multigrid.c), so cut_safe's argument does not carry over, and the bench
+ * cloth has not needed it */
 static int fill0_end(cc_mg *mg, const cc_bsr *A, const cc_filter *F)
 {
     mg_level *L = mg->lev;
@@ -140,7 +252,7 @@ static int fill0_end(cc_mg *mg, const cc_bsr *A, const cc_filter *F)
                 for (int c = 0; c < 9; c++) D[c] += (c % 4 == 0 ? 1.0 : 0.0) - Si[c];
             if (set_dinv(L, i, D) < 0) return -1;
         }
-    return 0;
+    return mg->modes > 3 ? cut_safe(L) : 0;
 }
 
 /* level 0 from A and F (fill0_begin, fill0_rows over all rows, fill0_end); -1 if some D_i is
@@ -179,7 +291,7 @@ static int fill(cc_mg *mg, int l)
         }
         if (set_dinv(L, i, D) < 0) return -1;
     }
-    return 0;
+    return mg->modes > 3 ? cut_safe(L) : 0;
 }
 
 /* the coarsest level's dense Cholesky factor L L^T of its Galerkin matrix, a pivot that is

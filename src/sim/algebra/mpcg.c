@@ -39,6 +39,17 @@
  * measured on the bench scene: 0.8e-6 to 4.6e-6 ||S b|| at 66 x 66 (steps
  * 10 to 90) and 3.7e-6 to 1.8e-5 at 132 x 132, against true residuals of 1.4e-2 to 9e-2
  * ||S b||: three orders of magnitude at tol 1e-2, about 50 at 1e-3.
+ * The margin is not always there. Where stiff bending meets a light cloth (the strip of
+ * docs/performance.md at 120 x 24, the quadratic model: the smallest eigenvalues of A near
+ * the mass, its blocks 1e5 times larger), the single c^T q of the first iteration was off by
+ * up to 3.8 times the double one, MPCG met c^T q <= 0 on a positive definite A and stopped
+ * unconverged. So under CC_PRODUCT_AUTO the first product of a solve is also taken in double
+ * at the first solve and at every CC_MPCG_SINGLE_CHECK-th one after, and at any product whose
+ * single c^T q is not positive (check_single); where the two differ by more than
+ * CC_MPCG_SINGLE_REL of the double one, the loop goes on with the double product, and so do
+ * the later solves (w->single_lost). The first product's difference, the largest over a
+ * run: bench scene 5e-6 (66 x 66), 5e-5 (132 x 132), 7.5e-4 (256 x 256); the strip 0.0016
+ * to 0.06 at 30 x 6 (k_bend 0.02 to 2), 0.02 to 0.18 at 60 x 12, 0.3 to 3.8 at 120 x 24.
  */
 #include <math.h>
 #include <stdlib.h>
@@ -395,19 +406,42 @@ static void direction_rows(void *arg, int i0, int i1)
     for (int k = 4 * i0; k < 4 * i1; k++) j->c[k] = j->s[k] + j->beta * j->c[k];
 }
 
+/* c^T q for q = A c: cq, that of the single-precision product in q, when it is within
+ * CC_MPCG_SINGLE_REL of c^T A c in double (A itself may be indefinite); else that in double,
+ * with q = A c in double and w->single_lost set. w->s4 is scratch (the loop writes it next
+ * with the cycle). */
+static double check_single(const cc_bsr *A, cc_mpcg_work *w, const double *c, double *q, double cq)
+{
+    double *t = w->s4;
+    cc_bsr_mul4(A, c, t);
+    double cd = cc_dot(c, t, 4 * A->n);
+    if (fabs(cq - cd) <= CC_MPCG_SINGLE_REL * fabs(cd)) return cq;
+    w->single_lost = 1;
+    memcpy(q, t, 4 * (size_t)A->n * sizeof *q);
+    return cd;
+}
+
 /* The CG loop of cc_mpcg_solve with the multigrid preconditioner, on 4-lane vectors (the
  * cycle's layout, so r and s pass to it without copies): from r = w->r4, c = w->c4 = S B^-1 r
  * and delta = r . c, iterate until delta <= goal or maxit; returns the last delta (negative
- * after r^T B^-1 r < 0). With single != 0 the products are cc_mg_product's. */
-static double cg_loop4(const cc_bsr *A, const cc_filter *F, cc_mpcg_work *w, int single, double delta,
+ * after r^T B^-1 r < 0). With single != 0 the products are cc_mg_product's; with check != 0
+ * checked against A in double (check_single) wherever c^T q <= 0, and at the first product
+ * when check is 2: after a check they fail, in double (st->single_product 0). */
+static double cg_loop4(const cc_bsr *A, const cc_filter *F, cc_mpcg_work *w, int single, int check, double delta,
                        double goal, int maxit, double *dv, cc_mpcg_stats *st)
 {
     int n = A->n;
     double *r = w->r4, *c = w->c4, *q = w->q4, *s = w->s4;
+    st->single_product = single;
     while (delta > goal && st->iterations < maxit) {
         double cq;
         if (single) {
             cq = cc_mg_product(w->mg, c, q);
+            if (check && (check > 1 || !(cq > 0))) {
+                cq = check_single(A, w, c, q, cq);
+                single = st->single_product = !w->single_lost;
+                check = 1;
+            }
         } else {
             cc_bsr_mul4(A, c, q);
             cq = cc_dot(c, q, 4 * n);
@@ -449,7 +483,8 @@ static int solve_mg(const cc_bsr *A, const double *b, const cc_filter *F, const 
 {
     int n = A->n, n3 = 3 * n;
     double *r4 = w->r4, *s4 = w->s4;
-    int single = w->product == CC_PRODUCT_SINGLE || (w->product == CC_PRODUCT_AUTO && tol >= CC_MPCG_SINGLE_TOL);
+    int autos = w->product == CC_PRODUCT_AUTO && tol >= CC_MPCG_SINGLE_TOL && !w->single_lost;
+    int single = w->product == CC_PRODUCT_SINGLE || autos;
     if (!z) {   /* the reduced right-hand side S (b - A z) */
         to4(b, r4, n);
         cc_filter_apply4(F, r4);
@@ -483,19 +518,20 @@ static int solve_mg(const cc_bsr *A, const double *b, const cc_filter *F, const 
         return st->converged ? 0 : 1;
     }
     memcpy(w->c4, s4, 4 * (size_t)n * sizeof *s4);   /* c = S B^-1 r (cc_mg_apply4 filters) */
-    st->single_product = single;
-    delta = cg_loop4(A, F, w, single, delta, tol * tol * delta0, maxit, dv, st);
+    int check = !autos ? 0 : w->single_solves++ % CC_MPCG_SINGLE_CHECK == 0 ? 2 : 1;
+    delta = cg_loop4(A, F, w, single, check, delta, tol * tol * delta0, maxit, dv, st);
     st->rel_residual = sqrt(fmax(delta, 0.0) / delta0);
     st->converged = !st->indefinite && delta <= tol * tol * delta0 && isfinite(delta);
     return st->converged ? 0 : 1;
 }
 
 /* u^T A u for u = S u: through the multigrid's single-precision product when the last solve
- * set it up for this A (relative error about 2^-24), else in double */
+ * set it up for this A (relative error about 2^-24) and no check found that product too
+ * coarse (w->single_lost), else in double */
 double cc_mpcg_quad(const cc_bsr *A, cc_mpcg_work *w, const double *u)
 {
     if (!A || !w || !u || A->n != w->n) return NAN;
-    if (w->mg_ok) {
+    if (w->mg_ok && !w->single_lost) {
         to4(u, w->c4, w->n);
         return cc_mg_product(w->mg, w->c4, w->q4);
     }

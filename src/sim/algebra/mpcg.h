@@ -39,6 +39,9 @@ typedef enum cc_mpcg_product {
 
 /* smallest tolerance for which CC_PRODUCT_AUTO takes the single-precision product */
 #define CC_MPCG_SINGLE_TOL 1e-4
+/* CC_PRODUCT_AUTO keeps it while its c^T A c is within this of the double one (mpcg.c) */
+#define CC_MPCG_SINGLE_REL 0.1
+#define CC_MPCG_SINGLE_CHECK 16   /* ... checked at the first solve and every this many after */
 #define CC_MPCG_SINGLE_RES_TOL 1e-3   /* from this tol up, also a warm start's initial residual (mpcg.c) */
 
 /* Work space for n vertices, allocated once and reused by every solve. */
@@ -60,6 +63,9 @@ typedef struct cc_mpcg_work {
                                NULL after cc_mpcg_work_new: the caller alone) */
     cc_mpcg_product product;   /* the products of the multigrid CG loop (CC_PRODUCT_AUTO after
                                   cc_mpcg_work_new) */
+    int single_lost;   /* 1 once CC_PRODUCT_AUTO found the single-precision product too coarse
+                          for the matrices solved (mpcg.c): double from then on */
+    long single_solves;   /* solves that took the single-precision product (the checks' clock) */
     double *r4, *c4, *q4, *s4; /* 4(n+1) each, 32-byte aligned: r, c, q, s of the multigrid
                                   loop, 4 doubles per vertex (lane 3 zero) */
     const double *x;   /* 3n: the vertex positions of A, for the multigrid's rotations and
@@ -76,7 +82,8 @@ typedef struct cc_mpcg_stats {
     int ic_fallback;     /* 1 if IC(0) or multigrid could not be built and block Jacobi (Ascher &
                             Boxerman) was used instead */
     double rel_residual; /* sqrt(delta / delta0), the preconditioned relative residual */
-    int single_product;  /* 1 if the loop's products were the single-precision ones */
+    int single_product;  /* 1 if the loop's products were the single-precision ones (to the
+                            end of the solve or until a check found them too coarse) */
 } cc_mpcg_stats;
 
 cc_mpcg_work *cc_mpcg_work_new(int n);

@@ -88,8 +88,11 @@
  * with M^-T (M + M^T - A) M^-1 = M^-T (D - C - C^T) M^-1 as its first term, SPD when
  * D - C - C^T is; for two parts that is D + C + C^T with the second part's signs flipped,
  * i.e. the diagonal blocks with only the couplings across the cut, SPD where the cut's rows
- * are block diagonally dominant, as mass and stiffness make them on cloth (MPCG's check of
- * r^T B^-1 r > 0 catches it otherwise). Level 0's aggregates do not cross the cut (the
+ * are block diagonally dominant, as mass and stiffness make them on the bench cloth (MPCG's
+ * check of r^T B^-1 r > 0 catches it otherwise). Stiff bending's rows are not: with rotations
+ * or affine maps, a cut row that is not takes D_i + Delta_i in its sweep (an l1 smoother,
+ * mg_values.c: cut_safe), the sweeps' residuals stay those of A, and then
+ * M + M^T - A = D + 2 Delta - C - C^T is SPD. Level 0's aggregates do not cross the cut (the
  * strong graph leaves out the couplings across it, and the aggregates are numbered part by
  * part: cstart), so the restriction and the prolongation run in the same parts, as do
  * MPCG's vector updates (cc_mg_rows). What a part computes does not depend on the threads,
@@ -116,6 +119,8 @@ void cc_mgi_level_free(mg_level *L)
     free(L->pord);
     free(L->cstart);
     free(L->xrow);
+    free(L->shrow);
+    free(L->shd);
     free(L->lump);
     free(L->rowptr);
     free(L->col);
