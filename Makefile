@@ -50,7 +50,7 @@ test-sanitize: deps
 # libFuzzer: the --x/--uv parser, the OBJ reader and Lua scripts (docs/reliability.md)
 fuzz: deps
 	@cmake -S . -B build-fuzz -DCMAKE_C_COMPILER=clang -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCC_FUZZ=ON -DCC_NATIVE=OFF >/dev/null
-	@cmake --build build-fuzz -j $(JOBS) --target fuzz_points fuzz_obj fuzz_lua
+	@cmake --build build-fuzz -j $(JOBS) --target fuzz_points fuzz_obj fuzz_lua fuzz_json
 	@sh tests/fuzz/run.sh build-fuzz $(FUZZ_SECONDS)
 
 bench: build

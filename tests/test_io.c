@@ -155,6 +155,16 @@ static void test_json_read_numbers(void)
         differ += !ok || memcmp(&v, &w, sizeof v) != 0;
     }
     CU_ASSERT_EQUAL(differ, 0);
+    /* a refusal is one line whatever bytes it quotes (fuzz_json: a key holding a newline) */
+    static const char *const quoted[] = {"{\"a\nb\" 1}", "[\x01]", "\"\\\n\"", "{\"k\x7f\" 2}"};
+    for (size_t k = 0; k < sizeof quoted / sizeof quoted[0]; k++) {
+        char err[160] = "";
+        cc_jdoc *d = cc_jdoc_parse(quoted[k], strlen(quoted[k]), err, sizeof err);
+        CU_ASSERT_PTR_NULL(d);
+        CU_ASSERT(err[0] != '\0');
+        for (const char *c = err; *c; c++) CU_ASSERT((unsigned char)*c >= 0x20 && *c != 0x7f);
+        cc_jdoc_free(d);
+    }
     static const char *const bad[] = {"1.2.3", "1e", "1e+", "1+2", "--1", "1e5e5", "0x10"};
     for (size_t k = 0; k < sizeof bad / sizeof bad[0]; k++) {
         read_number(bad[k], &ok);

@@ -12,7 +12,7 @@ seconds=$2
 here=$(dirname "$0")
 mkdir -p "$build/findings"
 status=0
-for target in points obj lua; do
+for target in points obj lua json; do
     bin="$build/fuzz_$target"
     regress=$(find "$here/regress/$target" -type f 2>/dev/null | sort)
     if [ -n "$regress" ]; then
