@@ -214,6 +214,27 @@ function M.same_function(f, g, cases, tol)
   return true
 end
 
+-- the toolkit's rest data of a triangle with (u,v) coordinates uv ({{u, v}, x3}) at positions x
+-- (9 numbers), as a condition is handed it (alpha, dwu, dwv, ...): read by a condition that
+-- records what it is given
+function M.triangle_rest(uv, x, area_power)
+  local seen
+  cc.define{condition = "peek", nv = 3, ncomp = 1,
+    value = function(_, rest) seen = rest; return {0} end,
+    gradient = function() return {0, 0, 0, 0, 0, 0, 0, 0, 0} end,
+    hessian = function() return zeros(9) end}:eval(x, {uv = uv, area_power = area_power})
+  return seen
+end
+
+-- two triangles as argument lists {x, rest} (area power 0.75), for same_function on a
+-- triangle condition's gradient
+function M.triangle_cases()
+  local x1 = {0.1, -0.2, 0.05,  1.3, 0.1, 0.4,  0.2, 1.1, -0.3}
+  local x2 = {0.0, 0.0, 0.0,  0.8, 0.3, -0.2,  0.1, 0.9, 0.3}
+  return {{x1, M.triangle_rest({{0, 0}, {1, 0.2}, {0.3, 0.9}}, x1, 0.75)},
+          {x2, M.triangle_rest({{0.2, 0.1}, {-0.4, 1.3}, {1.1, 0.5}}, x2, 0.75)}}
+end
+
 -- A check part graded as a gradient (quantity "gradient") or Hessian ("hessian-vs-gradient")
 -- part is, by the audit with its diagnosis, which when the audit fails adds the lines of
 -- also(f, work, part) (nil, or a list): a mistake the audit of this part alone cannot name --

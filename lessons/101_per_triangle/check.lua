@@ -7,24 +7,13 @@
 local here = arg[0]:match("^(.*)/[^/]*$") or "."
 package.path = here .. "/../?.lua;" .. package.path
 local grade = require "grade"
-local cc = require "clothcheck"
 
 local triangles = {{{0.0, 0.0}, {1.0, 0.2}, {0.3, 0.9}}, {{0.2, 0.1}, {-0.4, 1.3}, {1.1, 0.5}}}
 local x = {0.1, -0.2, 0.05, 1.3, 0.1, 0.4, 0.2, 1.1, -0.3}
 
 -- the toolkit's rest data of triangle uv: a condition that records what it is handed
-local function rest_of(uv)
-  local seen
-  local peek = cc.define{condition = "peek", nv = 3, ncomp = 1,
-    value = function(_, rest) seen = rest; return {0} end,
-    gradient = function() return {0, 0, 0, 0, 0, 0, 0, 0, 0} end,
-    hessian = function() local H = {}; for i = 1, 81 do H[i] = 0 end; return H end}
-  peek:eval(x, {uv = uv})
-  return seen
-end
-
 local function right_dw(uv)
-  local r = rest_of(uv)
+  local r = grade.triangle_rest(uv, x)
   return {r.dwu[1], r.dwu[2], r.dwu[3], r.dwv[1], r.dwv[2], r.dwv[3]}
 end
 

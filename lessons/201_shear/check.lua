@@ -5,7 +5,6 @@
 local here = arg[0]:match("^(.*)/[^/]*$") or "."
 package.path = here .. "/../?.lua;" .. package.path
 local grade = require "grade"
-local cc = require "clothcheck"
 
 local function w_of(x, dw)
   local w = {0, 0, 0}
@@ -45,17 +44,7 @@ local function own_pairs(x, rest)
   return g
 end
 
--- the toolkit's rest data of a triangle (a condition that records what it is handed)
-local function rest_of(uv, x)
-  local seen
-  cc.define{condition = "peek", nv = 3, ncomp = 1,
-    value = function(_, rest) seen = rest; return {0} end,
-    gradient = function() return {0, 0, 0, 0, 0, 0, 0, 0, 0} end,
-    hessian = function() local H = {}; for i = 1, 81 do H[i] = 0 end; return H end}:eval(x, {uv = uv, area_power = 0.75})
-  return seen
-end
-local X = {{0.1, -0.2, 0.05,  1.3, 0.1, 0.4,  0.2, 1.1, -0.3}, {0.0, 0.0, 0.0,  0.8, 0.3, -0.2,  0.1, 0.9, 0.3}}
-local CASES = {{X[1], rest_of({{0, 0}, {1, 0.2}, {0.3, 0.9}}, X[1])}, {X[2], rest_of({{0.2, 0.1}, {-0.4, 1.3}, {1.1, 0.5}}, X[2])}}
+local CASES = grade.triangle_cases()
 
 local function swapped_factors(f)
   if grade.same_function(f, own_pairs, CASES) then
