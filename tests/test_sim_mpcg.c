@@ -1038,18 +1038,23 @@ static void test_mg_prefill(void)
     CU_ASSERT_EQUAL(cc_mg_setup(mg, A, F), 0);   /* nothing filled ahead now: the full pass */
     cc_mg_apply(mg, F, u, b1);
     CU_ASSERT_EQUAL(memcmp(b0, b1, (size_t)n3 * sizeof *b0), 0);
+    CU_ASSERT_EQUAL(cc_mg_tail_row(mg, A), n);   /* 400 rows: one part, no tail */
+    CU_ASSERT_EQUAL(cc_mg_prefill(mg, A, F, 0, n / 3), -1);   /* not begun */
+    CU_ASSERT_EQUAL(cc_mg_prefill_begin(mg, A, F, n), 0);
     CU_ASSERT_EQUAL(cc_mg_prefill(mg, A, F, 0, n / 3), 0);   /* by hand, in two chunks */
     CU_ASSERT_EQUAL(cc_mg_prefill(mg, A, F, n / 3, n), 0);
     CU_ASSERT_EQUAL(cc_mg_setup(mg, A, F), 0);
     cc_mg_apply(mg, F, u, b1);
     CU_ASSERT_EQUAL(memcmp(b0, b1, (size_t)n3 * sizeof *b0), 0);
+    CU_ASSERT_EQUAL(cc_mg_prefill_begin(mg, A, F, n), 0);
     CU_ASSERT_EQUAL(cc_mg_prefill(mg, A, F, 0, 10), 0);   /* out of order: refused */
     CU_ASSERT_EQUAL(cc_mg_prefill(mg, A, F, 20, 30), -1);
     CU_ASSERT_EQUAL(cc_mg_prefill(mg, A, F, 30, n), -1);
     CU_ASSERT_EQUAL(cc_mg_setup(mg, A, F), 0);
     cc_mg_apply(mg, F, u, b1);
     CU_ASSERT_EQUAL(memcmp(b0, b1, (size_t)n3 * sizeof *b0), 0);
-    CU_ASSERT_EQUAL(cc_mg_prefill(mg, A, F, 0, n), 0);   /* filled ahead, then A changes */
+    CU_ASSERT_EQUAL(cc_mg_prefill_begin(mg, A, F, n), 0);   /* filled ahead, then A changes */
+    CU_ASSERT_EQUAL(cc_mg_prefill(mg, A, F, 0, n), 0);
     for (int i = 0; i < n; i++)
         for (int k = 0; k < 9; k += 4) cc_bsr_block(A, A->diag[i])[k] *= 2;
     cc_mg_prefill_reset(mg);
@@ -1061,10 +1066,61 @@ static void test_mg_prefill(void)
     double d0 = cc_dot(u, b0, n3), d1 = cc_dot(u, b1, n3);
     CU_ASSERT(fabs(d1 - d0) <= 0.2 * d0);   /* both B of the new A (the stale one was ~2x off) */
     CU_ASSERT_EQUAL(cc_mg_prefill(NULL, A, F, 0, n), -1);
+    CU_ASSERT_EQUAL(cc_mg_prefill_begin(NULL, A, F, n), -1);
     cc_mg_free(fresh);
     free(u);
     free(b0);
     free(b1);
+    cc_sim_free(s);
+    cc_mesh_free(m);
+}
+
+/* B filled ahead in two fronts, head and tail (the assembly's two parts), in whichever order
+ * their calls come, is one B bit for bit, and within round-off of the full setup's (which
+ * sums the shared lumps in row order); a tail that starts too low or a head that enters the
+ * last part before the tail is complete are refused */
+static void test_mg_prefill_tail(void)
+{
+    int g = 30;
+    cc_mesh *m;
+    cc_sim *s = stepped_cloth(g, "multigrid", 5, &m);
+    cc_bsr *A = s->A;
+    const cc_filter *F = s->F;
+    cc_mg *mg = s->W->mg;
+    int n = A->n, n3 = 3 * n, t = cc_mg_tail_row(mg, A);
+    CU_ASSERT(t > n / 2 && t <= n / 2 + 2 * g + 2);   /* two parts: the cut, then two grid rows (hinges) */
+    double *u = malloc((size_t)n3 * sizeof *u), *b[4];
+    for (int k = 0; k < 4; k++) b[k] = malloc((size_t)n3 * sizeof *b[k]);
+    for (int a = 0; a < n3; a++) u[a] = rnd();
+    cc_filter_apply(F, u);
+    CU_ASSERT_EQUAL(cc_mg_setup(mg, A, F), 0);   /* the full pass */
+    cc_mg_apply(mg, F, u, b[0]);
+    for (int order = 0; order < 3; order++) {   /* tail first; head below the cut first; interleaved */
+        CU_ASSERT_EQUAL(cc_mg_prefill_begin(mg, A, F, t), 0);
+        if (order == 0) CU_ASSERT_EQUAL(cc_mg_prefill_tail(mg, A, F, t, n), 0);
+        CU_ASSERT_EQUAL(cc_mg_prefill(mg, A, F, 0, n / 4), 0);
+        if (order == 2) CU_ASSERT_EQUAL(cc_mg_prefill_tail(mg, A, F, t, t + 7), 0);
+        CU_ASSERT_EQUAL(cc_mg_prefill(mg, A, F, n / 4, n / 2), 0);
+        if (order == 2) CU_ASSERT_EQUAL(cc_mg_prefill_tail(mg, A, F, t + 7, n), 0);
+        if (order == 1) CU_ASSERT_EQUAL(cc_mg_prefill_tail(mg, A, F, t, n), 0);
+        CU_ASSERT_EQUAL(cc_mg_prefill(mg, A, F, n / 2, t), 0);
+        CU_ASSERT_EQUAL(cc_mg_setup(mg, A, F), 0);
+        cc_mg_apply(mg, F, u, b[1 + order]);
+    }
+    double d = 0, nb = 0;
+    for (int a = 0; a < n3; a++) d = fmax(d, fabs(b[1][a] - b[0][a])), nb = fmax(nb, fabs(b[0][a]));
+    printf("\n    two fronts against the full pass: max |B u - B' u| = %.1e of %.1e\n", d, nb);
+    CU_ASSERT(d <= 1e-6 * nb);   /* level 0 is single precision: 1e-6 is a few of its ulps */
+    CU_ASSERT_EQUAL(memcmp(b[1], b[2], (size_t)n3 * sizeof *b[1]), 0);
+    CU_ASSERT_EQUAL(memcmp(b[1], b[3], (size_t)n3 * sizeof *b[1]), 0);
+    CU_ASSERT_EQUAL(cc_mg_prefill_begin(mg, A, F, t - 1), -1);   /* a row of the tail touches part 0 */
+    CU_ASSERT_EQUAL(cc_mg_prefill_begin(mg, A, F, t), 0);
+    CU_ASSERT_EQUAL(cc_mg_prefill(mg, A, F, 0, n / 2 + 1), -1);   /* into part 1 before the tail */
+    CU_ASSERT_EQUAL(cc_mg_prefill_begin(mg, A, F, t), 0);
+    CU_ASSERT_EQUAL(cc_mg_prefill_tail(mg, A, F, t + 1, n), -1);   /* the tail out of order */
+    CU_ASSERT_EQUAL(cc_mg_prefill(mg, A, F, 0, t), -1);   /* ... so it never completes */
+    for (int k = 0; k < 4; k++) free(b[k]);
+    free(u);
     cc_sim_free(s);
     cc_mesh_free(m);
 }
@@ -1223,6 +1279,7 @@ int main(void)
         {"multigrid smoother leaves weak couplings out, lumped: same cycle quality", test_mg_weak},
         {"multigrid smoother leaves minor couplings out up to ten times the threshold", test_mg_minor},
         {"multigrid level 0 filled ahead by the assembly: the same B; refused out of order", test_mg_prefill},
+        {"multigrid level 0 filled ahead in two fronts: one B whatever the order of calls", test_mg_prefill_tail},
         {"single-precision products from tol 1e-4 up, double below; both meet tol", test_mg_product_choice},
         {"multigrid sweeps in a reordered row order: valid, same B, rows rarely wait", test_mg_order},
         {"multigrid levels that prefetch: the same cycle and product bit for bit", test_mg_far},

@@ -96,8 +96,11 @@ struct cc_mg {
     int reorder;    /* 1: the sweeps take the rows in cc_mgi_sweep_order's order; 0: in index order */
     double weak;    /* level 0's smoother drops the blocks weaker than this (cc_mgi_smoother0); 0: none */
     double gamma;   /* the correction of level 1 for the dropped blocks (cc_mg_set_gamma); 0: Galerkin */
-    int pre;        /* level 0's rows filled ahead of the setup (cc_mg_prefill), -1 if none */
+    int pre;        /* level 0's rows below pre are filled ahead of the setup (cc_mg_prefill), -1 if none */
     int pre_bad;    /* 1 if one of them had a diagonal block that is not SPD */
+    int tail;       /* the first row of the tail (cc_mg_prefill_tail), -1 before cc_mg_prefill_begin */
+    int tail_end;   /* its rows below tail_end are filled, -1 if none */
+    int tail_bad;   /* pre_bad of the tail's rows (a field of its own: the two fill side by side) */
     int parts;      /* level 0's parts (cc_mg_set_parts) */
     int far;        /* levels of this many block rows or more prefetch (cc_mg_set_far) */
     int modes_req;  /* the coarse space asked for (cc_mg_set_modes): 0 chosen at build, 3, 6, 12 */

@@ -328,8 +328,9 @@ static int dense_factor(mg_level *L)
 /* B's values for this A and F in the hierarchy mg already has; 0 or -1 */
 static int fill_all(cc_mg *mg, const cc_bsr *A, const cc_filter *F)
 {
-    int pre = mg->pre == A->n, bad = mg->pre_bad;   /* level 0's rows filled ahead: used once */
-    mg->pre = -1;
+    /* level 0's rows filled ahead, used once: the head up to the tail's first row, the tail to the end */
+    int pre = mg->pre >= 0 && mg->pre == mg->tail && mg->tail_end == A->n, bad = mg->pre_bad || mg->tail_bad;
+    cc_mg_prefill_reset(mg);
     if (pre ? bad || fill0_end(mg, A, F) < 0 : fill0(mg, A, F) < 0) return -1;
     for (int l = 1; l < mg->nlev; l++)
         if (fill(mg, l) < 0) return -1;
@@ -470,27 +471,70 @@ int cc_mg_setup(cc_mg *mg, const cc_bsr *A, const cc_filter *F)
     return rc;
 }
 
-/* rows from <= i < to of level 0's values for A and F, ahead of cc_mg_setup (as an assembly
- * finishes them, in order from row 0); the next setup with A then skips its pass over A. 0,
- * or -1 (nothing done, and no rows kept) when the hierarchy is not A's or the rows are out
- * of order */
-int cc_mg_prefill(cc_mg *mg, const cc_bsr *A, const cc_filter *F, int from, int to)
+/* 1 if mg's hierarchy was built for A's pattern and F's size (and its positions, if it has
+ * rotations or affine maps) */
+static int is_for(const cc_mg *mg, const cc_bsr *A, const cc_filter *F)
 {
-    if (!mg || !A || !F || mg->nlev == 0 || mg->id != A->id || mg->n != A->n || F->n != A->n) return -1;
-    if (mg->modes > 3 && !mg->x) return mg->pre = -1, -1;   /* the next setup builds anew */
-    if (from == 0) fill0_begin(mg, F), mg->pre = 0, mg->pre_bad = 0;
-    if (from != mg->pre || to < from || to > A->n) {
-        mg->pre = -1;
+    return mg && A && F && mg->nlev > 0 && mg->id == A->id && mg->n == A->n && F->n == A->n &&
+           (mg->modes <= 3 || mg->x);
+}
+
+/* the first row of level 0's last part from which no row has a block in an earlier part:
+ * fill0_rows of those rows touches the last part's values only (its rows' lumps, its
+ * aggregates' Galerkin sums: aggregates keep to their part) */
+int cc_mg_tail_row(const cc_mg *mg, const cc_bsr *A)
+{
+    if (!A) return 0;
+    if (!mg || mg->nlev == 0 || mg->id != A->id || mg->n != A->n || mg->lev[0].np < 2) return A->n;
+    const mg_level *L = mg->lev;
+    int c = L->pstart[L->np - 1], r = c;
+    for (int i = c; i < L->n; i++)
+        if (L->rowptr[i] < L->rowptr[i + 1] && L->col[L->rowptr[i]] < c) r = i + 1;   /* columns ascend */
+    return r;
+}
+
+/* the fill ahead begun (fill0_begin), its tail kept for cc_mg_prefill_tail from row tail on */
+int cc_mg_prefill_begin(cc_mg *mg, const cc_bsr *A, const cc_filter *F, int tail)
+{
+    if (!is_for(mg, A, F) || tail < cc_mg_tail_row(mg, A) || tail > A->n) {
+        cc_mg_prefill_reset(mg);
         return -1;
     }
+    fill0_begin(mg, F);
+    mg->pre = 0, mg->pre_bad = 0;
+    mg->tail = mg->tail_end = tail, mg->tail_bad = 0;
+    return 0;
+}
+
+/* rows from <= i < to of level 0's values, the head (from row 0 up to the tail's first row;
+ * into the last part only once the tail is complete, so that the values the two share are
+ * summed in one order); out of order: -1, and the head is dropped (the setup then makes the
+ * full pass) */
+int cc_mg_prefill(cc_mg *mg, const cc_bsr *A, const cc_filter *F, int from, int to)
+{
+    if (!is_for(mg, A, F)) return -1;
+    const mg_level *L = mg->lev;
+    int last = L->pstart[L->np - 1];
+    if (mg->pre < 0 || from != mg->pre || to < from || to > mg->tail ||
+        (to > last && mg->tail < A->n && mg->tail_end != A->n))
+        return mg->pre = -1, -1;
     if (!mg->pre_bad && fill0_rows(mg, A, F, from, to) < 0) mg->pre_bad = 1;
     mg->pre = to;
+    return 0;
+}
+
+/* the same for the tail (from its first row up to A->n), side by side with the head */
+int cc_mg_prefill_tail(cc_mg *mg, const cc_bsr *A, const cc_filter *F, int from, int to)
+{
+    if (!is_for(mg, A, F)) return -1;
+    if (mg->tail_end < 0 || from != mg->tail_end || to < from || to > A->n) return mg->tail_end = -1, -1;
+    if (!mg->tail_bad && fill0_rows(mg, A, F, from, to) < 0) mg->tail_bad = 1;
+    mg->tail_end = to;
     return 0;
 }
 
 /* forget rows filled ahead (A is about to change) */
 void cc_mg_prefill_reset(cc_mg *mg)
 {
-    if (mg) mg->pre = -1;
+    if (mg) mg->pre = mg->tail = mg->tail_end = -1;
 }
-

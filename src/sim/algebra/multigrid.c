@@ -156,7 +156,7 @@ void cc_mgi_clear(cc_mg *mg)
     mg->dense = 0;
     mg->n = mg->nnzb = -1;
     mg->id = 0;
-    mg->pre = -1;
+    cc_mg_prefill_reset(mg);
     mg->modes = 3;
 }
 

@@ -54,11 +54,21 @@ double cc_mg_product(const cc_mg *mg, const double *c, double *q);
  * scalar smoother (same sums, other round-off). Returns 1 if AVX2 is now used. */
 int cc_mg_set_simd(cc_mg *mg, int on);
 
-/* level 0's values for the block rows from <= i < to of A and F, filled ahead of the next
- * cc_mg_setup (the assembly calls it as rows become final, in order from row 0; the setup
- * then skips its pass over A); 0, or -1 when the hierarchy is not A's (nothing is kept).
+/* Level 0's values for A and F filled ahead of the next cc_mg_setup, as an assembly makes
+ * A's rows final (the setup then skips its pass over A). cc_mg_prefill_begin starts it, with
+ * the rows from `tail` on kept for a second front: tail = A->n for none, else at least
+ * cc_mg_tail_row (the first row from which rows touch the last part's values only).
+ * cc_mg_prefill then takes the rows from <= i < to in order from row 0 up to tail, and
+ * cc_mg_prefill_tail in order from tail up to A->n. The two may run on two threads side by
+ * side while the head is below the last part; it goes on into the last part once the tail
+ * is complete. So the values the two share are summed in one order, whatever the threads.
+ * 0, or -1 when the hierarchy is not A's or a call is out of order (nothing is kept: the
+ * setup makes its full pass).
  * cc_mg_prefill_reset forgets them: whoever changes A's values afterwards must call it. */
+int cc_mg_tail_row(const cc_mg *mg, const cc_bsr *A);
+int cc_mg_prefill_begin(cc_mg *mg, const cc_bsr *A, const cc_filter *F, int tail);
 int cc_mg_prefill(cc_mg *mg, const cc_bsr *A, const cc_filter *F, int from, int to);
+int cc_mg_prefill_tail(cc_mg *mg, const cc_bsr *A, const cc_filter *F, int from, int to);
 void cc_mg_prefill_reset(cc_mg *mg);
 
 /* level 0's smoother leaves out the lower blocks with ||A_ik||_F < theta sqrt(||A_ii||_F ||A_kk||_F),

@@ -56,13 +56,16 @@ static int sweep_cut(int n)
     return n >= CC_MG_PARTS * CC_MG_PART_ROWS ? n / 2 : n;
 }
 
-/* the lowest vertex of t's batches that have vertices on both sides of the cut, or n */
-static int cross_min(const cc_term *t, int cut, int n)
+/* the lowest vertex (xmin) and the highest (xmax) of t's batches that have vertices on both
+ * sides of the cut; n and -1 if none */
+static void cross_range(cc_term *t, int cut, int n)
 {
-    int m = n;
+    t->xmin = n, t->xmax = -1;
     for (int b = 0; b < t->nbatch && t->smin[b] < cut; b++)
-        if (t->bmax[b] >= cut && t->smin[b] < m) m = t->smin[b];
-    return m;
+        if (t->bmax[b] >= cut) {
+            if (t->smin[b] < t->xmin) t->xmin = t->smin[b];
+            if (t->bmax[b] > t->xmax) t->xmax = t->bmax[b];
+        }
 }
 
 /* the BSR pattern of all terms and where every element's blocks lie in A->val (the vpos of
@@ -96,7 +99,7 @@ int cc_sim_pattern(cc_sim *s)
         else if (kernel == KERNEL_BEND) pack = cc_kernel_pack_bend(tm);
         else if (kernel == KERNEL_HINGE) pack = cc_kernel_pack_hinge(tm);
         if (pack == 0) pack = batch_bounds(tm, s->nv);
-        if (pack >= 0) tm->xmin = cross_min(tm, sweep_cut(s->nv), s->nv);
+        if (pack >= 0) cross_range(tm, sweep_cut(s->nv), s->nv);
         free(tm->slot);
         tm->slot = malloc(((size_t)tm->nel * nv * nv + 1) * sizeof *tm->slot);
         if (!tm->slot || pack < 0) {
@@ -341,9 +344,11 @@ static void init_rows(cc_sim *s, double cm, double cv, int from, int to)
  * With CC_MG_PARTS = 2 parts (a cloth of 512 vertices or more) the rows are cut in two
  * halves: the batches below the cut (part 0) and those from it (part 1) write disjoint rows
  * of A, f and jdx and run side by side on the team; the batches across the cut (part 2, a
- * strip about a grid row wide) follow on the caller. Part 0 hands its rows to the
- * multigrid's set-up as they become final, up to the lowest vertex of part 2; the caller the
- * rest. Neither the sums nor their order depend on the threads. */
+ * strip about a grid row wide) follow on the caller. Parts 0 and 1 hand their rows to the
+ * multigrid's set-up as they become final (cc_mg_prefill, cc_mg_prefill_tail): part 0 up to
+ * the lowest vertex of part 2, part 1 from the first row above part 2's vertices that
+ * touches part 1's values of the multigrid only (cc_mg_tail_row); the caller the rows
+ * between. Neither the sums nor their order depend on the threads. */
 
 /* what the parts of an assembly sweep share */
 typedef struct {
@@ -354,7 +359,8 @@ typedef struct {
     int cut;                /* part 0: batches with every vertex below it; 1: from it; 2: across */
     int xmin;               /* the lowest vertex of part 2's batches (n if none) */
     cc_mg *mg;              /* the multigrid to hand rows to, or NULL */
-    int pf;                 /* rows below pf are handed over */
+    int pf;                 /* part 0 has handed over the rows below pf (-1: it stopped) */
+    int tail, tf;           /* part 1 hands over rows from tail on; those below tf are (-1: it stopped) */
     cc_term *bad_term[3];   /* a part's failure: the term, */
     int bad[3];             /* the element, */
     const char *why[3];     /* and why */
@@ -403,6 +409,26 @@ static int first_batch_from(const cc_term *t, int c)
     return lo;
 }
 
+/* the rows below which part p's rows of A are final, its next batches being bt of tri and bh
+ * of hg (of nbt, nbh) and its rows below zr set: those below its next batches' lowest
+ * vertex, below part 2's for part 0 */
+static int final_below(const sweep_job *j, int p, int bt, int nbt, int bh, int nbh, int zr)
+{
+    int fin = bt < nbt ? j->tri->smin[bt] : p == 0 ? j->cut : j->s->A->n;
+    if (bh < nbh && j->hg->smin[bh] < fin) fin = j->hg->smin[bh];
+    if (p == 0 && j->xmin < fin) fin = j->xmin;
+    return fin < zr ? fin : zr;
+}
+
+/* part p's final rows below fin handed to the multigrid: part 0's from row 0, part 1's from
+ * j->tail */
+static void hand_over(sweep_job *j, int p, int fin)
+{
+    cc_sim *s = j->s;
+    if (p == 0 && j->pf >= 0 && fin > j->pf) j->pf = cc_mg_prefill(j->mg, s->A, s->F, j->pf, fin) < 0 ? -1 : fin;
+    if (p == 1 && j->tf >= 0 && fin > j->tf) j->tf = cc_mg_prefill_tail(j->mg, s->A, s->F, j->tf, fin) < 0 ? -1 : fin;
+}
+
 /* part p of the sweep (p = 0, 1 side by side, then 2) */
 static void sweep_part(void *arg, int p)
 {
@@ -431,15 +457,10 @@ static void sweep_part(void *arg, int p)
         if (run_batches(j, t, p, b0, b1) < 0) return;
         if (use_tri) bt = b1;
         else bh = b1;
-        if (p == 0 && j->pf >= 0) {   /* rows below fin are final */
-            int fin = bt < nbt ? tri->smin[bt] : j->cut;
-            if (bh < nbh && hg->smin[bh] < fin) fin = hg->smin[bh];
-            if (j->xmin < fin) fin = j->xmin;
-            if (fin > zr) fin = zr;
-            if (fin > j->pf) j->pf = cc_mg_prefill(j->mg, s->A, s->F, j->pf, fin) < 0 ? -1 : fin;
-        }
+        if (p < 2) hand_over(j, p, final_below(j, p, bt, nbt, bh, nbh, zr));
     }
     if (p < 2 && zr < rend) init_rows(s, j->a->cm, j->a->cv, zr, rend);
+    if (p == 1) hand_over(j, 1, n);
 }
 
 static int assemble_sweep(cc_sim *s, cc_term *st, cc_term *sh, cc_term *hg, const cc_assembly *a)
@@ -447,13 +468,23 @@ static int assemble_sweep(cc_sim *s, cc_term *st, cc_term *sh, cc_term *hg, cons
     cc_bsr *A = s->A;
     int n = A->n, cut = sweep_cut(n);
     cc_term *tri = st ? st : sh;
-    int xmin = tri && hg ? (tri->xmin < hg->xmin ? tri->xmin : hg->xmin) : tri ? tri->xmin : hg ? hg->xmin : n;
+    int xmin = n, xmax = -1;   /* the vertices of part 2's batches */
+    for (int k = 0; k < 2; k++) {
+        const cc_term *t = k ? hg : tri;
+        if (t && t->xmin < xmin) xmin = t->xmin;
+        if (t && t->xmax > xmax) xmax = t->xmax;
+    }
     sweep_job j = {.s = s, .st = st, .sh = sh, .hg = hg, .tri = tri,
                    .st_hess = st ? cc_term_hessian(s, st) : 0, .sh_hess = sh ? cc_term_hessian(s, sh) : 0,
                    .hg_hess = hg ? cc_term_hessian(s, hg) : 0, .a = a, .cut = cut, .xmin = xmin,
-                   .mg = s->p.precond == CC_PRECOND_MG ? s->W->mg : NULL, .pf = 0, .bad = {-1, -1, -1},
-                   .why = {"", "", ""}};
-    if (!j.mg) j.pf = -1;   /* -1: no rows handed over */
+                   .mg = s->p.precond == CC_PRECOND_MG ? s->W->mg : NULL, .pf = -1, .tail = n, .tf = -1,
+                   .bad = {-1, -1, -1}, .why = {"", "", ""}};
+    if (j.mg && cut < n) {   /* part 1's rows from above part 2's vertices, where they touch its values only */
+        int t = cc_mg_tail_row(j.mg, A);
+        j.tail = t > xmax + 1 ? t : xmax + 1;
+        if (j.tail < cut) j.tail = cut;
+    }
+    if (j.mg && cc_mg_prefill_begin(j.mg, A, s->F, j.tail) == 0) j.pf = 0, j.tf = j.tail;
     if (cut < n) {
         cc_team_run(s->team, sweep_part, &j, 2);
         if (!j.failed[0] && !j.failed[1]) sweep_part(&j, 2);
@@ -462,7 +493,7 @@ static int assemble_sweep(cc_sim *s, cc_term *st, cc_term *sh, cc_term *hg, cons
     }
     for (int p = 0; p < 3; p++)
         if (j.failed[p]) return element_fault(s, j.bad_term[p], j.bad[p], j.why[p]);
-    if (j.pf >= 0 && j.pf < n) cc_mg_prefill(j.mg, A, s->F, j.pf, n);
+    if (j.pf >= 0 && j.pf < j.tail) cc_mg_prefill(j.mg, A, s->F, j.pf, j.tail);
     A->lower = 1;
     return 0;
 }

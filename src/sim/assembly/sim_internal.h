@@ -35,8 +35,8 @@ typedef struct cc_term {
     int nbatch;                  /* batches of CC_LANES elements: ceil(nel / CC_LANES) */
     int *bmax;                   /* nbatch: the highest vertex of each batch */
     int *smin;                   /* nbatch + 1: the lowest vertex of batches b.. (n past the end) */
-    int xmin;                    /* the lowest vertex of the batches across assemble_sweep's cut
-                                    (n if none, and with one part) */
+    int xmin, xmax;              /* the lowest and highest vertex of the batches across
+                                    assemble_sweep's cut (n and -1 if none, and with one part) */
     double *energy;              /* nel: k/2 C.C at the last evaluation (bend force: bend_force.c) */
     double *C;                   /* nel by ncomp: C at the last evaluation */
 } cc_term;
