@@ -674,20 +674,23 @@ static void test_bench_cli(void)
     CU_ASSERT_PTR_NOT_NULL(strstr(errb, "(jacobi, block-jacobi, ascher-boxerman, block-ic0, multigrid)"));
 }
 
-/* the rows of a bench --csv file after its header: their count, and the sums of the step and
- * cg_iterations columns; -1 if the header is not the documented one */
-static int csv_rows(const char *path, double *step_sum, double *it_sum)
+/* the rows of a bench --csv file after its header: their count, the sums of the step and
+ * cg_iterations columns, and the rows whose ms is less than their assembly_ms + solve_ms
+ * (a step's wall time holds both); -1 if the header is not the documented one */
+static int csv_rows(const char *path, double *step_sum, double *it_sum, int *short_rows)
 {
     char *text = cc_test_read_file(path);
     if (!text) return -1;
     const char *header = "step,ms,assembly_ms,solve_ms,cg_iterations,psd_retries\n";
     int rows = strncmp(text, header, strlen(header)) ? -1 : 0;
     *step_sum = *it_sum = 0;
+    *short_rows = 0;
     for (char *line = text + strlen(header); rows >= 0 && *line; rows++) {
         double v[6];
         if (sscanf(line, "%lf,%lf,%lf,%lf,%lf,%lf", v, v + 1, v + 2, v + 3, v + 4, v + 5) != 6) rows = -2;
         *step_sum += v[0];
         *it_sum += v[4];
+        *short_rows += v[1] < v[2] + v[3] - 1e-6;
         char *nl = strchr(line, '\n');
         line = nl ? nl + 1 : line + strlen(line);
     }
@@ -708,13 +711,21 @@ static void test_bench_csv(void)
     const char *key = strstr(out, "\"cg_iterations_per_step\": ");
     CU_ASSERT_PTR_NOT_NULL_FATAL(key);
     double mean = atof(key + strlen("\"cg_iterations_per_step\": ")), steps, its;
-    CU_ASSERT_EQUAL(csv_rows(path, &steps, &its), 3);
+    int short_rows;
+    CU_ASSERT_EQUAL(csv_rows(path, &steps, &its, &short_rows), 3);
     CU_ASSERT_EQUAL(steps, 6.0);   /* 1 + 2 + 3 */
     CU_ASSERT(its > 0 && fabs(its - 3 * mean) < 1e-9);
     remove(path);
+    /* the rows are the steps as they came: each column sorted on its own for the medians
+     * would pair one step's wall time with other steps' assembly and solve times */
+    snprintf(args, sizeof args, "bench --grid 24 --steps 40 --csv %s", path);
+    CU_ASSERT_EQUAL(cc_test_run_cli(args, out, sizeof out, errb, sizeof errb), 0);
+    CU_ASSERT_EQUAL(csv_rows(path, &steps, &its, &short_rows), 40);
+    CU_ASSERT_EQUAL(short_rows, 0);
+    remove(path);
     snprintf(args, sizeof args, "bench --grid 6 --h 5 --steps 50 --csv %s", path);
     CU_ASSERT_EQUAL(cc_test_run_cli(args, out, sizeof out, errb, sizeof errb), 1);
-    int rows = csv_rows(path, &steps, &its);
+    int rows = csv_rows(path, &steps, &its, &short_rows);
     CU_ASSERT(rows >= 1 && rows < 50);
     CU_ASSERT_PTR_NOT_NULL(strstr(out, "steps            "));
     char want[64];

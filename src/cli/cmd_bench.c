@@ -317,9 +317,9 @@ int cc_cmd_bench(int argc, char **argv)
         cc_progress("bench", done + 1, o.steps);
     }
     int n = done > 0 ? done : 1;
+    int csv_rc = o.csv ? write_steps_csv(o.csv, t, o.steps, done) : 0;   /* before the medians sort the columns */
     report(&o, cc_sim_vertex_count(s), done, cc_cli_median(t, done), (double)st.cg_iterations / n, cc_cli_median(ta, done),
            cc_cli_median(ts, done), finite, unconverged, st.psd_retries);
-    int csv_rc = o.csv ? write_steps_csv(o.csv, t, o.steps, done) : 0;
     free(t);
     cc_sim_free(s);
     if (csv_rc < 0) return CC_EXIT_USAGE;
