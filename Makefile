@@ -6,7 +6,8 @@
 #               test there too (what CI runs)
 #   make test-quick   every test once, in the normal build only
 #   make fuzz   build the libFuzzer targets with clang (build-fuzz/) and run each for
-#               FUZZ_SECONDS (default 60) after replaying tests/fuzz/regress/ (part of make test)
+#               FUZZ_SECONDS (default 60) after replaying tests/fuzz/regress/, JOBS at a time
+#               (part of make test)
 #   make install PREFIX=P   build, then install the C library for your own tests under P
 #               (default /usr/local): lib/libclothcheck.a, include/clothcheck/clothcheck.h,
 #               lib/pkgconfig/clothcheck.pc, lib/cmake/clothcheck/ (docs/api.md)
@@ -51,7 +52,7 @@ test-sanitize: deps
 fuzz: deps
 	@cmake -S . -B build-fuzz -DCMAKE_C_COMPILER=clang -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCC_FUZZ=ON -DCC_NATIVE=OFF >/dev/null
 	@cmake --build build-fuzz -j $(JOBS) --target fuzz_points fuzz_obj fuzz_lua fuzz_json
-	@sh tests/fuzz/run.sh build-fuzz $(FUZZ_SECONDS)
+	@sh tests/fuzz/run.sh build-fuzz $(FUZZ_SECONDS) $(JOBS)
 
 bench: build
 	@$(BUILD_DIR)/clothcheck bench

@@ -4,22 +4,27 @@
 # copy of tests/fuzz/corpus/ (the copy grows under BUILD/corpus; the tree is not touched).
 # A crash, a leak or a sanitizer report fails the run (the input is kept in BUILD/findings/);
 # a slow input (over 30 s: a script may ask for a lot of legitimate work) is counted and kept
-# but neither fails the run nor ends it (libFuzzer's fork mode, -ignore_timeouts).
-#   sh tests/fuzz/run.sh BUILD SECONDS
+# but neither fails the run nor ends it (libFuzzer's fork mode, -ignore_timeouts). JOBS
+# targets (default 2) run side by side, each on one CPU, so the run takes about
+# SECONDS x targets / JOBS.
+#   sh tests/fuzz/run.sh BUILD SECONDS [JOBS]
 set -u
 build=$1
 seconds=$2
+jobs=${3:-2}
 here=$(dirname "$0")
 mkdir -p "$build/findings"
-status=0
-for target in points obj lua json; do
+
+# one target: its regression inputs, then SECONDS of fuzzing; a line on stdout (stderr for a
+# failure) and exit status 0 or 1
+fuzz_target() {
+    target=$1
     bin="$build/fuzz_$target"
     regress=$(find "$here/regress/$target" -type f 2>/dev/null | sort)
     if [ -n "$regress" ]; then
         if ! "$bin" $regress > "$build/findings/$target.regress.log" 2>&1; then
             echo "fuzz_$target: a regression input fails again (see $build/findings/$target.regress.log)" >&2
-            status=1
-            continue
+            return 1
         fi
     fi
     mkdir -p "$build/corpus/$target"
@@ -37,9 +42,21 @@ for target in points obj lua json; do
     if [ $rc -eq 0 ]; then
         echo "fuzz_$target: ${runs:-?} runs in ${seconds} s, $(ls "$build/corpus/$target" | wc -l) inputs in the corpus," \
              "oom/timeout/crash ${counts:-0/0/0} (slow inputs kept in $build/findings/)"
-    else
-        echo "fuzz_$target: FINDING (exit $rc), input in $build/findings/, log $build/findings/$target.log" >&2
-        status=1
+        return 0
+    fi
+    echo "fuzz_$target: FINDING (exit $rc), input in $build/findings/, log $build/findings/$target.log" >&2
+    return 1
+}
+
+status=0
+pids=""
+for target in points obj lua json; do
+    fuzz_target "$target" &
+    pids="$pids $!"
+    if [ $(echo $pids | wc -w) -ge "$jobs" ]; then   # a wave is full: wait for all of it
+        for p in $pids; do wait "$p" || status=1; done
+        pids=""
     fi
 done
+for p in $pids; do wait "$p" || status=1; done
 exit $status
