@@ -1076,9 +1076,9 @@ static void test_mg_prefill(void)
 }
 
 /* B filled ahead in two fronts, head and tail (the assembly's two parts), in whichever order
- * their calls come, is one B bit for bit, and within round-off of the full setup's (which
- * sums the shared lumps in row order); a tail that starts too low or a head that enters the
- * last part before the tail is complete are refused */
+ * their calls come, is the full setup's B bit for bit (the tail's additions into values the
+ * head's rows share are made after them); a tail that starts too low or a head that enters
+ * the last part before the tail is complete are refused */
 static void test_mg_prefill_tail(void)
 {
     int g = 30;
@@ -1107,12 +1107,7 @@ static void test_mg_prefill_tail(void)
         CU_ASSERT_EQUAL(cc_mg_setup(mg, A, F), 0);
         cc_mg_apply(mg, F, u, b[1 + order]);
     }
-    double d = 0, nb = 0;
-    for (int a = 0; a < n3; a++) d = fmax(d, fabs(b[1][a] - b[0][a])), nb = fmax(nb, fabs(b[0][a]));
-    printf("\n    two fronts against the full pass: max |B u - B' u| = %.1e of %.1e\n", d, nb);
-    CU_ASSERT(d <= 1e-6 * nb);   /* level 0 is single precision: 1e-6 is a few of its ulps */
-    CU_ASSERT_EQUAL(memcmp(b[1], b[2], (size_t)n3 * sizeof *b[1]), 0);
-    CU_ASSERT_EQUAL(memcmp(b[1], b[3], (size_t)n3 * sizeof *b[1]), 0);
+    for (int k = 1; k < 4; k++) CU_ASSERT_EQUAL(memcmp(b[0], b[k], (size_t)n3 * sizeof *b[0]), 0);
     CU_ASSERT_EQUAL(cc_mg_prefill_begin(mg, A, F, t - 1), -1);   /* a row of the tail touches part 0 */
     CU_ASSERT_EQUAL(cc_mg_prefill_begin(mg, A, F, t), 0);
     CU_ASSERT_EQUAL(cc_mg_prefill(mg, A, F, 0, n / 2 + 1), -1);   /* into part 1 before the tail */

@@ -101,6 +101,13 @@ struct cc_mg {
     int tail;       /* the first row of the tail (cc_mg_prefill_tail), -1 before cc_mg_prefill_begin */
     int tail_end;   /* its rows below tail_end are filled, -1 if none */
     int tail_bad;   /* pre_bad of the tail's rows (a field of its own: the two fill side by side) */
+    int *amin;      /* n + 1: the lowest row of level 0 in each of level 1's aggregates (or nodes), */
+    int later_tail; /* for the tail from this row (-1: not yet, or a new hierarchy); and the row */
+    int later_end;  /* from which no tail row adds into what the rows below the tail do */
+    struct mg_later *later;   /* the tail's additions deferred until the head is done (mg_values.c) */
+    int nlater, caplater;
+    double *laterv;           /* their values */
+    size_t nlaterv, caplaterv;
     int parts;      /* level 0's parts (cc_mg_set_parts) */
     int far;        /* levels of this many block rows or more prefetch (cc_mg_set_far) */
     int modes_req;  /* the coarse space asked for (cc_mg_set_modes): 0 chosen at build, 3, 6, 12 */

@@ -21,38 +21,117 @@ static void coarse_zero(mg_level *C)
     else if (C) memset(C->lv, 0, ((size_t)C->nlo + C->n + 1) * 9 * sizeof *C->lv);
 }
 
-/* Di += Si Y Si and Dk += Sk Y Sk for Y = (T + T^T)/2, a NULL filter block standing for I */
-static inline void lump_pair(double *restrict Di, double *restrict Dk, const double *T, const double *Si, const double *Sk)
+/* Deferred additions. The tail's rows (cc_mg_prefill_tail) add into some values that the
+ * head's rows between the last part's first row and the tail add into too: the lumps of those
+ * rows, and the Galerkin sums of the aggregates that hold one of them (amin: an aggregate's
+ * lowest row). The tail keeps those additions in a list, in order, and fill_all makes them
+ * after the head's, so every value is the same sum in the same order as from one pass over
+ * the rows. The kinds: dst[0 .. n-1] += v; add_coarse (n = 9) or add_coarse_node (n = nm^2)
+ * of v at dst with code. */
+enum { LATER_PLAIN, LATER_COARSE, LATER_NODE };
+struct mg_later {
+    double *dst;
+    int kind, code, n;
+    size_t off;   /* v in mg->laterv */
+};
+
+/* one addition kept for later; -1 (and the list dropped: the setup makes its full pass) if no memory */
+static int keep_later(cc_mg *mg, int kind, double *dst, int code, const double *v, int n)
+{
+    if (mg->nlater < 0) return -1;
+    if (mg->nlater == mg->caplater || mg->nlaterv + (size_t)n > mg->caplaterv) {
+        int cap = mg->caplater ? 2 * mg->caplater : 256;
+        size_t capv = mg->caplaterv ? 2 * mg->caplaterv : 4096;
+        while (capv < mg->nlaterv + (size_t)n) capv *= 2;
+        struct mg_later *l = realloc(mg->later, (size_t)cap * sizeof *l);
+        if (l) mg->later = l, mg->caplater = cap;
+        double *w = realloc(mg->laterv, capv * sizeof *w);
+        if (w) mg->laterv = w, mg->caplaterv = capv;
+        if (!l || !w) return mg->nlater = -1, -1;
+    }
+    mg->later[mg->nlater++] = (struct mg_later){.dst = dst, .kind = kind, .code = code, .n = n, .off = mg->nlaterv};
+    memcpy(mg->laterv + mg->nlaterv, v, (size_t)n * sizeof *v);
+    mg->nlaterv += (size_t)n;
+    return 0;
+}
+
+/* the additions kept, made in order; -1 if some were lost */
+static int make_later(cc_mg *mg)
+{
+    if (mg->nlater < 0) return -1;
+    int nm = mg->nlev > 1 ? mg->lev[1].nm : 0;
+    for (int e = 0; e < mg->nlater; e++) {
+        const struct mg_later *l = mg->later + e;
+        const double *v = mg->laterv + l->off;
+        if (l->kind == LATER_COARSE) add_coarse(l->dst, l->code, v);
+        else if (l->kind == LATER_NODE) add_coarse_node(l->dst, l->code, v, nm);
+        else
+            for (int c = 0; c < l->n; c++) l->dst[c] += v[c];
+    }
+    return 0;
+}
+
+/* dst[0 .. n-1] += v, now or (later != NULL) kept in later's list */
+static inline void add_plain(cc_mg *later, double *restrict dst, const double *restrict v, int n)
+{
+    if (later) {
+        (void)keep_later(later, LATER_PLAIN, dst, 0, v, n);
+        return;
+    }
+    for (int c = 0; c < n; c++) dst[c] += v[c];
+}
+
+/* add_coarse, now or kept */
+static inline void add_coarse_at(cc_mg *later, double *restrict lv, int code, const double *restrict B)
+{
+    if (later) (void)keep_later(later, LATER_COARSE, lv, code, B, 9);
+    else add_coarse(lv, code, B);
+}
+
+/* Di += Si Y Si and Dk += Sk Y Sk for Y = (T + T^T)/2, a NULL filter block standing for I;
+ * each now or, where li / lk is not NULL, kept in its list */
+static inline void lump_pair(double *restrict Di, double *restrict Dk, const double *T, const double *Si, const double *Sk,
+                             cc_mg *li, cc_mg *lk)
 {
     double Y[9];
     for (int a = 0; a < 3; a++)
         for (int b = 0; b < 3; b++) Y[3 * a + b] = 0.5 * (T[3 * a + b] + T[3 * b + a]);
     if (!Si && !Sk) {
-        for (int c = 0; c < 9; c++) Di[c] += Y[c], Dk[c] += Y[c];
+        if (!li && !lk) {
+            for (int c = 0; c < 9; c++) Di[c] += Y[c], Dk[c] += Y[c];
+            return;
+        }
+        add_plain(li, Di, Y, 9);
+        add_plain(lk, Dk, Y, 9);
         return;
     }
     double U[9], V[9];
     filt(Y, Si, Si, U);
     filt(Y, Sk, Sk, V);
-    for (int c = 0; c < 9; c++) Di[c] += U[c], Dk[c] += V[c];
+    if (!li && !lk) {
+        for (int c = 0; c < 9; c++) Di[c] += U[c], Dk[c] += V[c];
+        return;
+    }
+    add_plain(li, Di, U, 9);
+    add_plain(lk, Dk, V, 9);
 }
 
 /* the coarse level C with nodes (mg_modes.c): its node block += P_i^T B P_k for a lower block
  * B of row i, column k of L (code: L's cslot for it), or its node I's diagonal block +=
- * P_i^T B P_i for i's diagonal block B (code < 0); kept out of line, so that the loops of the
- * translations keep their code */
+ * P_i^T B P_i for i's diagonal block B (code < 0); now or (later) kept. Kept out of line, so
+ * that the loops of the translations keep their code */
 static __attribute__((noinline)) void add_node_block(mg_level *C, const mg_level *L, int code, int i, int k,
-                                                     const double *B)
+                                                     const double *B, cc_mg *later)
 {
     int nm = C->nm;
     double G[CC_MG_MAXM * CC_MG_MAXM];
     galerkin_node(L->pv + 3 * (size_t)nm * i, B, L->pv + 3 * (size_t)nm * k, G, nm);
     if (code >= 0) {
-        add_coarse_node(C->gn, code, G, nm);
+        if (later) (void)keep_later(later, LATER_NODE, C->gn, code, G, nm * nm);
+        else add_coarse_node(C->gn, code, G, nm);
         return;
     }
-    double *t = C->gn + (size_t)nm * nm * ((size_t)C->nnlo + L->agg[i]);
-    for (int c = 0; c < nm * nm; c++) t[c] += G[c];
+    add_plain(later, C->gn + (size_t)nm * nm * ((size_t)C->nnlo + L->agg[i]), G, nm * nm);
 }
 
 /* level 0's values, begun: level 1's Galerkin sums and the lumps zeroed, and with rotations or
@@ -68,14 +147,20 @@ static void fill0_begin(cc_mg *mg, const cc_filter *F)
 /* level 0's rows from <= i < to from A and F: L_ik = (S A S)_ik in single precision, the
  * product's diagonal blocks, D_i^-1 of S_i A_ii S_i + I - S_i (after fill0_end when the
  * smoother lumps), their parts of level 1's Galerkin sums (or level 0's own double copy when
- * it is the coarsest); the rows before from must be done. -1 if some D_i is not SPD */
-static int fill0_rows(cc_mg *mg, const cc_bsr *A, const cc_filter *F, int from, int to)
+ * it is the coarsest). The rows before from must be done, but for the tail's (tail > 0: the
+ * rows from `tail` on, whose additions into values that the rows below tail share are kept in
+ * mg's list: see keep_later). -1 if some D_i is not SPD. Always inlined into fill0_rows and
+ * fill0_tail_rows, so that the first, with tail 0, has the loop without the list's tests */
+static inline __attribute__((always_inline)) int fill0_rows_(cc_mg *mg, const cc_bsr *A, const cc_filter *F,
+                                                              int from, int to, int tail)
 {
     mg_level *L = mg->lev, *C = mg->nlev > 1 ? mg->lev + 1 : NULL;
     int self = mg->nlev == 1 && mg->dense;   /* level 0 is factored densely: keep its values in double */
     int nm = C && C->gn ? C->nm : 0;   /* rotations: node sums P_i^T B P_k, no correction of the dropped blocks */
+#define LATER(shared) (tail > 0 && (shared) ? mg : NULL)   /* where an addition goes: now, or kept */
     for (int i = from, q = from < L->n ? L->rowptr[from] : 0; i < to; i++) {
         int pi = F->pos[i], I = C ? L->agg[i] : -1, own = I >= 0 && !nm ? 4 * (C->nlo + I) + 3 : -1;
+        cc_mg *lI = LATER(I >= 0 && mg->amin[I] < tail);   /* row i's aggregate has rows below the tail */
         const double *Si = pi >= 0 ? F->S + 9 * pi : NULL;
         double cd[9] = {0, 0, 0, 0, 0, 0, 0, 0, 0};
         for (int p = A->rowptr[i]; p < A->diag[i]; p++, q++) {
@@ -86,21 +171,22 @@ static int fill0_rows(cc_mg *mg, const cc_bsr *A, const cc_filter *F, int from, 
             int v = L->slot0 ? L->slot0[q] : q;
             cc_mgf *dst = v >= 0 ? L->sf + 9 * (size_t)v : L->wf + 9 * (size_t)(-1 - v);
             for (int c = 0; c < 9; c++) dst[c] = (cc_mgf)B[c];
-            if (v < 0) lump_pair(L->lump + 9 * (size_t)i, L->lump + 9 * (size_t)k, B, Si, Sk);
+            if (v < 0) lump_pair(L->lump + 9 * (size_t)i, L->lump + 9 * (size_t)k, B, Si, Sk, NULL, LATER(k < tail));
             int K = C ? L->agg[k] : -1;
+            cc_mg *lK = LATER(K >= 0 && mg->amin[K] < tail), *lIK = lI ? lI : lK;
             if (nm) {
-                if (I >= 0 && K >= 0) add_node_block(C, L, L->cslot[q], i, k, B);
+                if (I >= 0 && K >= 0) add_node_block(C, L, L->cslot[q], i, k, B, lIK);
             } else if (C && L->cslot[q] == own) {   /* within row i's aggregate: summed here, added once */
                 for (int a = 0; a < 3; a++)
                     for (int b = 0; b < 3; b++) cd[3 * a + b] += B[3 * a + b] + B[3 * b + a];
             } else if (C && v < 0 && mg->gamma > 0 && I >= 0 && K >= 0) {   /* dropped, across aggregates */
                 double G[9];
                 for (int c = 0; c < 9; c++) G[c] = (1 + mg->gamma) * B[c];
-                add_coarse(C->lv, L->cslot[q], G);
+                add_coarse_at(lIK, C->lv, L->cslot[q], G);
                 for (int c = 0; c < 9; c++) G[c] = -mg->gamma * B[c];
-                lump_pair(C->dv + 9 * (size_t)I, C->dv + 9 * (size_t)K, G, Si, Sk);
+                lump_pair(C->dv + 9 * (size_t)I, C->dv + 9 * (size_t)K, G, Si, Sk, lI, lK);
             } else if (C) {
-                add_coarse(C->lv, L->cslot[q], B);
+                add_coarse_at(lIK, C->lv, L->cslot[q], B);
             }
             if (self) memcpy(L->lv + 9 * q, B, 9 * sizeof *B);
         }
@@ -109,12 +195,15 @@ static int fill0_rows(cc_mg *mg, const cc_bsr *A, const cc_filter *F, int from, 
         filt(Aii, Si, Si, D);
         set_cols(L->dsys + 9 * (size_t)i, D);
         if (I >= 0 && nm) {   /* (I - S_i) P_i = 0: D without it */
-            add_node_block(C, L, -1, i, i, D);
+            add_node_block(C, L, -1, i, i, D, lI);
         } else if (I >= 0) {
-            double *t = C->dv + 9 * I, eps = CC_MG_NULLFIX * fabs(Aii[0] + Aii[4] + Aii[8]) / 3;
-            for (int c = 0; c < 9; c++) t[c] += D[c] + cd[c];
-            if (Si)
-                for (int c = 0; c < 9; c++) t[c] += eps * ((c % 4 == 0 ? 1.0 : 0.0) - Si[c]);
+            double *t = C->dv + 9 * I, eps = CC_MG_NULLFIX * fabs(Aii[0] + Aii[4] + Aii[8]) / 3, u[9];
+            for (int c = 0; c < 9; c++) u[c] = D[c] + cd[c];
+            add_plain(lI, t, u, 9);
+            if (Si) {
+                for (int c = 0; c < 9; c++) u[c] = eps * ((c % 4 == 0 ? 1.0 : 0.0) - Si[c]);
+                add_plain(lI, t, u, 9);
+            }
         }
         if (Si)
             for (int c = 0; c < 9; c++) D[c] += (c % 4 == 0 ? 1.0 : 0.0) - Si[c];
@@ -123,6 +212,46 @@ static int fill0_rows(cc_mg *mg, const cc_bsr *A, const cc_filter *F, int from, 
             for (int c = 0; c < 9; c++) L->lump[9 * (size_t)i + c] += D[c];   /* complete once the later rows have lumped */
         else if (set_dinv(L, i, D) < 0) return -1;
     }
+#undef LATER
+    return 0;
+}
+
+/* fill0_rows_ of the rows from <= i < to, in order from row 0 (tail 0: its tests fold away) */
+static int fill0_rows(cc_mg *mg, const cc_bsr *A, const cc_filter *F, int from, int to)
+{
+    return fill0_rows_(mg, A, F, from, to, 0);
+}
+
+/* fill0_rows_ of the tail's rows from <= i < to: those that add into what the rows below the
+ * tail do keeping those additions, the rest as fill0_rows */
+static int fill0_tail_rows(cc_mg *mg, const cc_bsr *A, const cc_filter *F, int from, int to)
+{
+    int mid = to < mg->later_end ? to : mg->later_end > from ? mg->later_end : from;
+    if (fill0_rows_(mg, A, F, from, mid, mg->tail) < 0) return -1;
+    return fill0_rows(mg, A, F, mid, to);
+}
+
+/* amin, and later_end for the tail from row `tail`: the row after the last one of the tail
+ * with a column below the tail, or in or next to an aggregate that has a row below it; -1 if
+ * no memory */
+static int later_rows(cc_mg *mg, int tail)
+{
+    const mg_level *L = mg->lev;
+    const int *agg = mg->nlev > 1 ? L->agg : NULL;   /* one level: no aggregates, only the lumps */
+    int *a = realloc(mg->amin, ((size_t)L->n + 1) * sizeof *a), end = tail;
+    if (!a) return -1;
+    mg->amin = a;
+    for (int i = L->n - 1; agg && i >= 0; i--)   /* each aggregate's lowest row */
+        if (agg[i] >= 0) a[agg[i]] = i;
+    for (int i = tail; i < L->n; i++) {
+        int shared = agg && agg[i] >= 0 && a[agg[i]] < tail;
+        for (int p = L->rowptr[i]; p < L->rowptr[i + 1] && !shared; p++) {
+            int k = L->col[p];
+            shared = k < tail || (agg && agg[k] >= 0 && a[agg[k]] < tail);
+        }
+        if (shared) end = i + 1;
+    }
+    mg->later_tail = tail, mg->later_end = end;
     return 0;
 }
 
@@ -278,14 +407,14 @@ static int fill(cc_mg *mg, int l)
             const double *B = L->lv + 9 * p;
             for (int k = 0; k < 9; k++) L->lf[9 * p + k] = (cc_mgf)B[k];
             if (nm && L->agg[i] >= 0 && L->agg[L->col[p]] >= 0) {
-                add_node_block(C, L, L->cslot[p], i, L->col[p], B);
+                add_node_block(C, L, L->cslot[p], i, L->col[p], B, NULL);
             } else if (C && !nm) {
                 add_coarse(C->lv, L->cslot[p], B);
             }
         }
         const double *D = L->dv + 9 * i;
         if (nm && L->agg[i] >= 0) {
-            add_node_block(C, L, -1, i, i, D);
+            add_node_block(C, L, -1, i, i, D, NULL);
         } else if (C && !nm && L->agg[i] >= 0) {
             for (int k = 0; k < 9; k++) C->dv[9 * L->agg[i] + k] += D[k];
         }
@@ -330,6 +459,7 @@ static int fill_all(cc_mg *mg, const cc_bsr *A, const cc_filter *F)
 {
     /* level 0's rows filled ahead, used once: the head up to the tail's first row, the tail to the end */
     int pre = mg->pre >= 0 && mg->pre == mg->tail && mg->tail_end == A->n, bad = mg->pre_bad || mg->tail_bad;
+    if (pre && !bad && make_later(mg) < 0) pre = 0;   /* with the list lost, the full pass */
     cc_mg_prefill_reset(mg);
     if (pre ? bad || fill0_end(mg, A, F) < 0 : fill0(mg, A, F) < 0) return -1;
     for (int l = 1; l < mg->nlev; l++)
@@ -500,9 +630,12 @@ int cc_mg_prefill_begin(cc_mg *mg, const cc_bsr *A, const cc_filter *F, int tail
         cc_mg_prefill_reset(mg);
         return -1;
     }
+    if (tail < A->n && mg->later_tail != tail && later_rows(mg, tail) < 0)
+        return cc_mg_prefill_reset(mg), -1;
     fill0_begin(mg, F);
     mg->pre = 0, mg->pre_bad = 0;
     mg->tail = mg->tail_end = tail, mg->tail_bad = 0;
+    mg->nlater = 0, mg->nlaterv = 0;
     return 0;
 }
 
@@ -528,7 +661,7 @@ int cc_mg_prefill_tail(cc_mg *mg, const cc_bsr *A, const cc_filter *F, int from,
 {
     if (!is_for(mg, A, F)) return -1;
     if (mg->tail_end < 0 || from != mg->tail_end || to < from || to > A->n) return mg->tail_end = -1, -1;
-    if (!mg->tail_bad && fill0_rows(mg, A, F, from, to) < 0) mg->tail_bad = 1;
+    if (!mg->tail_bad && fill0_tail_rows(mg, A, F, from, to) < 0) mg->tail_bad = 1;
     mg->tail_end = to;
     return 0;
 }

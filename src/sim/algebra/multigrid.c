@@ -157,6 +157,7 @@ void cc_mgi_clear(cc_mg *mg)
     mg->n = mg->nnzb = -1;
     mg->id = 0;
     cc_mg_prefill_reset(mg);
+    mg->later_tail = -1;
     mg->modes = 3;
 }
 
@@ -288,6 +289,9 @@ void cc_mg_free(cc_mg *mg)
 {
     if (!mg) return;
     cc_mgi_clear(mg);
+    free(mg->amin);
+    free(mg->later);
+    free(mg->laterv);
     free(mg);
 }
 

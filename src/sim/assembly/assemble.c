@@ -6,6 +6,7 @@
 #include <string.h>
 #include "conditions/variants.h"
 #include "sim/algebra/multigrid.h"
+#include "sim/algebra/team.h"
 #include "sim/assembly/sim_internal.h"
 
 enum { KERNEL_NONE, KERNEL_TRIANGLE, KERNEL_BEND, KERNEL_HINGE };
@@ -344,11 +345,12 @@ static void init_rows(cc_sim *s, double cm, double cv, int from, int to)
  * With CC_MG_PARTS = 2 parts (a cloth of 512 vertices or more) the rows are cut in two
  * halves: the batches below the cut (part 0) and those from it (part 1) write disjoint rows
  * of A, f and jdx and run side by side on the team; the batches across the cut (part 2, a
- * strip about a grid row wide) follow on the caller. Parts 0 and 1 hand their rows to the
- * multigrid's set-up as they become final (cc_mg_prefill, cc_mg_prefill_tail): part 0 up to
- * the lowest vertex of part 2, part 1 from the first row above part 2's vertices that
- * touches part 1's values of the multigrid only (cc_mg_tail_row); the caller the rows
- * between. Neither the sums nor their order depend on the threads. */
+ * strip about a grid row wide) follow on the caller. Part 0 hands its rows to the multigrid's
+ * set-up as they become final (cc_mg_prefill), up to the lowest vertex of part 2; with more
+ * than one thread part 1 does too (cc_mg_prefill_tail), from the first row above part 2's
+ * vertices that touches part 1's values of the multigrid only (cc_mg_tail_row); the caller
+ * the rows between. Neither the sums nor their order depend on the threads: the set-up's
+ * values are those of one pass over the rows, bit for bit, however they were handed over. */
 
 /* what the parts of an assembly sweep share */
 typedef struct {
@@ -479,7 +481,7 @@ static int assemble_sweep(cc_sim *s, cc_term *st, cc_term *sh, cc_term *hg, cons
                    .hg_hess = hg ? cc_term_hessian(s, hg) : 0, .a = a, .cut = cut, .xmin = xmin,
                    .mg = s->p.precond == CC_PRECOND_MG ? s->W->mg : NULL, .pf = -1, .tail = n, .tf = -1,
                    .bad = {-1, -1, -1}, .why = {"", "", ""}};
-    if (j.mg && cut < n) {   /* part 1's rows from above part 2's vertices, where they touch its values only */
+    if (j.mg && cut < n && cc_team_size(s->team) > 1) {   /* part 1's rows from above part 2's vertices, where they touch its values only */
         int t = cc_mg_tail_row(j.mg, A);
         j.tail = t > xmax + 1 ? t : xmax + 1;
         if (j.tail < cut) j.tail = cut;
