@@ -90,8 +90,8 @@ static inline void add_coarse_at(cc_mg *later, double *restrict lv, int code, co
 
 /* Di += Si Y Si and Dk += Sk Y Sk for Y = (T + T^T)/2, a NULL filter block standing for I;
  * each now or, where li / lk is not NULL, kept in its list */
-static inline void lump_pair(double *restrict Di, double *restrict Dk, const double *T, const double *Si, const double *Sk,
-                             cc_mg *li, cc_mg *lk)
+static inline void lump_pair(double *restrict Di, double *restrict Dk, const double *T, const double *Si,
+                             const double *Sk, cc_mg *li, cc_mg *lk)
 {
     double Y[9];
     for (int a = 0; a < 3; a++)

@@ -481,7 +481,7 @@ static int assemble_sweep(cc_sim *s, cc_term *st, cc_term *sh, cc_term *hg, cons
                    .hg_hess = hg ? cc_term_hessian(s, hg) : 0, .a = a, .cut = cut, .xmin = xmin,
                    .mg = s->p.precond == CC_PRECOND_MG ? s->W->mg : NULL, .pf = -1, .tail = n, .tf = -1,
                    .bad = {-1, -1, -1}, .why = {"", "", ""}};
-    if (j.mg && cut < n && cc_team_size(s->team) > 1) {   /* part 1's rows from above part 2's vertices, where they touch its values only */
+    if (j.mg && cut < n && cc_team_size(s->team) > 1) {   /* part 1's rows: above part 2's, its values only */
         int t = cc_mg_tail_row(j.mg, A);
         j.tail = t > xmax + 1 ? t : xmax + 1;
         if (j.tail < cut) j.tail = cut;
