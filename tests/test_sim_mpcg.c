@@ -1077,8 +1077,8 @@ static void test_mg_prefill(void)
 
 /* B filled ahead in two fronts, head and tail (the assembly's two parts), in whichever order
  * their calls come, is the full setup's B bit for bit (the tail's additions into values the
- * head's rows share are made after them); a tail that starts too low or a head that enters
- * the last part before the tail is complete are refused */
+ * head's rows share are made after them); a tail that starts too low, a head that goes past
+ * the tail's first row and calls out of order are refused */
 static void test_mg_prefill_tail(void)
 {
     int g = 30;
@@ -1089,13 +1089,14 @@ static void test_mg_prefill_tail(void)
     cc_mg *mg = s->W->mg;
     int n = A->n, n3 = 3 * n, t = cc_mg_tail_row(mg, A);
     CU_ASSERT(t > n / 2 && t <= n / 2 + 2 * g + 2);   /* two parts: the cut, then two grid rows (hinges) */
-    double *u = malloc((size_t)n3 * sizeof *u), *b[4];
-    for (int k = 0; k < 4; k++) b[k] = malloc((size_t)n3 * sizeof *b[k]);
+    double *u = malloc((size_t)n3 * sizeof *u), *b[5];
+    for (int k = 0; k < 5; k++) b[k] = malloc((size_t)n3 * sizeof *b[k]);
     for (int a = 0; a < n3; a++) u[a] = rnd();
     cc_filter_apply(F, u);
     CU_ASSERT_EQUAL(cc_mg_setup(mg, A, F), 0);   /* the full pass */
     cc_mg_apply(mg, F, u, b[0]);
-    for (int order = 0; order < 3; order++) {   /* tail first; head below the cut first; interleaved */
+    /* the tail first; the head below the cut first (the assembly's order); interleaved; the head first */
+    for (int order = 0; order < 4; order++) {
         CU_ASSERT_EQUAL(cc_mg_prefill_begin(mg, A, F, t), 0);
         if (order == 0) CU_ASSERT_EQUAL(cc_mg_prefill_tail(mg, A, F, t, n), 0);
         CU_ASSERT_EQUAL(cc_mg_prefill(mg, A, F, 0, n / 4), 0);
@@ -1104,17 +1105,21 @@ static void test_mg_prefill_tail(void)
         if (order == 2) CU_ASSERT_EQUAL(cc_mg_prefill_tail(mg, A, F, t + 7, n), 0);
         if (order == 1) CU_ASSERT_EQUAL(cc_mg_prefill_tail(mg, A, F, t, n), 0);
         CU_ASSERT_EQUAL(cc_mg_prefill(mg, A, F, n / 2, t), 0);
+        if (order == 3) CU_ASSERT_EQUAL(cc_mg_prefill_tail(mg, A, F, t, n), 0);
         CU_ASSERT_EQUAL(cc_mg_setup(mg, A, F), 0);
         cc_mg_apply(mg, F, u, b[1 + order]);
     }
-    for (int k = 1; k < 4; k++) CU_ASSERT_EQUAL(memcmp(b[0], b[k], (size_t)n3 * sizeof *b[0]), 0);
+    for (int k = 1; k < 5; k++) CU_ASSERT_EQUAL(memcmp(b[0], b[k], (size_t)n3 * sizeof *b[0]), 0);
     CU_ASSERT_EQUAL(cc_mg_prefill_begin(mg, A, F, t - 1), -1);   /* a row of the tail touches part 0 */
     CU_ASSERT_EQUAL(cc_mg_prefill_begin(mg, A, F, t), 0);
-    CU_ASSERT_EQUAL(cc_mg_prefill(mg, A, F, 0, n / 2 + 1), -1);   /* into part 1 before the tail */
+    CU_ASSERT_EQUAL(cc_mg_prefill(mg, A, F, 0, t + 1), -1);   /* past the tail's first row */
     CU_ASSERT_EQUAL(cc_mg_prefill_begin(mg, A, F, t), 0);
     CU_ASSERT_EQUAL(cc_mg_prefill_tail(mg, A, F, t + 1, n), -1);   /* the tail out of order */
-    CU_ASSERT_EQUAL(cc_mg_prefill(mg, A, F, 0, t), -1);   /* ... so it never completes */
-    for (int k = 0; k < 4; k++) free(b[k]);
+    CU_ASSERT_EQUAL(cc_mg_prefill(mg, A, F, 0, t), 0);
+    CU_ASSERT_EQUAL(cc_mg_setup(mg, A, F), 0);   /* without its tail: the full pass */
+    cc_mg_apply(mg, F, u, b[1]);
+    CU_ASSERT_EQUAL(memcmp(b[0], b[1], (size_t)n3 * sizeof *b[0]), 0);
+    for (int k = 0; k < 5; k++) free(b[k]);
     free(u);
     cc_sim_free(s);
     cc_mesh_free(m);

@@ -639,18 +639,12 @@ int cc_mg_prefill_begin(cc_mg *mg, const cc_bsr *A, const cc_filter *F, int tail
     return 0;
 }
 
-/* rows from <= i < to of level 0's values, the head (from row 0 up to the tail's first row;
- * into the last part only once the tail is complete, so that the values the two share are
- * summed in one order); out of order: -1, and the head is dropped (the setup then makes the
- * full pass) */
+/* rows from <= i < to of level 0's values, the head (from row 0 up to the tail's first row);
+ * out of order: -1, and the head is dropped (the setup then makes the full pass) */
 int cc_mg_prefill(cc_mg *mg, const cc_bsr *A, const cc_filter *F, int from, int to)
 {
     if (!is_for(mg, A, F)) return -1;
-    const mg_level *L = mg->lev;
-    int last = L->pstart[L->np - 1];
-    if (mg->pre < 0 || from != mg->pre || to < from || to > mg->tail ||
-        (to > last && mg->tail < A->n && mg->tail_end != A->n))
-        return mg->pre = -1, -1;
+    if (mg->pre < 0 || from != mg->pre || to < from || to > mg->tail) return mg->pre = -1, -1;
     if (!mg->pre_bad && fill0_rows(mg, A, F, from, to) < 0) mg->pre_bad = 1;
     mg->pre = to;
     return 0;

@@ -59,11 +59,10 @@ int cc_mg_set_simd(cc_mg *mg, int on);
  * the rows from `tail` on kept for a second front: tail = A->n for none, else at least
  * cc_mg_tail_row (the first row from which rows touch the last part's values only).
  * cc_mg_prefill then takes the rows from <= i < to in order from row 0 up to tail, and
- * cc_mg_prefill_tail in order from tail up to A->n. The two may run on two threads side by
- * side while the head is below the last part; it goes on into the last part once the tail
- * is complete. The tail keeps its additions into values that rows below it add into too,
- * and the setup makes them after the head's: the values are those of the setup's own pass
- * over the rows, bit for bit, whatever the order of the calls. 0, or -1 when the hierarchy
+ * cc_mg_prefill_tail in order from tail up to A->n; the two may run on two threads side by
+ * side. The tail keeps its additions into values that rows below it add into too, and the
+ * setup makes them after the head's: the values are those of the setup's own pass over the
+ * rows, bit for bit, whatever the order of the calls. 0, or -1 when the hierarchy
  * is not A's or a call is out of order (nothing is kept: the setup makes its full pass).
  * cc_mg_prefill_reset forgets them: whoever changes A's values afterwards must call it. */
 int cc_mg_tail_row(const cc_mg *mg, const cc_bsr *A);
