@@ -819,7 +819,7 @@ static double *vec4_from(const double *v, int n)
 }
 
 /* cc_bsr_mul4 equals cc_bsr_mul to round-off on random patterns (rows touching the last
- * vertex included), and leaves lane 3 zero */
+ * vertex included), and leaves lane 3 zero; cc_bsr_quad4 is x . A x from the lower triangle */
 static void test_bsr_mul4(void)
 {
     static double D[N3 * N3];
@@ -838,6 +838,13 @@ static void test_bsr_mul4(void)
         }
         CU_ASSERT(worst <= 1e-13);
         CU_ASSERT_EQUAL(lane3, 0.0);
+        double xy = 0, xay = 0;   /* cc_bsr_quad4: x^T A x from the lower triangle, upper stale or not */
+        for (int a = 0; a < N3; a++) xy += x[a] * y[a], xay += fabs(x[a] * y[a]);
+        CU_ASSERT(fabs(cc_bsr_quad4(A, x4) - xy) <= 1e-13 * xay);
+        for (int i = 0; i < NV; i++)   /* the upper blocks made stale: garbage */
+            for (int p = A->diag[i] + 1; p < A->rowptr[i + 1]; p++) cc_bsr_block(A, p)[4] = 1e30;
+        A->lower = 1;
+        CU_ASSERT(fabs(cc_bsr_quad4(A, x4) - xy) <= 1e-13 * xay);
         free(x4);
         free(y4);
         cc_bsr_free(A);

@@ -287,6 +287,25 @@ void cc_bsr_mul4(const cc_bsr *A, const double *x, double *y)
     }
 }
 
+/* x_i . B x_k for a 3x3 block B and vertices of 4 doubles */
+static inline double form3(const double *B, const double *xi, const double *xk)
+{
+    double s = 0;
+    for (int a = 0; a < 3; a++) s += xi[a] * (B[3 * a] * xk[0] + B[3 * a + 1] * xk[1] + B[3 * a + 2] * xk[2]);
+    return s;
+}
+
+double cc_bsr_quad4(const cc_bsr *A, const double *x)
+{
+    double d = 0, o = 0;   /* the diagonal blocks' part, and once the lower blocks' */
+    for (int i = 0; i < A->n; i++) {
+        const double *xi = x + 4 * (size_t)i;
+        for (int p = A->rowptr[i]; p < A->diag[i]; p++) o += form3(cc_bsr_block(A, p), xi, x + 4 * (size_t)A->col[p]);
+        d += form3(cc_bsr_block(A, A->diag[i]), xi, xi);
+    }
+    return d + 2 * o;
+}
+
 /* y_i = (A x)_i for i in rows; with stale upper blocks, block (i, k > i) is read as the
  * transpose of the lower block (k, i) */
 void cc_bsr_mul_rows(const cc_bsr *A, const int *rows, int nr, const double *x, double *y)

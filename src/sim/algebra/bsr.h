@@ -74,6 +74,10 @@ void cc_bsr_mul(const cc_bsr *A, const double *x, double *y);
  * 32-byte aligned, distinct); y's lane 3 is set to zero */
 void cc_bsr_mul4(const cc_bsr *A, const double *x, double *y);
 
+/* x^T A x for a vector of 4 doubles per vertex (as cc_bsr_mul4), from the lower and diagonal
+ * blocks only: the upper ones may be stale (A->lower) and stay so */
+double cc_bsr_quad4(const cc_bsr *A, const double *x);
+
 /* y_i = (A x)_i for the block rows rows[0..nr) only (x, y: 3n) */
 void cc_bsr_mul_rows(const cc_bsr *A, const int *rows, int nr, const double *x, double *y);
 

@@ -407,18 +407,16 @@ static void direction_rows(void *arg, int i0, int i1)
 }
 
 /* c^T q for q = A c: cq, that of the single-precision product in q, when it is within
- * CC_MPCG_SINGLE_REL of c^T A c in double (A itself may be indefinite); else that in double,
- * with q = A c in double and w->single_lost set. w->s4 is scratch (the loop writes it next
- * with the cycle). */
+ * CC_MPCG_SINGLE_REL of c^T A c in double (A itself may be indefinite; from A's lower
+ * triangle, which the assembly leaves the upper one stale behind); else that in double, with
+ * q = A c in double and w->single_lost set */
 static double check_single(const cc_bsr *A, cc_mpcg_work *w, const double *c, double *q, double cq)
 {
-    double *t = w->s4;
-    cc_bsr_mul4(A, c, t);
-    double cd = cc_dot(c, t, 4 * A->n);
+    double cd = cc_bsr_quad4(A, c);
     if (fabs(cq - cd) <= CC_MPCG_SINGLE_REL * fabs(cd)) return cq;
     w->single_lost = 1;
-    memcpy(q, t, 4 * (size_t)A->n * sizeof *q);
-    return cd;
+    cc_bsr_mul4(A, c, q);
+    return cc_dot(c, q, 4 * A->n);
 }
 
 /* The CG loop of cc_mpcg_solve with the multigrid preconditioner, on 4-lane vectors (the
