@@ -639,25 +639,30 @@ int cc_mg_prefill_begin(cc_mg *mg, const cc_bsr *A, const cc_filter *F, int tail
     return 0;
 }
 
-/* rows from <= i < to of level 0's values, the head (from row 0 up to the tail's first row);
- * out of order: -1, and the head is dropped (the setup then makes the full pass) */
-int cc_mg_prefill(cc_mg *mg, const cc_bsr *A, const cc_filter *F, int from, int to)
+/* rows from <= i < to of one front, whose rows below *end are filled (-1: dropped), up to
+ * limit: the head's by fill0_rows, the tail's by fill0_tail_rows; out of order: -1, and the
+ * front dropped (the setup then makes the full pass) */
+static int fill_front(cc_mg *mg, const cc_bsr *A, const cc_filter *F, int tail, int *end, int *bad, int from,
+                      int to, int limit)
 {
-    if (!is_for(mg, A, F)) return -1;
-    if (mg->pre < 0 || from != mg->pre || to < from || to > mg->tail) return mg->pre = -1, -1;
-    if (!mg->pre_bad && fill0_rows(mg, A, F, from, to) < 0) mg->pre_bad = 1;
-    mg->pre = to;
+    if (*end < 0 || from != *end || to < from || to > limit) return *end = -1, -1;
+    if (!*bad && (tail ? fill0_tail_rows(mg, A, F, from, to) : fill0_rows(mg, A, F, from, to)) < 0) *bad = 1;
+    *end = to;
     return 0;
 }
 
-/* the same for the tail (from its first row up to A->n), side by side with the head */
+/* the head: from row 0 up to the tail's first row */
+int cc_mg_prefill(cc_mg *mg, const cc_bsr *A, const cc_filter *F, int from, int to)
+{
+    if (!is_for(mg, A, F)) return -1;
+    return fill_front(mg, A, F, 0, &mg->pre, &mg->pre_bad, from, to, mg->tail);
+}
+
+/* the tail: from its first row up to A->n, side by side with the head */
 int cc_mg_prefill_tail(cc_mg *mg, const cc_bsr *A, const cc_filter *F, int from, int to)
 {
     if (!is_for(mg, A, F)) return -1;
-    if (mg->tail_end < 0 || from != mg->tail_end || to < from || to > A->n) return mg->tail_end = -1, -1;
-    if (!mg->tail_bad && fill0_tail_rows(mg, A, F, from, to) < 0) mg->tail_bad = 1;
-    mg->tail_end = to;
-    return 0;
+    return fill_front(mg, A, F, 1, &mg->tail_end, &mg->tail_bad, from, to, A->n);
 }
 
 /* forget rows filled ahead (A is about to change) */
