@@ -156,7 +156,7 @@ void cc_mgi_clear(cc_mg *mg)
     mg->dense = 0;
     mg->n = mg->nnzb = -1;
     mg->id = 0;
-    cc_mg_prefill_reset(mg);
+    mg->pre = mg->tail = mg->tail_end = -1;   /* no rows filled ahead */
     mg->later_tail = -1;
     mg->modes = 3;
 }
