@@ -369,10 +369,17 @@ static void block_kind(run *R, const double *Fc, const double *Pc, int a, int c,
     else if (block_diff(P, F2, sc) < tol) snprintf(what, sizeof what, "it is twice the right block: a term summed twice");
     else if (block_max(P) <= tol * sc) snprintf(what, sizeof what, "it is zero where the right block is not: a term missing");
     else {   /* a surplus here that is the deficit of another row: a block added at the wrong vertex */
-        double S[3][3];
+        double S[3][3], mST[3][3];
         for (int s = 0; s < 3; s++)
-            for (int t = 0; t < 3; t++) S[s][t] = P[s][t] - F[s][t];
+            for (int t = 0; t < 3; t++) S[s][t] = P[s][t] - F[s][t], mST[t][s] = -S[s][t];
         if (block_max(F) <= tol * sc) snprintf(what, sizeof what, "there should be no block there");
+        /* P - F = X^T - X, antisymmetric: the part X of one element (or more) that shares the
+         * block came in untransposed; the whole block is then not the transpose of the right one */
+        if (block_diff(S, mST, block_max(S)) < 1e-2) {
+            snprintf(what, sizeof what, "it holds the transpose of the right block's part from an element: it differs from "
+                     "the right block by X^T - X (antisymmetric), X that part");
+            goto found;
+        }
         for (int b = 0; b < R->nv; b++) {
             if (b == a) continue;
             double D[3][3];
@@ -385,6 +392,7 @@ static void block_kind(run *R, const double *Fc, const double *Pc, int a, int c,
             }
         }
     }
+found:
     (void)Z;
     char el[200];
     elements_of(R, a, c, el, sizeof el);

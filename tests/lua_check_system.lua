@@ -81,6 +81,47 @@ assert(text:find("row vertex 9, column vertex " .. first[2] .. "%): it holds a b
 assert(text:find("elements holding both: triangle 1 (1 2 5)", 1, true), text)
 print("cc.check_system: " .. r.checks["df/dx"].findings[1])
 
+-- a block two triangles share, one triangle's part of it not transposed (stretch and shear on a
+-- 4 x 4 cloth, triangle 9 holding no edge of the cloth's border; shear's blocks are not
+-- symmetric): the block as a whole is not the transpose of the right one, but it differs from
+-- it by X^T - X, antisymmetric
+do
+  local cloth, terms = cc.grid(4, 4, 1, 1), {{cc.condition("stretch", "bw98"), 50}, {cc.condition("shear", "bw98"), 5}}
+  local n, BAD = 3 * cloth.nv, 9
+  local function tri_answer(x, want)
+    local E, f, Kx = 0, {}, {}
+    for i = 1, n do f[i], Kx[i] = 0, {} for j = 1, n do Kx[i][j] = 0 end end
+    for t = 1, cloth.nt do
+      local v, xe, uv = {cloth:triangle(t)}, {}, {}
+      for p, i in ipairs(v) do uv[p] = {cloth:uv(i)} for c = 1, 3 do xe[3 * p - 3 + c] = x[3 * i - 3 + c] end end
+      for _, term in ipairs(terms) do
+        local r, k = term[1]:eval(xe, {uv = uv}), term[2]
+        for comp = 1, #r.value do
+          local C, g, Hc = r.value[comp], r.gradient[comp], r.hessian[comp]
+          E = E + k / 2 * C * C
+          for p, i in ipairs(v) do
+            for c = 1, 3 do f[3 * i - 3 + c] = f[3 * i - 3 + c] - k * C * g[3 * p - 3 + c] end
+            for q, j in ipairs(v) do for c = 1, 3 do for u = 1, 3 do
+              local a, b = 3 * p - 3 + c, 3 * q - 3 + u
+              if t == BAD and p > q then a, b = 3 * q - 3 + c, 3 * p - 3 + u end   -- block (q, p) itself
+              Kx[3 * i - 3 + c][3 * j - 3 + u] = Kx[3 * i - 3 + c][3 * j - 3 + u] - k * (g[a] * g[b] + C * Hc[a][b])
+            end end end
+          end
+        end
+      end
+    end
+    local ext = {}
+    for i = 1, n do ext[i] = 0 end
+    return {energy = E, force = f, df_dx = want.df_dx and Kx or nil, external = ext}
+  end
+  local rs = cc.check_system{mesh = cloth, provides = PROVIDES, answer = function(x, _, _, want) return tri_answer(x, want) end}
+  local found = table.concat(rs.checks["df/dx"].findings, "\n")
+  assert(rs.failed and found:find("transpose of the right block's part from an element: it differs from the right "
+                                  .. "block by X^T - X", 1, true), found)
+  assert(not found:find("wrong vertex", 1, true), found)
+  print("cc.check_system: " .. found:match("[^\n]*X^T %- X[^\n]*"))
+end
+
 -- the same seed gives the same checks; another seed other directions
 local a, b = run("rows", nil, {seed = 7, directions = 2, h = 0.02}), run("rows", nil, {seed = 7, directions = 2, h = 0.02})
 assert(a.evaluations == b.evaluations and a.checks["df/dx"].max_rel == b.checks["df/dx"].max_rel)
