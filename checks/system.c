@@ -356,11 +356,12 @@ static double block_max(double P[3][3])
  * for every row in Fc, n x 3 row-major; the program's in Pc) */
 static void block_kind(run *R, const double *Fc, const double *Pc, int a, int c, const char *name, cc_sys_check *chk)
 {
-    double P[3][3], F[3][3], FT[3][3], mF[3][3], F2[3][3], Z[3][3] = {{0}};
+    double P[3][3], F[3][3], FT[3][3], mF[3][3], F2[3][3], S[3][3], mST[3][3];   /* S = P - F */
     for (int s = 0; s < 3; s++)
         for (int t = 0; t < 3; t++) {
             P[s][t] = Pc[(3 * a + s) * 3 + t], F[s][t] = Fc[(3 * a + s) * 3 + t];
             FT[t][s] = F[s][t], mF[s][t] = -F[s][t], F2[s][t] = 2 * F[s][t];
+            S[s][t] = P[s][t] - F[s][t], mST[t][s] = -S[s][t];
         }
     double sc = fmax(block_max(P), block_max(F)), tol = 1e-4;
     char what[200] = "it differs";
@@ -368,18 +369,11 @@ static void block_kind(run *R, const double *Fc, const double *Pc, int a, int c,
     else if (block_diff(P, mF, sc) < tol) snprintf(what, sizeof what, "it is the negative of the right block: a sign");
     else if (block_diff(P, F2, sc) < tol) snprintf(what, sizeof what, "it is twice the right block: a term summed twice");
     else if (block_max(P) <= tol * sc) snprintf(what, sizeof what, "it is zero where the right block is not: a term missing");
+    else if (block_diff(S, mST, block_max(S)) < 1e-2)   /* S = X^T - X: the part X of an element that shares the block */
+        snprintf(what, sizeof what, "it holds the transpose of the right block's part from an element: it differs from "
+                 "the right block by X^T - X (antisymmetric), X that part");
     else {   /* a surplus here that is the deficit of another row: a block added at the wrong vertex */
-        double S[3][3], mST[3][3];
-        for (int s = 0; s < 3; s++)
-            for (int t = 0; t < 3; t++) S[s][t] = P[s][t] - F[s][t], mST[t][s] = -S[s][t];
         if (block_max(F) <= tol * sc) snprintf(what, sizeof what, "there should be no block there");
-        /* P - F = X^T - X, antisymmetric: the part X of one element (or more) that shares the
-         * block came in untransposed; the whole block is then not the transpose of the right one */
-        if (block_diff(S, mST, block_max(S)) < 1e-2) {
-            snprintf(what, sizeof what, "it holds the transpose of the right block's part from an element: it differs from "
-                     "the right block by X^T - X (antisymmetric), X that part");
-            goto found;
-        }
         for (int b = 0; b < R->nv; b++) {
             if (b == a) continue;
             double D[3][3];
@@ -392,8 +386,6 @@ static void block_kind(run *R, const double *Fc, const double *Pc, int a, int c,
             }
         }
     }
-found:
-    (void)Z;
     char el[200];
     elements_of(R, a, c, el, sizeof el);
     find(R, chk, "%s block (row vertex %d, column vertex %d): %s; %s", name, a + R->o->base, c + R->o->base, what, el);
