@@ -98,6 +98,7 @@ struct cc_mg {
     double gamma;   /* the correction of level 1 for the dropped blocks (cc_mg_set_gamma); 0: Galerkin */
     int pre;        /* level 0's rows below pre are filled ahead of the setup (cc_mg_prefill), -1 if none */
     int pre_bad;    /* 1 if one of them had a diagonal block that is not SPD */
+    int tail_row;   /* the lowest row the tail may start at (cc_mg_tail_row), set when built */
     int tail;       /* the first row of the tail (cc_mg_prefill_tail), -1 before cc_mg_prefill_begin */
     int tail_end;   /* its rows below tail_end are filled, -1 if none */
     int tail_bad;   /* pre_bad of the tail's rows (a field of its own: the two fill side by side) */

@@ -492,6 +492,18 @@ static void strength(const mg_level *L, double *nlo2, double *nd)
     for (int i = 0; i < L->n; i++) nd[i] = sqrt(fro2(L->dv + 9 * i));
 }
 
+/* the first row of level 0's last part from which no row has a block in an earlier part:
+ * fill0_rows of those rows touches the last part's values only (its rows' lumps, its
+ * aggregates' Galerkin sums: aggregates keep to their part) */
+static int tail_row(const mg_level *L)
+{
+    if (L->np < 2) return L->n;
+    int c = L->pstart[L->np - 1], r = c;
+    for (int i = c; i < L->n; i++)
+        if (L->rowptr[i] < L->rowptr[i + 1] && L->col[L->rowptr[i]] < c) r = i + 1;   /* columns ascend */
+    return r;
+}
+
 /* the hierarchy for the pattern of A (values of A and F decide the aggregates); -1 if no
  * memory, an unsymmetric pattern, or a block that is not SPD */
 static int build(cc_mg *mg, const cc_bsr *A, const cc_filter *F)
@@ -573,6 +585,7 @@ static int build(cc_mg *mg, const cc_bsr *A, const cc_filter *F)
     mg->n = A->n;
     mg->nnzb = A->nnzb;
     mg->id = A->id;
+    mg->tail_row = tail_row(mg->lev);
     return 0;
 }
 
@@ -609,18 +622,12 @@ static int is_for(const cc_mg *mg, const cc_bsr *A, const cc_filter *F)
            (mg->modes <= 3 || mg->x);
 }
 
-/* the first row of level 0's last part from which no row has a block in an earlier part:
- * fill0_rows of those rows touches the last part's values only (its rows' lumps, its
- * aggregates' Galerkin sums: aggregates keep to their part) */
+/* tail_row of the hierarchy mg has for A (set when it is built), A->n if it has none for A */
 int cc_mg_tail_row(const cc_mg *mg, const cc_bsr *A)
 {
     if (!A) return 0;
-    if (!mg || mg->nlev == 0 || mg->id != A->id || mg->n != A->n || mg->lev[0].np < 2) return A->n;
-    const mg_level *L = mg->lev;
-    int c = L->pstart[L->np - 1], r = c;
-    for (int i = c; i < L->n; i++)
-        if (L->rowptr[i] < L->rowptr[i + 1] && L->col[L->rowptr[i]] < c) r = i + 1;   /* columns ascend */
-    return r;
+    if (!mg || mg->nlev == 0 || mg->id != A->id || mg->n != A->n) return A->n;
+    return mg->tail_row;
 }
 
 /* the fill ahead begun (fill0_begin), its tail kept for cc_mg_prefill_tail from row tail on */
