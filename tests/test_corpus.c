@@ -1,0 +1,218 @@
+/* The mutation corpus: programs with one planted mistake each, and right programs that differ
+ * only in form, run through the element protocol, each with the verdict and the kind of mistake
+ * it must get (docs/reliability.md, "The mutation corpus").
+ *
+ * The programs are tests/corpus/mutant.c serving one of clothcheck's own variants (or Bridson's
+ * force) with one mutation. Every entry is audited against the variant it claims with
+ * `clothcheck audit COND --exec ... --claims ...`; the verdict is the exit status, the kind the
+ * first finding of the first failing row that gates and is diagnosed (the first `^` line of the
+ * report). The suite prints a confusion table (per mutation: entries, verdict right, kind right)
+ * and asks for no false PASS, no false FAIL and 95 % of the mistakes named right.
+ *
+ *   test_corpus          the quick subset (four variants, both contracts: in make test-quick)
+ *   test_corpus --all    every variant (make corpus)
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include "cc_test.h"
+#include "io/jsonr.h"
+
+#ifndef CC_MUTANT
+#define CC_MUTANT "mutant"
+#endif
+
+static int run_all;
+
+/* What a program serves and the condition it is audited as. */
+typedef struct served {
+    const char *spec;        /* mutant --serve */
+    const char *condition;   /* clothcheck audit COND */
+    int quick;               /* 1: in the quick subset */
+    int ncomp;               /* components of C */
+    int has_hessian;         /* 0 where d2C = 0 (the quadratic model): Hessian mistakes are no mistakes */
+    int has_theta0;          /* 1 if C reads the rest angle */
+    int has_energy;          /* 0 for Bridson's force */
+} served;
+
+static const served variants[] = {
+    {"stretch/bw98", "stretch", 1, 2, 1, 0, 1},
+    {"shear/bw98", "shear", 0, 1, 1, 0, 1},
+    {"shear/normalized", "shear", 0, 1, 1, 0, 1},
+    {"bend/pritchard", "bend", 0, 1, 1, 1, 1},
+    {"bend/pritchard-exact", "bend", 1, 1, 1, 1, 1},
+    {"bend/macri", "bend", 0, 1, 1, 1, 1},
+    {"bend/bridson", "bend", 0, 1, 1, 1, 1},
+    {"bend/discrete-shells", "bend", 0, 1, 1, 1, 1},
+    {"bend/quadratic", "bend", 0, 3, 0, 0, 1},
+    {"spring/linear", "spring", 1, 1, 1, 0, 1},
+    {"bridson-force", "bend", 1, 1, 1, 1, 0},
+};
+
+/* A mutation, the kind it must be named (NULL: a right program, it must pass) and where it
+ * applies. */
+typedef struct mutation {
+    const char *name;        /* mutant --mutation */
+    const char *format;      /* mutant --format */
+    const char *kind;        /* expected kind, or NULL for a right program */
+    int contract;            /* 0 both, 1 condition only, 2 force only */
+} mutation;
+
+static const mutation mutations[] = {
+    {"none", "17g", NULL, 0},
+    {"none", "repr", NULL, 0},
+    {"none", "9g", NULL, 0},
+    {"ulps", "17g", NULL, 0},
+    {"float32", "9g", NULL, 0},
+    {"float32", "repr32", NULL, 0},
+    {"energy-offset", "17g", NULL, 2},
+    {"sign", "17g", "sign", 0},
+    {"sign-hessian", "17g", "sign", 0},
+    {"factor", "17g", "scale", 0},
+    {"hessian-factor", "17g", "scale", 0},
+    {"gauss-newton", "17g", "gauss-newton", 2},
+    {"swap", "17g", "component-swap", 1},
+    {"relabel", "17g", "relabelled", 0},
+    {"axis-major", "17g", "relabelled", 0},
+    {"transpose", "17g", "relabelled", 2},
+    {"asym", "17g", "asymmetric", 0},
+    {"nan-edge", "17g", "non-finite", 0},
+    {"theta0-ignored", "17g", "rest-angle", 0},
+    {"theta0-sign", "17g", "rest-angle", 0},
+    {"area-power", "17g", "proportional", 0},
+};
+
+#define NMUT ((int)(sizeof mutations / sizeof mutations[0]))
+#define NVAR ((int)(sizeof variants / sizeof variants[0]))
+
+/* 1 if mutation m is a mistake (or a right form) of variant v in contract `force` at all */
+static int applies(const served *v, const mutation *m, int force)
+{
+    const char *n = m->name;
+    int bridson = !v->has_energy, spring = !strcmp(v->condition, "spring"), tri = !strcmp(v->condition, "stretch") ||
+                  !strcmp(v->condition, "shear");
+    if ((m->contract == 1 && force) || (m->contract == 2 && !force)) return 0;
+    if (bridson && !force) return 0;   /* a force model: no condition contract */
+    if (!strcmp(n, "swap")) return v->ncomp >= 2;
+    if (!strcmp(n, "energy-offset")) return v->has_energy;
+    if (!strcmp(n, "gauss-newton")) return v->has_hessian && v->has_energy;
+    if (!strcmp(n, "transpose")) return bridson;
+    if (!strcmp(n, "asym")) return !spring && !bridson && (v->has_hessian || force);
+    if (!strcmp(n, "relabel")) return !spring;
+    if (!strcmp(n, "sign-hessian") || !strcmp(n, "hessian-factor")) return v->has_hessian || force;
+    if (!strncmp(n, "theta0", 6)) return v->has_theta0;
+    if (!strcmp(n, "area-power")) return tri;
+    return 1;
+}
+
+/* The outcome of one entry. */
+typedef struct outcome {
+    int status;              /* exit status of the audit */
+    char kind[32];           /* the first finding's kind, or "" */
+} outcome;
+
+/* kind = the first diagnosis kind of the first failing gating row of the JSON report */
+static void first_kind(const char *path, char *kind, int len)
+{
+    kind[0] = 0;
+    char *text = cc_test_read_file(path), err[160];
+    if (!text) return;
+    cc_jdoc *doc = cc_jdoc_parse(text, strlen(text), err, sizeof err);
+    free(text);
+    if (!doc) return;
+    const cc_jv *root = cc_jdoc_root(doc), *rows = cc_jv_get(root, "rows");
+    if (!rows) rows = root;
+    for (int i = 0; rows->type == CC_JV_ARRAY && i < rows->n && !kind[0]; i++) {
+        const cc_jv *r = &rows->items[i], *gates = cc_jv_get(r, "gates"), *pass = cc_jv_get(r, "pass");
+        const cc_jv *dg = cc_jv_get(r, "diagnosis");
+        if (!gates || !gates->num || !pass || pass->num || !dg || dg->type != CC_JV_ARRAY || !dg->n) continue;
+        const cc_jv *k = cc_jv_get(&dg->items[0], "kind");
+        if (k && k->type == CC_JV_STRING) snprintf(kind, (size_t)len, "%s", k->str);
+    }
+    cc_jdoc_free(doc);
+}
+
+/* the audit's command line for entry (v, m, force) into buf */
+static void command(const served *v, const mutation *m, int force, const char *json, char *buf, int len)
+{
+    const char *claim = v->spec;
+    snprintf(buf, (size_t)len, "audit %s --exec '%s --serve %s --mutation %s --format %s' --claims %s%s --samples 100 "
+             "--json %s", v->condition, CC_MUTANT, v->spec, m->name, m->format, claim,
+             force ? " --contract force --k 2" : "", json);
+}
+
+static outcome run_entry(const served *v, const mutation *m, int force)
+{
+    char json[] = "/tmp/cc_corpusXXXXXX", cmd[1024];
+    static char out[1 << 16], err[1 << 14];
+    outcome o = {-1, ""};
+    int fd = mkstemp(json);
+    if (fd < 0) return o;
+    close(fd);
+    command(v, m, force, json, cmd, sizeof cmd);
+    o.status = cc_test_run_cli(cmd, out, sizeof out, err, sizeof err);
+    first_kind(json, o.kind, sizeof o.kind);
+    remove(json);
+    return o;
+}
+
+/* Per mutation and contract: entries, verdicts right, kinds right. */
+typedef struct tally {
+    int entries, verdict, kind;
+} tally;
+
+static void test_corpus(void)
+{
+    tally t[NMUT][2];
+    int false_pass = 0, false_fail = 0, mistakes = 0, named = 0, total = 0;
+    memset(t, 0, sizeof t);
+    for (int vi = 0; vi < NVAR; vi++) {
+        const served *v = &variants[vi];
+        if (!run_all && !v->quick) continue;
+        for (int force = 0; force < 2; force++)
+            for (int mi = 0; mi < NMUT; mi++) {
+                const mutation *m = &mutations[mi];
+                if (!applies(v, m, force)) continue;
+                outcome o = run_entry(v, m, force);
+                int want = m->kind ? 1 : 0, verdict_ok = o.status == want;
+                int kind_ok = !m->kind || (verdict_ok && !strcmp(o.kind, m->kind));
+                tally *c = &t[mi][force];
+                c->entries++, c->verdict += verdict_ok, c->kind += kind_ok, total++;
+                if (!m->kind && o.status != 0) false_fail++;
+                if (m->kind && o.status == 0) false_pass++;
+                if (m->kind) mistakes++, named += kind_ok;
+                if (!verdict_ok || !kind_ok) {
+                    char cmd[1024];
+                    command(v, m, force, "F", cmd, sizeof cmd);
+                    printf("\n  miss: %s %s %s: exit %d, kind '%s' (want exit %d%s%s)\n    clothcheck %s", v->spec,
+                           force ? "force" : "condition", m->name, o.status, o.kind, want, m->kind ? ", kind " : "",
+                           m->kind ? m->kind : "", cmd);
+                }
+            }
+    }
+    printf("\n\n  mutation        format  contract   entries  verdict  kind\n");
+    for (int mi = 0; mi < NMUT; mi++)
+        for (int force = 0; force < 2; force++) {
+            const tally *c = &t[mi][force];
+            if (!c->entries) continue;
+            printf("  %-15s %-7s %-10s %7d  %7d  %4d\n", mutations[mi].name, mutations[mi].format,
+                   force ? "force" : "condition", c->entries, c->verdict, c->kind);
+        }
+    printf("  %d entries: %d false PASS, %d false FAIL; %d of %d mistakes named with the right kind (%.1f %%)\n", total,
+           false_pass, false_fail, named, mistakes, mistakes ? 100.0 * named / mistakes : 100.0);
+    CU_ASSERT_EQUAL(false_pass, 0);
+    CU_ASSERT_EQUAL(false_fail, 0);
+    CU_ASSERT(named >= 0.95 * mistakes);
+}
+
+static const cc_test_case tests[] = {
+    {"the element corpus: no false PASS, no false FAIL, 95 % of kinds right", test_corpus},
+    {NULL, NULL},
+};
+
+int main(int argc, char **argv)
+{
+    run_all = argc > 1 && !strcmp(argv[1], "--all");
+    return cc_test_main("corpus", tests);
+}
