@@ -109,9 +109,12 @@ static cc_audit_row *add_row(cc_audit *a, cc_ref ref, cc_quantity q, double tol,
     cc_audit_row *w = &a->rows[a->nrows++];
     const char *why = not_applicable(&a->target, ref, q);
     int of_values = (ref == CC_REF_FD_TRUE || ref == CC_REF_FD_FROZEN) && q != CC_Q_HESS_GRADIENT;
-    if (!why && a->opts.single && (of_values || q == CC_Q_TAYLOR))
-        why = "not applicable: differences of single-precision values keep too few digits";
-    if (a->opts.single) tol = fmax(tol, ref == CC_REF_CLAIM || q >= CC_Q_SYMMETRY ? CC_AUDIT_TOL_SINGLE : CC_AUDIT_TOL_SINGLE_FD);
+    if (!why && cc_audit_limited(&a->opts) && (of_values || q == CC_Q_TAYLOR))
+        why = "not applicable: differences of values of limited precision keep too few digits";
+    if (cc_audit_limited(&a->opts)) {
+        int computed = ref == CC_REF_CLAIM || ref == CC_REF_CLAIM_EXACT || ref_exact(ref) || q >= CC_Q_SYMMETRY;
+        tol = fmax(tol, (computed ? CC_AUDIT_TOL_LIMITED : CC_AUDIT_TOL_LIMITED_FD) * a->opts.precision);
+    }
     memset(w, 0, sizeof *w);
     w->ref = ref;
     w->q = q;
@@ -207,6 +210,12 @@ static int build_cases(const cc_audit *a, cc_case **out)
     return n;
 }
 
+/* An element's energy, the target's and the claim's, with its natural size (cc_value_floor). */
+typedef struct energy_pair {
+    double a, r, floor;
+    int id;
+} energy_pair;
+
 /* References at one element, each part computed once, when first needed. */
 typedef struct refs_at {
     cc_deriv d[CC_REF_COUNT];   /* gradient and Hessian per reference */
@@ -217,6 +226,12 @@ typedef struct refs_at {
     cc_deriv hg;                /* Hessian from differences of the analytic gradient */
     int hg_state;               /* as gstate */
     double ell;                 /* step scale of the element (cc_target_step_scale) */
+    energy_pair *energies;      /* the value row of an energy: one pair per element, or NULL */
+    int nenergies;
+    int single;                 /* the target computes in floats: its positions are rounded too */
+    cc_deriv dsingle;           /* the claim at the element's positions rounded to floats */
+    double singleC[CC_MAX_COMP];
+    int single_state;           /* 0 not computed, CC_CLAIM_HAS_* bits, or -1 undefined */
 } refs_at;
 
 /* d = reference r at element (x, rd) (central4 steps scaled by ell): its gradient, and with
@@ -232,7 +247,10 @@ static int compute_ref(const cc_target *t, const double *x, const cc_rest *rd, c
         return got < 0 ? -1 : 0;
     }
     if (ref_exact(r)) return cc_exact_derivs(t, x, xf, rd, 1, d);
-    if (!hess) return cc_fd_estimate(t, x, xf, rd, CC_FDQ_GRADIENT, CC_FD_CENTRAL4, CC_AUDIT_STEP_GRAD * ell, d);
+    if (!hess) {
+        memset(d->H, 0, sizeof d->H);   /* no Hessian: nothing to read a floor from */
+        return cc_fd_estimate(t, x, xf, rd, CC_FDQ_GRADIENT, CC_FD_CENTRAL4, CC_AUDIT_STEP_GRAD * ell, d);
+    }
     cc_deriv grad;
     if (cc_fd_estimate(t, x, xf, rd, CC_FDQ_GRADIENT, CC_FD_CENTRAL4, CC_AUDIT_STEP_GRAD * ell, &grad) < 0) return -1;
     if (cc_fd_estimate(t, x, xf, rd, CC_FDQ_HESS_VALUE, CC_FD_CENTRAL4, CC_AUDIT_STEP_HESS * ell, d) < 0) return -1;
@@ -267,6 +285,20 @@ static const cc_deriv *get_ref(const cc_target *t, const cc_case *c, refs_at *ra
     return (hess ? ra->hstate[r] : ra->gstate[r]) > 0 ? &ra->d[r] : NULL;
 }
 
+/* the claim at c's positions rounded to floats, once per element: what a program computing in
+ * floats differentiates (where the claimed formula switches branches, as Macri's does at
+ * |sin theta| = |cos theta|, the rounding may take the other); NULL if undefined */
+static const cc_deriv *get_claim_single(const cc_target *t, const cc_case *c, refs_at *ra)
+{
+    if (!ra->single_state) {
+        double xf[CC_MAX_DOF];
+        for (int i = 0; i < 3 * t->nv; i++) xf[i] = (double)(float)c->x[i];
+        ra->single_state = cc_claim_eval(&t->claims, xf, &c->r, ra->singleC, &ra->dsingle);
+        if (!ra->single_state) ra->single_state = -1;
+    }
+    return ra->single_state > 0 ? &ra->dsingle : NULL;
+}
+
 /* central4 differences of the analytic gradient at c, once per element */
 static const cc_deriv *get_hess_grad(const cc_target *t, const cc_case *c, refs_at *ra)
 {
@@ -292,10 +324,25 @@ static void fold(cc_audit_row *w, cc_diff d, int id)
 /* compare the analytic e with the row's reference at element c; baseline_bad counts elements
  * where the claimed function itself breaks a structure identity */
 /* the analytic derivative of quantity q against reference d at element c */
-static cc_diff compare_ref(const cc_target *t, const cc_case *c, cc_eval *e, cc_quantity q, const cc_deriv *d)
+/* 1 if reference r comes with its Hessian whichever part a row asks for (it is computed, not
+ * differenced) */
+static int ref_has_hessian(cc_ref r) { return ref_exact(r) || r == CC_REF_CLAIM || r == CC_REF_CLAIM_EXACT; }
+
+/* the smaller of two floors, or the one there is */
+static double lesser_floor(double a, double b) { return a > 0 && b > 0 ? fmin(a, b) : fmax(a, b); }
+
+/* the analytic derivative of quantity q against reference d (of reference r) at element c: a
+ * gradient measured against at least its natural size (cc_gradient_floor), from the analytic
+ * Hessian and the reference's where it has one; a Hessian against the curvature its gradient
+ * sets */
+static cc_diff compare_ref(const cc_target *t, const cc_case *c, cc_eval *e, cc_quantity q, const cc_deriv *d, cc_ref r)
 {
     int n = 3 * t->nv;
-    if (q == CC_Q_GRADIENT) return cc_compare_gradient(e->dC, (double (*)[CC_MAX_DOF])d->g, t->ncomp, n);
+    if (q == CC_Q_GRADIENT) {
+        double fa = cc_gradient_floor(e->d2C, t->ncomp, c->x, t->nv);
+        double fr = ref_has_hessian(r) ? cc_gradient_floor((double (*)[CC_MAX_DOF][CC_MAX_DOF])d->H, t->ncomp, c->x, t->nv) : 0;
+        return cc_compare_gradient_floor(e->dC, (double (*)[CC_MAX_DOF])d->g, t->ncomp, n, lesser_floor(fa, fr));
+    }
     return cc_compare_hessian_floor(e->d2C, (double (*)[CC_MAX_DOF][CC_MAX_DOF])d->H, t->ncomp, n,
                                     cc_hessian_floor(e, c->x, t->nv));
 }
@@ -318,10 +365,10 @@ static int converges(const cc_target *t, const cc_case *c, cc_eval *e, const ref
                   ? cc_fd_estimate(t, c->x, NULL, &c->r, CC_FDQ_HESS_GRADIENT, CC_FD_CENTRAL4, CC_AUDIT_STEP_GRAD * ell, &half)
                   : compute_ref(t, c->x, &c->r, w->ref, ell, w->q != CC_Q_GRADIENT, &half);
     if (got < 0) return 0;
-    cc_eval as = *e;   /* the first estimate in the analytic's place */
+    cc_eval as = *e;   /* the first estimate in the analytic's place (a gradient's floor stays the analytic's) */
     memcpy(as.dC, d->g, sizeof as.dC);
-    memcpy(as.d2C, d->H, sizeof as.d2C);
-    return compare_ref(t, c, &as, w->q, &half).rel <= 0.1 * rel;
+    if (w->q != CC_Q_GRADIENT) memcpy(as.d2C, d->H, sizeof as.d2C);
+    return compare_ref(t, c, &as, w->q, &half, w->ref).rel <= 0.1 * rel;
 }
 
 static void audit_row_at(const cc_target *t, const cc_case *c, cc_eval *e, refs_at *ra,
@@ -336,7 +383,22 @@ static void audit_row_at(const cc_target *t, const cc_case *c, cc_eval *e, refs_
     }
     switch (w->q) {
     case CC_Q_VALUE: {
-        cc_diff v = cc_compare_flat(e->C, ra->claimC, t->ncomp);
+        double floor = cc_value_floor(e->dC, e->d2C, t->ncomp, c->x, t->nv);
+        if (ra->claim_bits & CC_CLAIM_HAS_DERIV)
+            floor = lesser_floor(floor, cc_value_floor((double (*)[CC_MAX_DOF])ra->d[CC_REF_CLAIM].g,
+                                                       (double (*)[CC_MAX_DOF][CC_MAX_DOF])ra->d[CC_REF_CLAIM].H,
+                                                       t->ncomp, c->x, t->nv));
+        const double *claimC = ra->claimC;
+        cc_diff v = cc_compare_flat_floor(e->C, claimC, t->ncomp, floor);
+        if (v.rel > w->tol && ra->single && get_claim_single(t, c, ra) && (ra->single_state & CC_CLAIM_HAS_VALUE)) {
+            cc_diff vs = cc_compare_flat_floor(e->C, ra->singleC, t->ncomp, floor);
+            if (vs.rel < v.rel) v = vs, claimC = ra->singleC;
+        }
+        if (ra->energies) {   /* compared once the batch's offset is known (fold_energies) */
+            energy_pair *p = &ra->energies[ra->nenergies++];
+            p->a = e->C[0], p->r = claimC[0], p->floor = floor, p->id = c->id;
+            break;
+        }
         v.k = v.i, v.i = -1;   /* the component */
         fold(w, v, c->id);
         break;
@@ -344,7 +406,12 @@ static void audit_row_at(const cc_target *t, const cc_case *c, cc_eval *e, refs_
     case CC_Q_GRADIENT:
     case CC_Q_HESSIAN:
     case CC_Q_HESS_GRADIENT: {
-        cc_diff v = compare_ref(t, c, e, w->q, d);
+        cc_diff v = compare_ref(t, c, e, w->q, d, w->q == CC_Q_HESS_GRADIENT ? CC_REF_FD_TRUE : w->ref);
+        const cc_deriv *ds;
+        if (v.rel > w->tol && w->ref == CC_REF_CLAIM && ra->single && (ds = get_claim_single(t, c, ra)) != NULL) {
+            cc_diff vs = compare_ref(t, c, e, w->q, ds, w->ref);
+            if (vs.rel < v.rel) v = vs;
+        }
         if (v.rel > w->tol && differenced(w) && !converges(t, c, e, ra, w, d, v.rel)) {
             w->rough++;   /* the function is not smooth within the step: no derivative to compare */
             return;
@@ -364,12 +431,48 @@ static void audit_row_at(const cc_target *t, const cc_case *c, cc_eval *e, refs_
     }
 }
 
+static int by_value(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return (x > y) - (x < y);
+}
+
+/* row w of the energies p[0..n): the target's less the median of their excess over the claim's,
+ * if that excess is the same at every element (a constant added to the energy), against the
+ * claim's */
+static void fold_energies(cc_audit_row *w, const energy_pair *p, int n)
+{
+    double *ex = malloc(sizeof *ex * (size_t)(n > 0 ? n : 1)), c = 0;
+    int finite = 1;
+    for (int i = 0; i < n; i++) finite &= isfinite(p[i].a - p[i].r);
+    if (ex && n > 0 && finite) {
+        for (int i = 0; i < n; i++) ex[i] = p[i].a - p[i].r;
+        qsort(ex, (size_t)n, sizeof *ex, by_value);
+        c = ex[n / 2];
+        for (int i = 0; i < n && c != 0; i++)   /* the same constant everywhere, or none */
+            if (!(fabs(p[i].a - c - p[i].r) <= w->tol * fmax(fmax(fabs(p[i].a - c), fabs(p[i].r)), p[i].floor))) c = 0;
+    }
+    free(ex);
+    w->offset = c;
+    for (int i = 0; i < n; i++) {
+        double a = p[i].a - c;
+        cc_diff v = cc_compare_flat_floor(&a, &p[i].r, 1, p[i].floor);
+        v.k = 0, v.i = -1, v.analytic = p[i].a;
+        fold(w, v, p[i].id);
+    }
+}
+
 /* every comparison row over the n elements, then pass = max_rel <= tol */
 static void run_batch(cc_audit *a, const cc_case *cases, int n)
 {
     const cc_target *t = &a->target;
-    refs_at *ra = malloc(sizeof *ra);   /* per audit (18 kB): audits may run side by side */
+    refs_at *ra = calloc(1, sizeof *ra);   /* per audit (18 kB): audits may run side by side */
     cc_eval e;
+    cc_audit_row *energy_row = NULL;
+    for (int i = 0; i < a->nrows; i++)
+        if (a->rows[i].q == CC_Q_VALUE && a->rows[i].available && t->claims.as_energy) energy_row = &a->rows[i];
+    if (ra && energy_row && !(ra->energies = malloc(sizeof *ra->energies * (size_t)n))) free(ra), ra = NULL;
+    if (ra) ra->single = a->opts.precision >= CC_AUDIT_PREC_SINGLE;
     if (!ra) {
         for (int i = 0; i < a->nrows; i++) a->rows[i].undefined = n;
         return;
@@ -378,10 +481,12 @@ static void run_batch(cc_audit *a, const cc_case *cases, int n)
     for (int c = 0; c < n; c++) {
         int got = t->eval(t->ctx, cases[c].x, &cases[c].r, CC_WANT_ALL, &e);
         int both = CC_WANT_GRAD | CC_WANT_HESS;
+        if (got >= 0 && !(got & CC_WANT_GRAD)) memset(e.dC, 0, sizeof e.dC);   /* not given: no floor from it */
+        if (got >= 0 && !(got & CC_WANT_HESS)) memset(e.d2C, 0, sizeof e.d2C);
         int fd_here = a->opts.fd_cases <= 0 || c < a->opts.fd_cases || cases[c].id < 0;
         memset(ra->gstate, 0, sizeof ra->gstate);
         memset(ra->hstate, 0, sizeof ra->hstate);
-        ra->hg_state = 0;
+        ra->hg_state = 0, ra->single_state = 0;
         ra->ell = cc_target_step_scale(t, cases[c].x, got >= 0 && (got & both) == both ? &e : NULL);
         for (int i = 0; i < a->nrows; i++) {
             cc_audit_row *w = &a->rows[i];
@@ -392,6 +497,8 @@ static void run_batch(cc_audit *a, const cc_case *cases, int n)
             else audit_row_at(t, &cases[c], &e, ra, w, &bad[i]);
         }
     }
+    if (energy_row) fold_energies(energy_row, ra->energies, ra->nenergies);
+    free(ra->energies);
     free(ra);
     for (int i = 0; i < a->nrows; i++) {
         cc_audit_row *w = &a->rows[i];
@@ -479,6 +586,8 @@ int cc_audit_rows(const cc_target *t, const cc_audit_opts *o, cc_audit *a)
     free(cases);
     return 0;
 }
+
+int cc_audit_limited(const cc_audit_opts *o) { return o->precision > CC_AUDIT_PREC_LIMITED; }
 
 /* 1 if some gating row failed */
 int cc_audit_failed(const cc_audit *a)

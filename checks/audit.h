@@ -67,10 +67,16 @@ typedef enum cc_quantity {
 #define CC_AUDIT_TOL_FD_GRAD 1e-7     /* central4 at 1e-3: h^4 + eps/h ~ 3e-13 (seen: 7e-10) */
 #define CC_AUDIT_TOL_FD_HESS 1e-6     /* central4 second differences at 1e-3: h^4 + eps/h^2 ~ 2e-10 (seen: 6e-8) */
 #define CC_AUDIT_TOL_STRUCTURE 1e-9   /* identities of exact derivatives, at round-off (seen: 3e-15) */
-/* a target computing in single precision (eps 6e-8): computed comparisons (claim, structure)
- * and differences of its gradient (central4 at 1e-3: eps/h ~ 6e-5) */
-#define CC_AUDIT_TOL_SINGLE 1e-5
-#define CC_AUDIT_TOL_SINGLE_FD 1e-3
+/* A target whose numbers carry fewer digits than a double's (it computes in floats, or prints
+ * fewer digits): its precision p is the relative size of its rounding (2^-24 for floats, half a
+ * unit of the last digit printed). Computed comparisons (claim, structure) then take the
+ * tolerance CC_AUDIT_TOL_LIMITED p, differences of its gradient (central4 at 1e-3: p / 1e-3)
+ * CC_AUDIT_TOL_LIMITED_FD p, and differences of its values and the Taylor test, which lose
+ * their digits to its rounding, are left out. At p = 2^-24 that is 1e-5 and 1e-3. */
+#define CC_AUDIT_PREC_SINGLE 5.9604644775390625e-08   /* 2^-24: a float's rounding */
+#define CC_AUDIT_PREC_LIMITED 1e-12                    /* numbers coarser than this are limited */
+#define CC_AUDIT_TOL_LIMITED 170.0
+#define CC_AUDIT_TOL_LIMITED_FD 1.7e4
 
 typedef struct cc_audit_opts {
     int samples;              /* random elements, case ids 0..samples-1 */
@@ -91,9 +97,10 @@ typedef struct cc_audit_opts {
                                  some references only */
     int no_fd_hessian;        /* 1: no Hessian rows from finite differences of values (the
                                  Hessian is checked against differences of the gradient) */
-    int single;               /* 1: the target computes in single precision: tolerances
-                                 CC_AUDIT_TOL_SINGLE(_FD), no differences of its values, no
-                                 Taylor test (both lose their digits to its rounding) */
+    double precision;         /* the relative rounding of the target's numbers, 0 for a double
+                                 computation printed in full; above CC_AUDIT_PREC_LIMITED the
+                                 tolerances of CC_AUDIT_TOL_LIMITED(_FD), no differences of its
+                                 values, no Taylor test (both lose their digits to its rounding) */
     cc_sample_opts sample;    /* area power and rest stretch of random triangles */
 } cc_audit_opts;
 
@@ -120,6 +127,9 @@ typedef struct cc_audit_row {
     int gates;                /* 1 if a failure here fails the target's claim */
     int sweep;                /* index into cc_audit.sweeps of the matching sweep, or -1 */
     cc_taylor taylor;         /* the Taylor orders (quantity taylor only) */
+    double offset;            /* value of an energy (the force form): the constant by which the
+                                 target's energies exceed the claim's at every element, taken off
+                                 before they are compared (an energy is defined up to one) */
     cc_diagnosis diag;        /* what kind of mistake, for failing rows that are diagnosed
                                  (cc_diagnose_wanted); n = 0 otherwise */
 } cc_audit_row;
@@ -149,6 +159,9 @@ int cc_audit_rows(const cc_target *t, const cc_audit_opts *o, cc_audit *a);
  * cc_diagnose_row on each row cc_diagnose_wanted; run.c); 0, or -1 if not one element could be
  * built */
 int cc_audit_run(const cc_target *t, const cc_audit_opts *o, cc_audit *a);
+
+/* 1 if o's target has numbers of limited precision (o->precision > CC_AUDIT_PREC_LIMITED) */
+int cc_audit_limited(const cc_audit_opts *o);
 
 /* 1 if some gating row of a failed (the target fails its claim) */
 int cc_audit_failed(const cc_audit *a);

@@ -356,7 +356,7 @@ static int projected_rest(const job *j, int k, double *x, cc_rest *r)
         for (int i = 0; i < n; i++) size = fmax(size, fabs(x[i]));
         double worst = 0;
         for (int a = 0; a < nc; a++) worst = fmax(worst, fabs(C[a]));
-        if (worst <= 1e-13 * fmax(1.0, size)) return 0;
+        if (worst <= fmax(1e-13, 10 * o->precision) * fmax(1.0, size)) return 0;   /* zero to the target's digits */
         if (cc_audit_reference(t, x, r, j->w->ref, CC_Q_GRADIENT, NULL, &d) < 0) return -1;
         for (int a = 0; a < nc; a++) {   /* (J J^T | C), solved by elimination */
             for (int b = 0; b < nc; b++) {
@@ -390,7 +390,7 @@ static int away_from_zero(const job *j, const double *x, const cc_rest *r)
     double C[CC_MAX_COMP];
     if (cc_target_value(j->t, x, NULL, r, C) < 0) return 0;
     for (int a = 0; a < j->t->ncomp; a++)
-        if (fabs(C[a]) > 1e-9) return 1;
+        if (fabs(C[a]) > fmax(1e-9, 100 * j->a->opts.precision)) return 1;
     return 0;
 }
 

@@ -78,8 +78,14 @@ static void compare_finish(cc_diff *d, double scale, double worst)
 cc_diff cc_compare_gradient(double a[CC_MAX_COMP][CC_MAX_DOF],
                             double r[CC_MAX_COMP][CC_MAX_DOF], int ncomp, int ndof)
 {
+    return cc_compare_gradient_floor(a, r, ncomp, ndof, 0.0);
+}
+
+cc_diff cc_compare_gradient_floor(double a[CC_MAX_COMP][CC_MAX_DOF], double r[CC_MAX_COMP][CC_MAX_DOF], int ncomp,
+                                  int ndof, double floor)
+{
     cc_diff d = {0, -1, -1, -1, 0, 0};
-    double scale = 0, worst = 0;
+    double scale = floor, worst = 0;
     for (int k = 0; k < ncomp; k++)
         for (int i = 0; i < ndof; i++) compare_entry(&d, &scale, &worst, a[k][i], r[k][i], k, i, -1);
     compare_finish(&d, scale, worst);
@@ -92,18 +98,56 @@ cc_diff cc_compare_hessian(double a[CC_MAX_COMP][CC_MAX_DOF][CC_MAX_DOF],
     return cc_compare_hessian_floor(a, r, ncomp, ndof, 0.0);
 }
 
-double cc_hessian_floor(const cc_eval *e, const double *x, int nv)
+/* the largest distance between two of the nv vertices of x */
+static double span(const double *x, int nv)
 {
-    double gmax = 0, big = 0;
-    for (int k = 0; k < e->ncomp; k++)
-        for (int i = 0; i < 3 * nv; i++) gmax = fmax(gmax, fabs(e->dC[k][i]));
+    double big = 0;
     for (int m = 0; m < nv; m++)
         for (int n = m + 1; n < nv; n++) {
             double d2 = 0;
             for (int s = 0; s < 3; s++) d2 += (x[3 * m + s] - x[3 * n + s]) * (x[3 * m + s] - x[3 * n + s]);
             big = fmax(big, sqrt(d2));
         }
-    return big > 0 && isfinite(gmax / big) ? gmax / big : 0.0;
+    return big;
+}
+
+/* max |g| over ncomp x n entries, and max |H| */
+static double max_grad(double g[CC_MAX_COMP][CC_MAX_DOF], int ncomp, int n)
+{
+    double m = 0;
+    for (int k = 0; k < ncomp; k++)
+        for (int i = 0; i < n; i++) m = fmax(m, fabs(g[k][i]));
+    return m;
+}
+
+static double max_hess(double H[CC_MAX_COMP][CC_MAX_DOF][CC_MAX_DOF], int ncomp, int n)
+{
+    double m = 0;
+    for (int k = 0; k < ncomp; k++)
+        for (int i = 0; i < n; i++)
+            for (int j = 0; j < n; j++) m = fmax(m, fabs(H[k][i][j]));
+    return m;
+}
+
+/* v if it is a finite number, else 0 */
+static double finite_or_zero(double v) { return isfinite(v) ? v : 0.0; }
+
+double cc_hessian_floor(const cc_eval *e, const double *x, int nv)
+{
+    double big = span(x, nv);
+    return big > 0 ? finite_or_zero(max_grad((double (*)[CC_MAX_DOF])e->dC, e->ncomp, 3 * nv) / big) : 0.0;
+}
+
+double cc_gradient_floor(double H[CC_MAX_COMP][CC_MAX_DOF][CC_MAX_DOF], int ncomp, const double *x, int nv)
+{
+    return finite_or_zero(max_hess(H, ncomp, 3 * nv) * span(x, nv));
+}
+
+double cc_value_floor(double g[CC_MAX_COMP][CC_MAX_DOF], double H[CC_MAX_COMP][CC_MAX_DOF][CC_MAX_DOF], int ncomp,
+                      const double *x, int nv)
+{
+    double L = span(x, nv);
+    return finite_or_zero(fmax(max_grad(g, ncomp, 3 * nv) * L, max_hess(H, ncomp, 3 * nv) * L * L));
 }
 
 cc_diff cc_compare_hessian_floor(double a[CC_MAX_COMP][CC_MAX_DOF][CC_MAX_DOF],
@@ -120,10 +164,12 @@ cc_diff cc_compare_hessian_floor(double a[CC_MAX_COMP][CC_MAX_DOF][CC_MAX_DOF],
     return d;
 }
 
-cc_diff cc_compare_flat(const double *a, const double *r, int n)
+cc_diff cc_compare_flat(const double *a, const double *r, int n) { return cc_compare_flat_floor(a, r, n, 0.0); }
+
+cc_diff cc_compare_flat_floor(const double *a, const double *r, int n, double floor)
 {
     cc_diff d = {0, -1, -1, -1, 0, 0};
-    double scale = 0, worst = 0;
+    double scale = floor, worst = 0;
     for (int i = 0; i < n; i++) compare_entry(&d, &scale, &worst, a[i], r[i], 0, i, -1);
     compare_finish(&d, scale, worst);
     d.k = -1;

@@ -52,4 +52,19 @@ cc_diff cc_compare_hessian_floor(double a[CC_MAX_COMP][CC_MAX_DOF][CC_MAX_DOF],
  * dC the analytic gradient e->dC; 0 where the vertices coincide */
 double cc_hessian_floor(const cc_eval *e, const double *x, int nv);
 
+/* The natural sizes of a value and a gradient, below which their differences are round-off:
+ * where C or its gradient vanishes (an element at its rest state, a force k C dC at a flat
+ * hinge), what is left of them is the rounding of terms of the size the next derivative sets
+ * over the element. With L the largest distance between two of the nv vertices of x:
+ *   gradient  max |d2C| L
+ *   value     max(max |dC| L, max |d2C| L^2)
+ * (0 where the vertices coincide or the derivatives are not finite). */
+double cc_gradient_floor(double H[CC_MAX_COMP][CC_MAX_DOF][CC_MAX_DOF], int ncomp, const double *x, int nv);
+double cc_value_floor(double g[CC_MAX_COMP][CC_MAX_DOF], double H[CC_MAX_COMP][CC_MAX_DOF][CC_MAX_DOF], int ncomp,
+                      const double *x, int nv);
+/* cc_compare_gradient and cc_compare_flat with the denominator at least floor */
+cc_diff cc_compare_gradient_floor(double a[CC_MAX_COMP][CC_MAX_DOF], double r[CC_MAX_COMP][CC_MAX_DOF], int ncomp,
+                                  int ndof, double floor);
+cc_diff cc_compare_flat_floor(const double *a, const double *r, int n, double floor);
+
 #endif

@@ -1,5 +1,6 @@
 /* Structure checks (see structure.h). */
 #include <math.h>
+#include "checks/reference.h"
 #include "checks/structure.h"
 #include "math/cc_vec.h"
 
@@ -23,11 +24,12 @@ static cc_diff finish(cc_diff d, double scale)
     return d;
 }
 
-/* max |H_k - H_k^T| over max |H| */
-static cc_diff symmetry(int n, int ncomp, double H[CC_MAX_COMP][CC_MAX_DOF][CC_MAX_DOF])
+/* max |H_k - H_k^T| over max(max |H|, hfloor): hfloor the curvature the gradient sets, so the
+ * rounding of a Hessian that vanishes (C linear in x) is not measured against itself */
+static cc_diff symmetry(int n, int ncomp, double H[CC_MAX_COMP][CC_MAX_DOF][CC_MAX_DOF], double hfloor)
 {
     cc_diff d = {0, -1, -1, -1, 0, 0};
-    double scale = 0;
+    double scale = hfloor;
     for (int k = 0; k < ncomp; k++)
         for (int i = 0; i < n; i++)
             for (int j = 0; j < n; j++) {
@@ -37,11 +39,12 @@ static cc_diff symmetry(int n, int ncomp, double H[CC_MAX_COMP][CC_MAX_DOF][CC_M
     return finish(d, scale);
 }
 
-/* |sum_m g_{k,m}| over sum_m |g_{k,m}| */
-static cc_diff translation(int nv, int ncomp, double g[CC_MAX_COMP][CC_MAX_DOF])
+/* |sum_m g_{k,m}| over nv max_m (|g_{k,m}|, gfloor): gfloor the gradient's natural size, so the
+ * rounding of a gradient that vanishes is not measured against itself */
+static cc_diff translation(int nv, int ncomp, double g[CC_MAX_COMP][CC_MAX_DOF], double gfloor)
 {
     cc_diff d = {0, -1, -1, -1, 0, 0};
-    double scale = 0;
+    double scale = nv * gfloor;
     for (int k = 0; k < ncomp; k++) {
         cc_v3 sum = cc_v3_zero();
         for (int m = 0; m < nv; m++) {
@@ -60,8 +63,8 @@ static cc_v3 centroid(const double *x, int nv)
     return cc_v3_scale(c, 1.0 / nv);
 }
 
-/* |sum_m (x_m - c) x g_m| over sum_m |x_m - c| |g_m| */
-static cc_diff rotation(const double *x, int nv, int ncomp, double g[CC_MAX_COMP][CC_MAX_DOF])
+/* |sum_m (x_m - c) x g_m| over sum_m |x_m - c| max(|g_m|, gfloor) */
+static cc_diff rotation(const double *x, int nv, int ncomp, double g[CC_MAX_COMP][CC_MAX_DOF], double gfloor)
 {
     cc_diff d = {0, -1, -1, -1, 0, 0};
     double scale = 0;
@@ -72,7 +75,7 @@ static cc_diff rotation(const double *x, int nv, int ncomp, double g[CC_MAX_COMP
         for (int m = 0; m < nv; m++) {
             cc_v3 arm = cc_v3_sub(cc_v3_load(x + 3 * m), c), gm = cc_v3_load(g[k] + 3 * m);
             tau = cc_v3_add(tau, cc_v3_cross(arm, gm));
-            sk += cc_v3_norm(arm) * cc_v3_norm(gm);
+            sk += cc_v3_norm(arm) * fmax(cc_v3_norm(gm), gfloor);
         }
         scale = fmax(scale, sk);
         for (int s = 0; s < 3; s++) fold(&d, tau.c[s], k, s, -1);
@@ -133,9 +136,15 @@ cc_diff cc_structure(cc_structure_check c, const double *x, int nv, int ncomp,
                      double H[CC_MAX_COMP][CC_MAX_DOF][CC_MAX_DOF])
 {
     switch (c) {
-    case CC_CHECK_SYMMETRY: return symmetry(3 * nv, ncomp, H);
-    case CC_CHECK_TRANSLATION: return translation(nv, ncomp, g);
-    case CC_CHECK_ROTATION: return rotation(x, nv, ncomp, g);
+    case CC_CHECK_SYMMETRY: {
+        cc_eval e;   /* the gradient in the form cc_hessian_floor reads */
+        e.ncomp = ncomp;
+        for (int k = 0; k < ncomp; k++)
+            for (int i = 0; i < 3 * nv; i++) e.dC[k][i] = g[k][i];
+        return symmetry(3 * nv, ncomp, H, cc_hessian_floor(&e, x, nv));
+    }
+    case CC_CHECK_TRANSLATION: return translation(nv, ncomp, g, cc_gradient_floor(H, ncomp, x, nv));
+    case CC_CHECK_ROTATION: return rotation(x, nv, ncomp, g, cc_gradient_floor(H, ncomp, x, nv));
     default: return rigid(x, nv, ncomp, g, H);
     }
 }

@@ -2,8 +2,11 @@
  * rigid-motion-invariant C has, whatever the formula.
  *
  *   symmetry     H_k = H_k^T                              max |H - H^T| / max |H|
- *   translation  sum_m dC/dx_m = 0                        |sum_m g_m| / sum_m |g_m|
+ *   translation  sum_m dC/dx_m = 0                        |sum_m g_m| / nv max_m |g_m|
  *   rotation     sum_m (x_m - c) x dC/dx_m = 0            |torque| / sum_m |x_m - c| |g_m|
+ *                (|g_m| at least the gradient's natural size, cc_gradient_floor of H: a
+ *                gradient that vanishes, as k C dC at a flat hinge, is round-off, and
+ *                round-off over round-off says nothing)
  *   rigid modes  H T_a = 0 for the translations T_a, and (H R_a)_n + g_n x e_a = 0 for the
  *                rotations (R_a)_m = e_a x (x_m - c), c the centroid (differentiate
  *                sum_m g_m . (w x (x_m - c)) = 0 once more): the rigid modes in the Hessian's

@@ -11,6 +11,7 @@
  *
  *   test_corpus          the quick subset (four variants, both contracts: in make test-quick)
  *   test_corpus --all    every variant (make corpus)
+ *   test_corpus --only TEXT   the entries whose "spec contract mutation format" holds TEXT
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -24,6 +25,7 @@
 #endif
 
 static int run_all;
+static const char *only;   /* --only TEXT: the entries whose "spec contract mutation format" holds TEXT */
 
 /* What a program serves and the condition it is audited as. */
 typedef struct served {
@@ -174,6 +176,9 @@ static void test_corpus(void)
             for (int mi = 0; mi < NMUT; mi++) {
                 const mutation *m = &mutations[mi];
                 if (!applies(v, m, force)) continue;
+                char label[160];
+                snprintf(label, sizeof label, "%s %s %s %s", v->spec, force ? "force" : "condition", m->name, m->format);
+                if (only && !strstr(label, only)) continue;
                 outcome o = run_entry(v, m, force);
                 int want = m->kind ? 1 : 0, verdict_ok = o.status == want;
                 int kind_ok = !m->kind || (verdict_ok && !strcmp(o.kind, m->kind));
@@ -185,8 +190,8 @@ static void test_corpus(void)
                 if (!verdict_ok || !kind_ok) {
                     char cmd[1024];
                     command(v, m, force, "F", cmd, sizeof cmd);
-                    printf("\n  miss: %s %s %s: exit %d, kind '%s' (want exit %d%s%s)\n    clothcheck %s", v->spec,
-                           force ? "force" : "condition", m->name, o.status, o.kind, want, m->kind ? ", kind " : "",
+                    printf("\n  miss: %s %s %s %s: exit %d, kind '%s' (want exit %d%s%s)\n    clothcheck %s", v->spec,
+                           force ? "force" : "condition", m->name, m->format, o.status, o.kind, want, m->kind ? ", kind " : "",
                            m->kind ? m->kind : "", cmd);
                 }
             }
@@ -213,6 +218,9 @@ static const cc_test_case tests[] = {
 
 int main(int argc, char **argv)
 {
-    run_all = argc > 1 && !strcmp(argv[1], "--all");
+    for (int i = 1; i < argc; i++) {
+        if (!strcmp(argv[i], "--all")) run_all = 1;
+        else if (!strcmp(argv[i], "--only") && i + 1 < argc) only = argv[++i], run_all = 1;
+    }
     return cc_test_main("corpus", tests);
 }

@@ -92,7 +92,16 @@ static void test_numbers_not_finite_are_findings(void)
 static void test_single_precision(void)
 {
     CU_ASSERT_EQUAL(spring("single", "--claims spring/linear --samples 50"), 0);
-    CU_ASSERT(says(out, "judged as single precision (every number it sent is a float's)"));
+    CU_ASSERT(says(out, "judged to 6.0e-08 (single: every number it sent is a float's rounding)"));
+    /* floats printed as C prints them (%.9g) and as numpy prints a float32 (the fewest digits
+     * that read back as it): recognised all the same */
+    CU_ASSERT_EQUAL(spring("single9", "--claims spring/linear --samples 50"), 0);
+    CU_ASSERT(says(out, "judged to 6.0e-08 (single: every number it sent is a float's rounding)"));
+    CU_ASSERT_EQUAL(spring("single-repr", "--claims spring/linear --samples 50"), 0);
+    CU_ASSERT(says(out, "judged to 6.0e-08 (single: every number it sent is a float's rounding)"));
+    /* doubles printed with 9 digits are judged to those digits, and are not floats */
+    CU_ASSERT_EQUAL(spring("digits9", "--claims spring/linear --samples 50"), 0);
+    CU_ASSERT(says(out, "judged to 5.0e-09 (it prints 9 significant digits)"));
     /* a double-precision program is not taken for a single-precision one */
     CU_ASSERT_EQUAL(spring("right", "--claims spring/linear --samples 50"), 0);
     CU_ASSERT_PTR_NULL(strstr(out, "single precision"));

@@ -5,13 +5,16 @@
 #include <stdio.h>
 #include "checks/audit.h"
 
+/* --precision: detected from its numbers' decimals, or declared */
+enum { CC_PRECISION_AUTO, CC_PRECISION_SINGLE, CC_PRECISION_DOUBLE };
+
 typedef struct cc_exec_audit {
     const char *condition;   /* stretch, shear, bend, spring: the elements sent */
     const char *cmd;         /* the program's command line */
     int force;               /* 1: the force contract */
     cc_claim_spec claims;    /* what it claims to implement (none: cond NULL, bridson_force 0) */
     double timeout;          /* seconds per batch */
-    int precision_single;    /* 1: judge it as a single-precision program */
+    int precision;           /* CC_PRECISION_*: what --precision says of the program */
     cc_audit_opts opts;      /* samples, seed, edges, ... */
     int json_stdout;         /* 1: the rows as JSON on stdout instead of the table (the rest on stderr) */
     FILE *json;              /* also write the rows as JSON here, or NULL */

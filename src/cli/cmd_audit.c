@@ -17,7 +17,7 @@ static void audit_usage(FILE *f)
           "                        [--json FILE] [--plots DIR]\n"
           "       clothcheck audit CONDITION --exec \"CMD\" [--claims C/V | bridson-force]\n"
           "                        [--contract condition|force] [--k K] [--exec-timeout S]\n"
-          "                        [--precision single] [--samples N] [--seed S] [--json FILE]\n"
+          "                        [--precision single|double] [--samples N] [--seed S] [--json FILE]\n"
           "                        [--plots DIR]\n"
           "\n"
           "Audit the analytic gradients and Hessians of condition variants against references\n"
@@ -90,7 +90,7 @@ typedef struct audit_args {
     int force;                /* --contract force */
     double k;                 /* --k (0: not given) */
     double timeout;           /* --exec-timeout */
-    int single;               /* --precision single */
+    int precision;            /* --precision: CC_PRECISION_* */
     int samples_given;        /* --samples was given */
     int area_power_given;     /* --area-power was given */
 } audit_args;
@@ -187,7 +187,7 @@ static int take_exec_option(audit_args *a, const cc_opt *o)
     } else {
         if (strcmp(o->value, "single") && strcmp(o->value, "double"))
             return cc_cli_error("audit", "--precision must be single or double (got '%s')", o->value);
-        a->single = !strcmp(o->value, "single");
+        a->precision = !strcmp(o->value, "single") ? CC_PRECISION_SINGLE : CC_PRECISION_DOUBLE;
     }
     return 0;
 }
@@ -227,7 +227,7 @@ static int parse_args(int argc, char **argv, audit_args *a)
                             a->condition);
     if (a->json && !*a->json) return cc_cli_error("audit", "--json needs a file name");
     if (a->plots && !*a->plots) return cc_cli_error("audit", "--plots needs a directory");
-    if (!a->exec && (a->claims || a->force || a->k > 0 || a->timeout > 0 || a->single))
+    if (!a->exec && (a->claims || a->force || a->k > 0 || a->timeout > 0 || a->precision))
         return cc_cli_error("audit", "--claims, --contract, --k, --exec-timeout and --precision go with --exec "
                                      "(a registered variant is audited against its own claim)");
     return 0;
@@ -252,7 +252,7 @@ static int audit_program(const audit_args *a)
     if (a->refs != CC_REFS_ALL) return cc_cli_error("audit", "--reference does not apply to --exec");
     ea.condition = a->condition, ea.cmd = a->exec, ea.force = a->force;
     ea.timeout = a->timeout > 0 ? a->timeout : 30;
-    ea.precision_single = a->single;
+    ea.precision = a->precision;
     double k = a->k > 0 ? a->k : 1.0;
     if (a->claims) {
         if (cc_claim_parse(a->claims, k, a->force, &ea.claims, err, sizeof err) < 0)

@@ -15,6 +15,7 @@
 #define CC_EXEC_H
 
 #include "checks/memo.h"
+#include "io/jsonr.h"
 #include "io/proc.h"
 
 #define CC_EXEC_BATCH 256   /* elements per request, at most */
@@ -30,8 +31,7 @@ typedef struct cc_exec {
     int batches;             /* requests sent so far */
     long elements;           /* elements asked so far */
     int seen;                /* CC_WANT_* bits of the fields any answer held */
-    int nonfloat;            /* numbers received that are not single-precision ones */
-    long numbers;            /* numbers received */
+    cc_jdecimals dec;        /* the decimals of every number received */
     char last[96];           /* the start of the last line received, for messages */
 } cc_exec;
 

@@ -102,16 +102,11 @@ static int bad(reader *rd, const char *fmt, ...)
     return -1;
 }
 
-/* count a number received, and whether it is a single-precision one printed in full */
+/* a number received */
 static double number(reader *rd, const cc_jv *v)
 {
-    double d = cc_jv_number(v);
-    rd->x->numbers++;
-    if (isfinite(d) && d != 0) {
-        double f = (double)(float)d;
-        rd->x->nonfloat += fabs(f - d) > 1e-9 * fabs(d);
-    }
-    return d;
+    (void)rd;
+    return cc_jv_number(v);
 }
 
 /* out[0..n) = the list v of n numbers, named `what`; 0 or -1 */
@@ -195,6 +190,9 @@ static int read_answer(reader *rd, cc_memo *m, const char *line, cc_memo_entry *
     if (!doc)
         return cc_exec_fail(rd->err, rd->errlen, "answer to request %d is not JSON (%s): %s", rd->batch, perr,
                         rd->x->last);
+    cc_jdecimals dec = cc_jdoc_decimals(doc);
+    rd->x->dec.count += dec.count, rd->x->dec.nonfloat += dec.nonfloat;
+    if (dec.max_digits > rd->x->dec.max_digits) rd->x->dec.max_digits = dec.max_digits;
     const cc_jv *root = cc_jdoc_root(doc), *els = cc_jv_get(root, "elements"), *msg = cc_jv_get(root, "error");
     int rc = 0;
     double C[CC_MAX_COMP], g[CC_MAX_COMP * CC_MAX_DOF], H[CC_MAX_COMP * CC_MAX_DOF * CC_MAX_DOF];

@@ -21,6 +21,7 @@ typedef struct chunk {
 struct cc_jdoc {
     chunk *chunks;
     cc_jv root;
+    cc_jdecimals dec;
 };
 
 /* the parser: input, the arena's document, the scratch stack, the first error */
@@ -179,10 +180,16 @@ static int is_number_char(char c)
  * exponent within +-22, into *v: then the digits and 10^|e| are exact doubles and one
  * correctly rounded product or quotient is the correctly rounded value (Clinger 1990), the
  * same as strtod's. 0 when it is not such a number (strtod reads it). */
-static int exact_number(const char *s, size_t n, double *v)
+/* 10^k for k in 0..22, exactly */
+static double pow10_of(int k)
 {
     static const double pow10[] = {1e0,  1e1,  1e2,  1e3,  1e4,  1e5,  1e6,  1e7,  1e8,  1e9,  1e10, 1e11,
                                    1e12, 1e13, 1e14, 1e15, 1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22};
+    return pow10[k];
+}
+
+static int exact_number(const char *s, size_t n, double *v)
+{
     size_t k = 0;
     int neg = k < n && s[k] == '-', digits = 0, scale = 0;
     k += (size_t)neg;
@@ -212,9 +219,44 @@ static int exact_number(const char *s, size_t n, double *v)
     }
     if (scale < -22 || scale > 22) return 0;
     double d = (double)m;
-    d = scale < 0 ? d / pow10[-scale] : d * pow10[scale];
+    d = scale < 0 ? d / pow10_of(-scale) : d * pow10_of(scale);
     *v = neg ? -d : d;
     return 1;
+}
+
+/* the significant digits of the JSON number s[0..n) (from its first nonzero digit to its last
+ * one, trailing zeros included) and the decimal exponent of its last digit, into *digits and
+ * *last */
+static void decimal_shape(const char *s, size_t n, int *digits, int *last)
+{
+    size_t k = s[0] == '-';
+    int d = 0, frac = 0, e = 0, scale = 0;
+    for (; k < n && s[k] != 'e' && s[k] != 'E'; k++) {
+        if (s[k] == '.') {
+            frac = 1;
+            continue;
+        }
+        if (d || s[k] != '0') d++;
+        scale -= frac;
+    }
+    if (k < n) e = atoi(s + k + 1);   /* the number has passed strtod: the exponent is well formed */
+    *digits = d;
+    *last = scale + (e > 1000 ? 1000 : e < -1000 ? -1000 : e);
+}
+
+/* count v, read from s[0..n), in the document's decimals */
+static void count_decimal(parser *p, const char *s, size_t n, double v)
+{
+    if (!(v != 0) || !isfinite(v)) return;
+    int digits, last;
+    decimal_shape(s, n, &digits, &last);
+    cc_jdecimals *dec = &p->doc->dec;
+    dec->count++;
+    if (digits > dec->max_digits) dec->max_digits = digits;
+    /* a float's rounding to these digits lies within half a unit of the last digit of it (a tie
+     * exactly so: the margin is for the rounding of v itself and of this test) */
+    double half = 0.5 * (last >= -22 && last <= 22 ? (last < 0 ? 1 / pow10_of(-last) : pow10_of(last)) : pow(10, last));
+    dec->nonfloat += !(fabs((double)(float)v - v) <= half * (1 + 1e-3) + 4e-16 * fabs(v));
 }
 
 /* a number, with the non-finite spellings of other programs */
@@ -233,14 +275,13 @@ static int number(parser *p, cc_jv *v)
     char buf[64], *e;
     size_t n = (size_t)(q - p->s);
     if (n >= sizeof buf) return fail(p, "a number of more than 63 characters");
-    if (exact_number(p->s, n, &v->num)) {
-        p->s = q;
-        return 0;
+    if (!exact_number(p->s, n, &v->num)) {
+        memcpy(buf, p->s, n);
+        buf[n] = '\0';
+        v->num = strtod(buf, &e);
+        if (*e) return fail(p, "'%s' is not a number", buf);
     }
-    memcpy(buf, p->s, n);
-    buf[n] = '\0';
-    v->num = strtod(buf, &e);
-    if (*e) return fail(p, "'%s' is not a number", buf);
+    count_decimal(p, p->s, n, v->num);
     p->s = q;
     return 0;
 }
@@ -338,6 +379,8 @@ cc_jdoc *cc_jdoc_parse(const char *text, size_t len, char *err, int errlen)
 }
 
 const cc_jv *cc_jdoc_root(const cc_jdoc *d) { return &d->root; }
+
+cc_jdecimals cc_jdoc_decimals(const cc_jdoc *d) { return d->dec; }
 
 const cc_jv *cc_jv_get(const cc_jv *v, const char *key)
 {

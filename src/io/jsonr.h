@@ -36,11 +36,25 @@ typedef struct cc_jv {
 
 typedef struct cc_jdoc cc_jdoc;
 
+/* What the decimals of a document's numbers say of the program that printed them: the most
+ * significant digits any number has (the printing precision: 17 for %.17g or a double's repr,
+ * 9 for %.9g, 6 for %g), and how many numbers are not the rounding of a float to the digits
+ * they have (0 for a program that computes in floats, whether it prints 9 digits, the shortest
+ * that reads back as the float, or all of its exact value). Zeros and non-finite numbers are
+ * not counted. */
+typedef struct cc_jdecimals {
+    long count;       /* finite nonzero numbers */
+    long nonfloat;    /* of them, those that no float rounds to */
+    int max_digits;   /* significant digits, at most, of one number */
+} cc_jdecimals;
+
 /* the document in text[0..len); NULL and a one-line reason in err (size errlen) if it is not
  * JSON, with the byte offset where reading stopped */
 cc_jdoc *cc_jdoc_parse(const char *text, size_t len, char *err, int errlen);
 /* the top-level value */
 const cc_jv *cc_jdoc_root(const cc_jdoc *d);
+/* the decimals of the document's numbers */
+cc_jdecimals cc_jdoc_decimals(const cc_jdoc *d);
 void cc_jdoc_free(cc_jdoc *d);
 
 /* member `key` of object v, or NULL (also when v is not an object) */

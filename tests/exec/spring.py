@@ -4,9 +4,13 @@ program can misbehave, for clothcheck's tests (tests/test_exec.c).
 
     spring.py [MODE]
 
-MODE: right (default); single (numbers rounded to floats); mistakes: sign, half (C/2 and its
-derivatives), swap (gradient laid out axis-major); misbehaviour: exit, crash, garbage, array,
-noelements, count, entries, hang, error, twolines, silent, nan, stderr.
+MODE: right (default); single (numbers rounded to floats, printed as Python prints their
+doubles), single9 (floats printed '%.9g', as C programs print them), single-repr (floats printed
+with the fewest digits that read back as the float, as numpy prints a float32), digits9 (doubles
+printed '%.9g'); mistakes: sign, half (C/2 and its derivatives), swap (gradient laid out
+axis-major); misbehaviour: exit, crash, garbage, array, noelements, count, entries, hang, error,
+twolines, silent, nan, stderr, unflushed (never flushes stdout), nonewline (flushes its answer
+without the newline).
 """
 import json
 import math
@@ -35,6 +39,29 @@ def as_float(v):
     return struct.unpack("f", struct.pack("f", v))[0]
 
 
+def float32_repr(v):
+    """the fewest digits that read back as the float v (numpy's repr of a float32)"""
+    for p in range(1, 10):
+        s = "%.*g" % (p, v)
+        if as_float(float(s)) == v:
+            return s
+    return "%.9g" % v
+
+
+def dumps(obj, fmt):
+    """obj as JSON with its numbers printed by fmt"""
+    if isinstance(obj, dict):
+        return "{" + ", ".join(json.dumps(k) + ": " + dumps(v, fmt) for k, v in obj.items()) + "}"
+    if isinstance(obj, list):
+        return "[" + ", ".join(dumps(v, fmt) for v in obj) + "]"
+    if isinstance(obj, float) and math.isfinite(obj):
+        return fmt(obj)
+    return json.dumps(obj)
+
+
+FORMATS = {"single9": lambda v: "%.9g" % v, "single-repr": float32_repr, "digits9": lambda v: "%.9g" % v}
+
+
 def element(el, mode):
     C, g, H = spring(el["x"], el["rest"]["length"])
     if mode == "sign":
@@ -43,7 +70,7 @@ def element(el, mode):
         C, g, H = C / 2, [t / 2 for t in g], [[t / 2 for t in r] for r in H]
     elif mode == "swap":
         g = [g[3 * m + s] for s in range(3) for m in range(2)]
-    elif mode == "single":
+    elif mode in ("single", "single9", "single-repr"):
         C, g, H = as_float(C), [as_float(t) for t in g], [[as_float(t) for t in r] for r in H]
     elif mode == "nan":
         C = float("nan")
@@ -81,12 +108,19 @@ def main():
             out = json.dumps({"answers": []})
         elif mode == "error":
             out = json.dumps({"error": "spring.py cannot do that"})
+        elif mode in FORMATS:
+            out = dumps(reply(req, mode), FORMATS[mode])
         else:
             out = json.dumps(reply(req, mode))
+        if mode == "nonewline":
+            sys.stdout.write(out)
+            sys.stdout.flush()
+            continue
         sys.stdout.write(out + "\n")
         if mode == "twolines":
             sys.stdout.write(out + "\n")
-        sys.stdout.flush()
+        if mode != "unflushed":
+            sys.stdout.flush()
 
 
 if __name__ == "__main__":
