@@ -11,19 +11,24 @@ typedef struct hinge_edge {
     double theta;         /* signed fold angle */
     double wa, wb;        /* wing widths */
     double sa, sb;        /* wing offsets along the edge */
+    double theta0;        /* rest angle, on cc_rest_hinge's canonical rest shape */
 } hinge_edge;
 
 static const hinge_edge hinges[] = {
-    {"flat", 0.0, 0.8, 0.6, 0.1, -0.2},
-    {"nearly-flat", 1e-7, 0.8, 0.6, 0.1, -0.2},
-    {"theta=+pi/4", CC_PI / 4, 0.8, 0.6, 0.1, -0.2},
-    {"theta=-pi/4", -CC_PI / 4, 0.8, 0.6, 0.1, -0.2},
-    {"theta=pi/2", CC_PI / 2, 0.8, 0.6, 0.1, -0.2},
-    {"theta=3pi/4", 3 * CC_PI / 4, 0.8, 0.6, 0.1, -0.2},
-    {"theta=pi-0.02", CC_PI - 0.02, 0.8, 0.6, 0.1, -0.2},
-    {"theta=-pi+0.02", -CC_PI + 0.02, 0.8, 0.6, 0.1, -0.2},
-    {"thin-wing", 1.0, 0.02, 0.6, 0.1, -0.2},
-    {"long-offset", -2.0, 0.5, 0.7, 2.5, -1.5},
+    {"flat", 0.0, 0.8, 0.6, 0.1, -0.2, 0.0},
+    {"nearly-flat", 1e-7, 0.8, 0.6, 0.1, -0.2, 0.0},
+    {"theta=+pi/4", CC_PI / 4, 0.8, 0.6, 0.1, -0.2, 0.0},
+    {"theta=-pi/4", -CC_PI / 4, 0.8, 0.6, 0.1, -0.2, 0.0},
+    {"theta=pi/2", CC_PI / 2, 0.8, 0.6, 0.1, -0.2, 0.0},
+    {"theta=3pi/4", 3 * CC_PI / 4, 0.8, 0.6, 0.1, -0.2, 0.0},
+    {"theta=pi-0.02", CC_PI - 0.02, 0.8, 0.6, 0.1, -0.2, 0.0},
+    {"theta=-pi+0.02", -CC_PI + 0.02, 0.8, 0.6, 0.1, -0.2, 0.0},
+    {"thin-wing", 1.0, 0.02, 0.6, 0.1, -0.2, 0.0},
+    {"long-offset", -2.0, 0.5, 0.7, 2.5, -1.5, 0.0},
+    /* folded rests: at its rest (the canonical shape itself, C = 0), off it, and across +-pi */
+    {"rest=+2:at-rest", 2.0, 1.0, 1.0, 0.0, 0.0, 2.0},
+    {"rest=-2.5", -1.0, 0.8, 0.6, 0.1, -0.2, -2.5},
+    {"rest=+3:theta=-3", -3.0, 0.8, 0.6, 0.1, -0.2, 3.0},
 };
 
 static const char *const triangles[] = {
@@ -100,7 +105,7 @@ int cc_case_make(int nv, uint64_t seed, int id, const cc_sample_opts *o, cc_case
     if (nv == 4) {
         const hinge_edge *h = &hinges[j];
         cc_sample_hinge_at_angle(h->theta, h->wa, h->wb, h->sa, h->sb, c->x);
-        return o && o->hinge_rest ? cc_rest_hinge_shape(&c->r, o->hinge_rest, err) : cc_rest_hinge(&c->r, 0.0, err);
+        return o && o->hinge_rest ? cc_rest_hinge_shape(&c->r, o->hinge_rest, err) : cc_rest_hinge(&c->r, h->theta0, err);
     }
     return nv == 3 ? edge_triangle(j, o, c) : edge_spring(j, c);
 }

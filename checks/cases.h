@@ -3,7 +3,9 @@
  * A case id replays one element: id >= 0 is random element `id` of stream `seed`
  * (cc_sample_element); id < 0 is edge case -id - 1 for the element's vertex count:
  *   hinges     flat, nearly flat, theta = +-pi/4 (Macri's switch), pi/2, 3pi/4,
- *              theta near +-pi (nearly folded), a thin wing, a long offset wing
+ *              theta near +-pi (nearly folded), a thin wing, a long offset wing (these at a flat
+ *              rest), and at folded rests: at its rest angle +2, off a rest angle -2.5, and at
+ *              -3 with the rest at +3 (across +-pi)
  *   triangles  a near-degenerate world triangle, a sliver (u,v) triangle, large stretch,
  *              strong compression along u, a sheared one
  *   springs    very short, very long, zero rest length

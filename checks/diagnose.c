@@ -20,7 +20,7 @@
 
 static const char *const kind_names[] = {"sign", "scale", "asymmetric", "frozen-magnitude", "off-rest",
                                          "translation", "rotation", "localized", "direction", "projector",
-                                         "proportional", "relabelled", "component-swap", "non-finite", "grows-with",
+                                         "proportional", "relabelled", "component-swap", "rest-angle", "gauss-newton", "non-finite", "grows-with",
                                          "unknown"};
 
 const char *cc_finding_name(cc_finding_kind k) { return k >= 0 && k < CC_FIND_COUNT ? kind_names[k] : "?"; }
@@ -639,22 +639,24 @@ typedef struct features {
     int count;
     const char *name[12];
     double v[12];
+    double area_power;    /* a triangle's: the p of alpha = a^p its rest data carries (0 otherwise) */
 } features;
 
-static void element_features(const job *j, const sample *s, features *f)
+static void element_features(const job *j, const double *x, const cc_rest *r, features *f)
 {
     f->count = 0;
+    f->area_power = j->t->nv == 3 ? r->area_power : 0;
 #define FEAT(str, val) (f->name[f->count] = (str), f->v[f->count++] = (val))
     if (j->t->nv == 3) {
-        cc_v3 p0 = cc_v3_load(s->x), p1 = cc_v3_load(s->x + 3), p2 = cc_v3_load(s->x + 6);
-        FEAT("the area weight alpha", s->r.alpha);
-        FEAT("the rest area a", s->r.area);
+        cc_v3 p0 = cc_v3_load(x), p1 = cc_v3_load(x + 3), p2 = cc_v3_load(x + 6);
+        FEAT("the area weight alpha", r->alpha);
+        FEAT("the rest area a", r->area);
         FEAT("the world area", 0.5 * cc_v3_norm(cc_v3_cross(cc_v3_sub(p1, p0), cc_v3_sub(p2, p0))));
-        FEAT("|w_u|", cc_v3_norm(cc_tri_w(s->x, s->r.dwu)));
-        FEAT("|w_v|", cc_v3_norm(cc_tri_w(s->x, s->r.dwv)));
+        FEAT("|w_u|", cc_v3_norm(cc_tri_w(x, r->dwu)));
+        FEAT("|w_v|", cc_v3_norm(cc_tri_w(x, r->dwv)));
     } else if (j->t->nv == 4) {
         cc_hinge h;
-        if (cc_hinge_make(s->x, &h) < 0) return;
+        if (cc_hinge_make(x, &h) < 0) return;
         FEAT("|e|", h.le);
         FEAT("|nA|", h.lA);
         FEAT("|nB|", h.lB);
@@ -663,37 +665,34 @@ static void element_features(const job *j, const sample *s, features *f)
         FEAT("(|nA| + |nB|)/|nA|", (h.lA + h.lB) / h.lA);
         FEAT("(|nA| + |nB|)/|nB|", (h.lA + h.lB) / h.lB);
         FEAT("cos(theta/2)", cos(0.5 * h.theta));
-        FEAT("the rest weight |e_rest| sqrt(3/A_rest)", s->r.rest_weight);
+        FEAT("the rest weight |e_rest| sqrt(3/A_rest)", r->rest_weight);
     } else {
-        FEAT("|x0 - x1|", cc_v3_norm(cc_v3_sub(cc_v3_load(s->x), cc_v3_load(s->x + 3))));
-        FEAT("the rest length L", s->r.rest_length);
+        FEAT("|x0 - x1|", cc_v3_norm(cc_v3_sub(cc_v3_load(x), cc_v3_load(x + 3))));
+        FEAT("the rest length L", r->rest_length);
     }
 #undef FEAT
 }
 
 /* the name and power of the feature that c[i] = lambda feature^power follows on every sample;
  * 0 if none */
-static int factor_follows(const job *j, const sample *s, const double *c, int nf, const char **name, double *power,
-                          double *lambda)
+static int factor_follows(const features *f, const double *c, int nf, const char **name, double *power, double *lambda)
 {
-    static const double powers[6] = {1, -1, 2, -2, 0.5, -0.5};
-    features f0;
-    element_features(j, &s[0], &f0);
+    static const double powers[10] = {1, -1, 2, -2, 0.5, -0.5, 0.25, -0.25, 0.75, -0.75};
+    const features f0 = f[0];
     for (int q = 0; q < f0.count; q++)
-        for (int pi = 0; pi < 6; pi++) {
+        for (int pi = 0; pi < 10; pi++) {
             double p = powers[pi];
             if (!(f0.v[q] > 0)) continue;
             double lam = c[0] / pow(f0.v[q], p);
             int ok = 1;
-            for (int i = 1; i < nf && ok; i++) {
-                features fi;
-                element_features(j, &s[i], &fi);
-                ok = fi.v[q] > 0 && fabs(c[i] - lam * pow(fi.v[q], p)) <= 1e-6 * fabs(c[i]);
-            }
+            for (int i = 1; i < nf && ok; i++) ok = f[i].v[q] > 0 && fabs(c[i] - lam * pow(f[i].v[q], p)) <= 1e-6 * fabs(c[i]);
             if (ok) return *name = f0.name[q], *power = p, *lambda = lam, 1;
         }
     return 0;
 }
+
+static void add_proportional(const features *f, const double *c, int nf, double lo, double hi, const char *what,
+                             cc_diagnosis *dg);
 
 static void find_proportional(const job *j, const sample *s, int nf, cc_diagnosis *dg)
 {
@@ -703,22 +702,39 @@ static void find_proportional(const job *j, const sample *s, int nf, cc_diagnosi
         lo = fmin(lo, c[i]), hi = fmax(hi, c[i]);
     }
     if (nf < 2 || hi - lo <= 1e-6 * fmax(fabs(lo), fabs(hi))) return;   /* one factor: scale */
+    features f[CC_DIAG_CASES];
+    for (int i = 0; i < nf; i++) element_features(j, s[i].x, &s[i].r, &f[i]);
+    add_proportional(f, c, nf, lo, hi, "analytic derivative", dg);
+}
+
+/* the proportional finding: the factors c[0..nf) between lo and hi, of the elements with the
+ * features f, and what they follow */
+static void add_proportional(const features *f, const double *c, int nf, double lo, double hi, const char *what,
+                             cc_diagnosis *dg)
+{
     const char *name;
     double p, lam;
-    char follows[160];
-    if (factor_follows(j, s, c, nf, &name, &p, &lam)) {
+    char follows[240];
+    int area = 0;
+    if (factor_follows(f, c, nf, &name, &p, &lam)) {
         char lead[32] = "", pw[16] = "";
         if (fabs(lam - 1) > 1e-6) snprintf(lead, sizeof lead, "%.6g x ", lam);
         if (p != 1) snprintf(pw, sizeof pw, "^%g", p);
-        snprintf(follows, sizeof follows, "it is %s%s%s on every element: that quantity is missing or extra, "
-                 "or in the wrong place", lead, name, pw);
+        double ap = f[0].area_power, q = !strcmp(name, "the area weight alpha") ? p * ap : !strcmp(name, "the rest area a") ? p : 0;
+        area = q != 0 && fabs(lam - 1) <= 1e-6 && ap + q > 0;
+        if (area)   /* alpha = a^P with another P */
+            snprintf(follows, sizeof follows, "it is %s%s on every element: the area weight is a^%g where the requests "
+                     "carry area_power %g (audit it as it is with --area-power %g)", name, pw, ap + q, ap, ap + q);
+        else
+            snprintf(follows, sizeof follows, "it is %s%s%s on every element: that quantity is missing or extra, "
+                     "or in the wrong place", lead, name, pw);
     }
     else
         snprintf(follows, sizeof follows, "it follows none of the element's named quantities (areas, lengths, "
                  "alpha, |nA|/|nB|)");
     add(dg, CC_FIND_PROPORTIONAL, nf, nf,
-        "The analytic derivative is the reference times a factor that changes from element to element "
-        "(%.4g to %.4g): %s.", lo, hi, follows);
+        "The %s is the reference times a factor that changes from element to element (%.4g to %.4g): %s.", what, lo,
+        hi, follows);
 }
 
 /* A Reordering of the entries: the analytic derivative is R with its vertices or axes moved. */
@@ -726,6 +742,8 @@ typedef struct reorder {
     int perm[CC_MAX_NV];   /* vertex m of the program is our vertex perm[m] */
     int axis_major;        /* 1: entries laid out x of every vertex, then y, then z */
     int transposed;        /* 1: a Jacobian transposed */
+    int x_only;            /* 1: the positions relabelled, the rest data (a triangle's (u, v)) not; for a
+                              hinge, its rest shape relabelled but theta0 the request's */
 } reorder;
 
 /* flat index of (vertex m, axis s) under o */
@@ -735,18 +753,24 @@ static int moved(const job *j, const reorder *o, int m, int s)
 }
 
 /* the positions and rest data as a program with labels o reads them: its x_m is our x_perm[m] */
-static int relabel_input(const job *j, const reorder *o, const sample *s, double *y, cc_rest *r)
+static int relabel_input(const job *j, const reorder *o, const double *x, const cc_rest *r0, double *y, cc_rest *r)
 {
     char err[CC_ERRLEN];
     int nv = j->t->nv;
-    *r = s->r;
-    for (int m = 0; m < nv; m++) memcpy(y + 3 * m, s->x + 3 * o->perm[m], 3 * sizeof(double));
-    if (nv == 4)
-        for (int m = 0; m < 4; m++) memcpy(r->rest_x + 3 * m, s->r.rest_x + 3 * o->perm[m], 3 * sizeof(double));
+    *r = *r0;
+    for (int m = 0; m < nv; m++) memcpy(y + 3 * m, x + 3 * o->perm[m], 3 * sizeof(double));
+    if (nv == 4) {   /* the rest hinge relabelled, and what the variants read of it worked out again */
+        double xr[12];
+        for (int m = 0; m < 4; m++) memcpy(xr + 3 * m, r0->rest_x + 3 * o->perm[m], 3 * sizeof(double));
+        if (cc_rest_hinge_shape(r, xr, err) < 0) return -1;
+        if (o->x_only) r->rest_angle = r0->rest_angle;   /* the request's "theta0", read as given */
+        return 0;
+    }
+    if (o->x_only) return 0;
     if (nv == 3) {
-        double uv[6] = {0, 0, s->r.du1, s->r.dv1, s->r.du2, s->r.dv2}, up[6];
+        double uv[6] = {0, 0, r0->du1, r0->dv1, r0->du2, r0->dv2}, up[6];
         for (int m = 0; m < 3; m++) up[2 * m] = uv[2 * o->perm[m]], up[2 * m + 1] = uv[2 * o->perm[m] + 1];
-        if (cc_rest_triangle(r, up, s->r.area_power, s->r.bu, s->r.bv, err) < 0) return -1;
+        if (cc_rest_triangle(r, up, r0->area_power, r0->bu, r0->bv, err) < 0) return -1;
     }
     return 0;
 }
@@ -761,7 +785,7 @@ static int reorder_matches(const job *j, const reorder *o, const sample *s)
     for (int m = 0; m < nv; m++) ident &= o->perm[m] == m;
     if (!ident) {   /* the reference at the relabelled element, its entries put back in our slots */
         cc_rest r;
-        if (relabel_input(j, o, s, y, &r) < 0 || cc_audit_reference(j->t, y, &r, j->w->ref, j->w->q, &s->e, &t.d) < 0)
+        if (relabel_input(j, o, s->x, &s->r, y, &r) < 0 || cc_audit_reference(j->t, y, &r, j->w->ref, j->w->q, &s->e, &t.d) < 0)
             return 0;
         flatten(j, t.d.g, t.d.H, t.R);
         R = t.R;
@@ -812,21 +836,30 @@ static void find_relabelled(const job *j, const sample *s, int nf, cc_diagnosis 
     cc_ref r = j->w->ref;
     if (r != CC_REF_CLAIM && r != CC_REF_CLAIM_EXACT && r != CC_REF_EXACT && r != CC_REF_EXACT_FROZEN) return;
     int nv = j->t->nv;
-    reorder o = {{0, 1, 2, 3}, 0, 0};
-    while (next_perm(o.perm, nv)) {
-        int cnt = reorder_count(j, &o, s, nf);
-        if (!cnt || !reported(cnt, nf)) continue;
-        char map[64] = "", ours[64] = "";
-        for (int m = 0, at = 0, bt = 0; m < nv; m++) {
-            at += snprintf(map + at, sizeof map - (size_t)at, m ? ", x%d" : "x%d", m);
-            bt += snprintf(ours + bt, sizeof ours - (size_t)bt, m ? ", x%d" : "x%d", o.perm[m]);
+    for (int x_only = 0; x_only < (nv >= 3 ? 2 : 1); x_only++) {   /* a triangle's positions alone, a hinge's theta0 as given */
+        reorder o = {{0, 1, 2, 3}, 0, 0, x_only};
+        while (next_perm(o.perm, nv)) {
+            int cnt = reorder_count(j, &o, s, nf);
+            if (!cnt || !reported(cnt, nf)) continue;
+            char map[64] = "", ours[64] = "";
+            for (int m = 0, at = 0, bt = 0; m < nv; m++) {
+                at += snprintf(map + at, sizeof map - (size_t)at, m ? ", x%d" : "x%d", m);
+                bt += snprintf(ours + bt, sizeof ours - (size_t)bt, m ? ", x%d" : "x%d", o.perm[m]);
+            }
+            add(dg, CC_FIND_RELABELLED, cnt, nf, "The numbers are right for the vertices in another order: your %s are our %s%s.",
+                map, ours,
+                nv == 4 ? " (papers label hinges differently; here the shared edge is x1-x2, the wings x0 and x3)"
+                : x_only ? ", with the (u, v) of each vertex as we give them (the positions read in another order than "
+                           "the rest coordinates)" : "");
+            if (x_only && nv == 4 && dg->n) {   /* say what was kept */
+                cc_finding *f = &dg->f[dg->n - 1];
+                size_t at = strlen(f->text);
+                snprintf(f->text + at, sizeof f->text - at, " Its theta0 is the request's, not the relabelled rest hinge's.");
+            }
+            return;
         }
-        add(dg, CC_FIND_RELABELLED, cnt, nf,
-            "The numbers are right for the vertices in another order: your %s are our %s%s.", map, ours,
-            nv == 4 ? " (papers label hinges differently; here the shared edge is x1-x2, the wings x0 and x3)" : "");
-        return;
     }
-    reorder axis = {{0, 1, 2, 3}, 1, 0}, tr = {{0, 1, 2, 3}, 0, 1};
+    reorder axis = {{0, 1, 2, 3}, 1, 0, 0}, tr = {{0, 1, 2, 3}, 0, 1, 0};
     int cnt = reorder_count(j, &axis, s, nf);
     if (cnt && reported(cnt, nf))
         add(dg, CC_FIND_RELABELLED, cnt, nf,
@@ -837,6 +870,109 @@ static void find_relabelled(const job *j, const sample *s, int nf, cc_diagnosis 
         add(dg, CC_FIND_RELABELLED, cnt, nf,
             "The matrix is the transpose of the reference: entry [i][j] must be the derivative of component i "
             "with respect to coordinate j.");
+}
+
+/* ---- the claim under another hypothesis: the rest angle, the Gauss-Newton Jacobian ---- */
+
+/* The hypotheses on the rest angle: theta0 ignored (0), taken with the wrong sign (1), or theta
+ * measured the other way round against the right theta0 (2: the numbers are the negatives of
+ * those with -theta0). */
+#define REST_HYPOTHESES 3
+
+/* the rest data r with the rest angle hypothesis `which` takes */
+static cc_rest other_rest_angle(const cc_rest *r, int which)
+{
+    cc_rest o = *r;
+    o.rest_angle = which == 0 ? 0.0 : -r->rest_angle;
+    return o;
+}
+
+/* the factor of hypothesis `which` on the claim's numbers with that rest angle */
+static double rest_hypothesis_sign(int which) { return which == 2 ? -1.0 : 1.0; }
+
+/* 1 if the claim reads the rest angle (a bend variant that does, or Bridson's force) */
+static int claim_reads_rest_angle(const cc_claim_spec *c)
+{
+    if (c->bridson_force) return 1;
+    return c->cond && c->cond->nv == 4 && strcmp(c->cond->variant, "quadratic");
+}
+
+/* how many samples are the reference with the rest angle as hypothesis `which` has it; *told =
+ * how many have a rest angle that tells the hypothesis from no mistake or a plain sign
+ * (|theta0| > 1e-6) */
+static int rest_angle_count(const job *j, const sample *s, int nf, int which, int *told)
+{
+    int cnt = 0;
+    *told = 0;
+    for (int i = 0; i < nf; i++) {
+        *told += fabs(s[i].r.rest_angle) > 1e-6;
+        cc_rest r = other_rest_angle(&s[i].r, which);
+        cc_deriv d;
+        double R[NMAX];
+        cc_eval e = s[i].e;
+        if (cc_audit_reference(j->t, s[i].x, &r, j->w->ref, j->w->q, &e, &d) < 0) continue;
+        flatten(j, d.g, d.H, R);
+        for (int e = 0; e < j->N; e++) R[e] *= rest_hypothesis_sign(which);
+        cnt += rel_error(s[i].A, R, j->N, NULL) <= fmax(1e-6, 100 * j->w->tol);
+    }
+    return cnt;
+}
+
+static const char *const rest_angle_text[REST_HYPOTHESES] = {
+    "The numbers are the claim's with the rest angle taken as 0: theta0 (the request's \"theta0\", the angle of "
+    "\"x_rest\") is ignored, where C = theta - theta0 (001 (30); 004's Bridson force with sin(theta0/2)).",
+    "The numbers are the claim's with the rest angle's sign flipped: theta + theta0 where theta - theta0 belongs "
+    "(measure theta0 as theta is measured, atan2 of the rest hinge in the same labels).",
+    "Theta is measured the other way round: the numbers are the negatives of the claim's with theta0's sign "
+    "flipped, -theta - theta0 where theta - theta0 belongs (a sign error in theta, or in the normals' order in "
+    "its atan2, against the request's theta0)."};
+static const cc_finding_kind rest_angle_kind[REST_HYPOTHESES] = {CC_FIND_REST_ANGLE, CC_FIND_REST_ANGLE, CC_FIND_SIGN};
+
+/* 1 if t's elements are hinges */
+static int nv_is_hinge(const cc_target *t) { return t->nv == 4; }
+
+static void find_rest_angle(const job *j, const sample *s, int nf, cc_diagnosis *dg)
+{
+    cc_ref r = j->w->ref;
+    if ((r != CC_REF_CLAIM && r != CC_REF_CLAIM_EXACT) || !claim_reads_rest_angle(&j->t->claims)) return;
+    for (int which = 0; which < REST_HYPOTHESES; which++) {
+        int told, cnt = rest_angle_count(j, s, nf, which, &told);
+        if (told && reported(cnt, nf)) {
+            add(dg, rest_angle_kind[which], cnt, nf, "%s", rest_angle_text[which]);
+            return;
+        }
+    }
+}
+
+/* 1 if s's analytic Hessian is k dC dC^T of the claimed condition, the Gauss-Newton part of the
+ * energy's Hessian k (dC dC^T + C d2C) */
+static int is_gauss_newton(const job *j, const sample *s)
+{
+    cc_claim_spec c = j->t->claims;
+    double C[CC_MAX_COMP], G[NMAX];
+    cc_deriv d;
+    c.as_energy = 0;
+    if (cc_claim_eval(&c, s->x, &s->r, C, &d) < 0) return 0;
+    int n = j->n, nc = c.cond->ncomp;
+    for (int a = 0; a < n; a++)
+        for (int b = 0; b < n; b++) {
+            double v = 0;
+            for (int k = 0; k < nc; k++) v += d.g[k][a] * d.g[k][b];
+            G[a * n + b] = j->t->claims.k * v;
+        }
+    return rel_error(s->A, G, j->N, NULL) <= fmax(1e-6, 100 * j->w->tol);
+}
+
+static void find_gauss_newton(const job *j, const sample *s, int nf, cc_diagnosis *dg)
+{
+    const cc_claim_spec *c = &j->t->claims;
+    if (!j->hess || !c->as_energy || !c->cond || (j->w->ref != CC_REF_CLAIM && j->w->ref != CC_REF_CLAIM_EXACT)) return;
+    int cnt = 0;
+    for (int i = 0; i < nf; i++) cnt += is_gauss_newton(j, &s[i]);
+    if (cnt && reported(cnt, nf))
+        add(dg, CC_FIND_GAUSS_NEWTON, cnt, nf,
+            "The Jacobian is the Gauss-Newton one, -k dC dC^T: the term -k C d2C is left out. It is right at rest "
+            "(C = 0) and keeps the matrix definite, but it is not the derivative of the force.");
 }
 
 /* 1 if component k of s's analytic derivative is component c of its reference */
@@ -974,7 +1110,9 @@ static void find_growth(const cc_audit *a, const cc_audit_row *w, cc_diagnosis *
 /* the order findings are listed in: the kinds that explain the whole error first */
 static int rank(cc_finding_kind k)
 {
-    if (k == CC_FIND_SIGN || k == CC_FIND_SCALE || k == CC_FIND_FROZEN) return 0;
+    if (k == CC_FIND_SIGN || k == CC_FIND_SCALE || k == CC_FIND_FROZEN || k == CC_FIND_REST_ANGLE ||
+        k == CC_FIND_GAUSS_NEWTON)
+        return 0;
     if (k == CC_FIND_NONFINITE || k == CC_FIND_RELABELLED || k == CC_FIND_PROPORTIONAL || k == CC_FIND_SWAP) return 1;
     return 2;
 }
@@ -998,15 +1136,174 @@ static void order_findings(cc_diagnosis *dg)
     memcpy(dg->f, f, sizeof(cc_finding) * (size_t)n);
 }
 
+/* ---- the value against the claim's ---- */
+
+/* One element's value, the target's (its energy less the row's offset) and the claim's, with
+ * the claim's natural size. */
+typedef struct value_sample {
+    double x[CC_MAX_DOF];
+    cc_rest r;
+    double A[CC_MAX_COMP], R[CC_MAX_COMP], floor, rel;
+} value_sample;
+
+/* v = the values at element (x, r); 0, or -1 where either is undefined */
+static int value_load(const cc_audit *a, const cc_audit_row *w, const double *x, const cc_rest *r, value_sample *v)
+{
+    const cc_target *t = &a->target;
+    cc_eval e;
+    cc_deriv d;
+    int nc = t->ncomp;
+    memcpy(v->x, x, sizeof v->x);
+    v->r = *r;
+    if (t->eval(t->ctx, x, r, CC_WANT_VALUE, &e) < 0) return -1;
+    int got = cc_claim_eval(&t->claims, x, r, v->R, &d);
+    if (got < 0 || !(got & CC_CLAIM_HAS_VALUE)) return -1;
+    for (int k = 0; k < nc; k++) v->A[k] = e.C[k] - w->offset;
+    v->floor = got & CC_CLAIM_HAS_DERIV ? cc_value_floor(d.g, d.H, nc, x, t->nv) : 0;
+    v->rel = cc_compare_flat_floor(v->A, v->R, nc, v->floor).rel;
+    return 0;
+}
+
+/* 1 if v's value is c times the claim's, component by component */
+static int value_is(const value_sample *v, int nc, double c, double tol)
+{
+    for (int k = 0; k < nc; k++)
+        if (!(fabs(v->A[k] - c * v->R[k]) <= tol * fmax(fmax(fabs(v->A[k]), fabs(v->R[k])), v->floor))) return 0;
+    return 1;
+}
+
+/* 1 if v's value is the claim's with the rest angle as hypothesis `which` has it */
+static int value_rest_angle(const cc_audit *a, const value_sample *v, int which, double tol)
+{
+    cc_rest r = other_rest_angle(&v->r, which);
+    double R[CC_MAX_COMP];
+    cc_deriv d;
+    int got = cc_claim_eval(&a->target.claims, v->x, &r, R, &d);
+    double want = rest_hypothesis_sign(which) * R[0];
+    return got >= 0 && (got & CC_CLAIM_HAS_VALUE) && fabs(v->A[0] - want) <= tol * fmax(fmax(fabs(v->A[0]), fabs(R[0])), v->floor);
+}
+
+/* the value row's diagnosis: a value that is not finite, the rest angle, a sign, a factor, a
+ * component swapped */
+static void diagnose_value(const cc_audit *a, const cc_audit_row *w, cc_diagnosis *dg)
+{
+    const cc_target *t = &a->target;
+    const cc_audit_opts *o = &a->opts;
+    value_sample *v = malloc(sizeof *v * CC_DIAG_CASES);
+    int nf = 0, nc = t->ncomp;
+    double tol = fmax(1e-6, 100 * w->tol);
+    cc_case c;
+    if (!v) return;
+    for (int id = 0; !o->only_case && id < o->samples && id < SCAN && nf < CC_DIAG_CASES; id++)
+        if (cc_case_make(t->nv, o->seed, id, &o->sample, &c) == 0 && value_load(a, w, c.x, &c.r, &v[nf]) == 0 &&
+            !(v[nf].rel <= CLEAR * w->tol))
+            nf++;
+    if (nf == 0 && cc_case_make(t->nv, o->seed, w->worst_case, &o->sample, &c) == 0 &&
+        value_load(a, w, c.x, &c.r, &v[0]) == 0 && !(v[0].rel <= w->tol))
+        nf = 1;
+    int cnt = 0, told = 0;
+    for (int i = 0; i < nf; i++) cnt += !isfinite(v[i].A[0]) || (nc > 1 && !isfinite(v[i].A[nc - 1]));
+    if (cnt) {
+        add(dg, CC_FIND_NONFINITE, cnt, nf, "The value is not finite (see the row 'finite').");
+        free(v);
+        return;
+    }
+    if (nv_is_hinge(t) && claim_reads_rest_angle(&t->claims))
+        for (int which = 0; which < REST_HYPOTHESES && !dg->n; which++) {
+            cnt = told = 0;
+            for (int i = 0; i < nf; i++) told += fabs(v[i].r.rest_angle) > 1e-6, cnt += value_rest_angle(a, &v[i], which, tol);
+            if (told && reported(cnt, nf)) add(dg, rest_angle_kind[which], cnt, nf, "%s", rest_angle_text[which]);
+        }
+    if (!dg->n && nf > 0) {   /* one factor over the elements: c = A.R / R.R of the first */
+        double num = 0, den = 0;
+        for (int k = 0; k < nc; k++) num += v[0].A[k] * v[0].R[k], den += v[0].R[k] * v[0].R[k];
+        double f = den > 0 ? num / den : 0;
+        cnt = 0;
+        for (int i = 0; i < nf && f != 0 && fabs(f - 1) > 1e-3; i++) cnt += value_is(&v[i], nc, f, tol);
+        if (cnt && reported(cnt, nf)) {
+            if (fabs(f + 1) <= 1e-6) add(dg, CC_FIND_SIGN, cnt, nf, "The value is the negative of the claim's: C measured "
+                                         "the other way (an angle, a difference taken in the other order).")->factor = -1;
+            else add(dg, CC_FIND_SCALE, cnt, nf, "The value is %.6g times the claim's: a constant factor is missing or "
+                     "extra (k, a 1/2, the area weight).", f)->factor = f;
+        }
+    }
+    job j = {a, w, t, 0, 3 * t->nv, nc, (1u << t->nv) - 1};
+    for (int x_only = 0; !dg->n && x_only < (t->nv >= 3 ? 2 : 1); x_only++) {   /* the vertices in another order */
+        reorder o = {{0, 1, 2, 3}, 0, 0, x_only};
+        while (!dg->n && next_perm(o.perm, t->nv)) {
+            cnt = 0;
+            for (int i = 0; i < nf; i++) {
+                double y[CC_MAX_DOF], R[CC_MAX_COMP];
+                cc_rest r;
+                cc_deriv d;
+                int got = relabel_input(&j, &o, v[i].x, &v[i].r, y, &r) < 0 ? -1 : cc_claim_eval(&t->claims, y, &r, R, &d);
+                if (got < 0 || !(got & CC_CLAIM_HAS_VALUE)) continue;
+                int same = 1;
+                for (int k = 0; k < nc; k++) same &= fabs(v[i].A[k] - R[k]) <= tol * fmax(fmax(fabs(R[k]), fabs(v[i].A[k])), v[i].floor);
+                cnt += same;
+            }
+            if (!cnt || !reported(cnt, nf)) continue;
+            char map[64] = "", ours[64] = "";
+            for (int m = 0, at = 0, bt = 0; m < t->nv; m++) {
+                at += snprintf(map + at, sizeof map - (size_t)at, m ? ", x%d" : "x%d", m);
+                bt += snprintf(ours + bt, sizeof ours - (size_t)bt, m ? ", x%d" : "x%d", o.perm[m]);
+            }
+            add(dg, CC_FIND_RELABELLED, cnt, nf, "The value is right for the vertices in another order: your %s are our "
+                "%s%s.", map, ours, !x_only ? "" : t->nv == 4 ? ", with the request's theta0" : ", with the (u, v) of each "
+                "vertex as we give them");
+        }
+    }
+    if (!dg->n && nf >= 2) {   /* a factor that changes from element to element */
+        double c[CC_DIAG_CASES], lo = INFINITY, hi = -INFINITY;
+        int ok = 1;
+        for (int i = 0; i < nf && ok; i++) {
+            double num = 0, den = 0;
+            for (int k = 0; k < nc; k++) num += v[i].A[k] * v[i].R[k], den += v[i].R[k] * v[i].R[k];
+            c[i] = den > 0 ? num / den : 0;
+            ok = c[i] != 0 && value_is(&v[i], nc, c[i], tol);
+            lo = fmin(lo, c[i]), hi = fmax(hi, c[i]);
+        }
+        if (ok && hi - lo > 1e-6 * fmax(fabs(lo), fabs(hi))) {   /* one number an element: only a named factor says it */
+            features f[CC_DIAG_CASES];
+            const char *name;
+            double p, lam;
+            for (int i = 0; i < nf; i++) element_features(&j, v[i].x, &v[i].r, &f[i]);
+            if (nc > 1 || factor_follows(f, c, nf, &name, &p, &lam)) add_proportional(f, c, nf, lo, hi, "value", dg);
+        }
+    }
+    for (int k = 0; k < nc && !dg->n && nc > 1; k++)
+        for (int q = 0; q < nc && !dg->n; q++) {
+            if (q == k) continue;
+            cnt = 0;
+            for (int i = 0; i < nf; i++)
+                cnt += fabs(v[i].A[k] - v[i].R[q]) <= tol * fmax(fabs(v[i].R[q]), v[i].floor) &&
+                       !(fabs(v[i].A[k] - v[i].R[k]) <= tol * fmax(fabs(v[i].R[k]), v[i].floor));
+            if (cnt && reported(cnt, nf))
+                add(dg, CC_FIND_SWAP, cnt, nf, "Component %d holds component %d's value (for stretch: C_u for C_v, or the "
+                    "other way): check which condition each part computes.", k, q);
+        }
+    if (!dg->n)
+        add(dg, CC_FIND_UNKNOWN, nf, nf, "The value differs from the claim's by none of the known kinds (a sign, a factor, "
+            "the rest angle, a component): compare it with the claimed formula (clothcheck eval prints it).");
+    free(v);
+}
+
 int cc_diagnose_wanted(const cc_audit *a, const cc_audit_row *w)
 {
-    if (!w->available || w->pass || w->samples == 0 || w->q > CC_Q_HESS_GRADIENT) return 0;
+    if (!w->available || w->pass || w->samples == 0) return 0;
+    if (w->q == CC_Q_VALUE) return w->ref == CC_REF_CLAIM;
+    if (w->q > CC_Q_HESS_GRADIENT) return 0;
     int frozen_ref = w->ref == CC_REF_FD_FROZEN || w->ref == CC_REF_EXACT_FROZEN;
     return !frozen_ref || a->target.claim != CC_CLAIM_EXACT;
 }
 
 void cc_diagnose_row(const cc_audit *a, const cc_audit_row *w, cc_diagnosis *dg)
 {
+    if (w->q == CC_Q_VALUE) {
+        memset(dg, 0, sizeof *dg);
+        diagnose_value(a, w, dg);
+        return;
+    }
     job j = {a, w, &a->target, w->q != CC_Q_GRADIENT, 3 * a->target.nv, 0, (1u << a->target.nv) - 1};
     j.N = a->target.ncomp * j.n * (j.hess ? j.n : 1);
     memset(dg, 0, sizeof *dg);
@@ -1025,6 +1322,8 @@ void cc_diagnose_row(const cc_audit *a, const cc_audit_row *w, cc_diagnosis *dg)
         find_proportional(&j, s, nf, dg);
         find_relabelled(&j, s, nf, dg);
         find_swap(&j, s, nf, dg);
+        find_rest_angle(&j, s, nf, dg);
+        find_gauss_newton(&j, s, nf, dg);
         if (!explained(dg)) find_growth(a, w, dg);
         order_findings(dg);
     }

@@ -62,15 +62,22 @@ void cc_sample_hinge_at_angle(double theta, double wa, double wb, double sa, dou
     for (int i = 0; i < 12; i++) x[i] = pts[i];
 }
 
-/* r = the rest hinge o gives, or a random flat one drawn from its own stream (seed, index) */
+/* r = the rest hinge o gives, or a random one drawn from its own stream (seed, index): one in
+ * four flat (a mesh's rest shape, angle exactly 0), the others folded to a rest angle of either
+ * sign up to 3 (near +-pi), so that a bend which ignores theta0, or takes it with the wrong sign,
+ * shows */
 static int sample_hinge_rest(const cc_sample_opts *o, uint64_t seed, uint64_t index, cc_rest *r)
 {
     char err[CC_ERRLEN];
     double xr[12];
     if (o && o->hinge_rest) return cc_rest_hinge_shape(r, o->hinge_rest, err);
     cc_rng g = cc_rng_make(seed ^ 0x4e57u, index);
-    cc_sample_hinge_at_angle(0.0, cc_rng_range(&g, 0.3, 1.5), cc_rng_range(&g, 0.3, 1.5),
-                             cc_rng_range(&g, -0.7, 0.7), cc_rng_range(&g, -0.7, 0.7), xr);
+    double wa = cc_rng_range(&g, 0.3, 1.5), wb = cc_rng_range(&g, 0.3, 1.5);
+    double sa = cc_rng_range(&g, -0.7, 0.7), sb = cc_rng_range(&g, -0.7, 0.7);
+    int flat = cc_rng_uniform(&g) < 0.25;
+    double theta0 = flat ? 0.0 : cc_rng_range(&g, -3.0, 3.0);
+    cc_sample_hinge_at_angle(theta0, wa, wb, sa, sb, xr);
+    if (!flat) return cc_rest_hinge_shape(r, xr, err);
     double uv[8];   /* the flat hinge lies in z = 0 */
     for (int m = 0; m < 4; m++) uv[2 * m] = xr[3 * m], uv[2 * m + 1] = xr[3 * m + 1];
     return cc_rest_hinge_flat(r, uv, err);

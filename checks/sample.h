@@ -2,7 +2,9 @@
  *
  * Random triangles: a random (u,v) triangle (well shaped, area >= 0.05 of its bounding
  * scale squared) mapped into 3-D by a random linear map with stretch 0.5..1.5, plus noise.
- * Random hinges: a shared edge x1-x2 and wings x0, x3 at random fold angles in (-pi, pi).
+ * Random hinges: a shared edge x1-x2 and wings x0, x3 at random fold angles in (-3, 3), each
+ * with a rest hinge of its own: flat for one in four, else folded to a random rest angle in
+ * (-3, 3).
  * Random springs: two points at distance 0.2..2 with rest length 0.5..1.5.
  */
 #ifndef CC_SAMPLE_H
@@ -26,8 +28,8 @@ double cc_rng_range(cc_rng *g, double lo, double hi);
 typedef struct cc_sample_opts {
     double area_power;   /* p for triangle conditions (0: 1.0) */
     double bu, bv;       /* rest stretch (0: 1.0) */
-    const double *hinge_rest;   /* 12 rest positions of every hinge, or NULL: a random flat
-                                   rest hinge per element (rest angle 0) */
+    const double *hinge_rest;   /* 12 rest positions of every hinge, or NULL: a random rest
+                                   hinge per element (flat or folded, sample_hinge_rest) */
 } cc_sample_opts;
 
 /* x (3*nv) and rest data for case (seed, index) of an element with nv vertices; 0 or -1 */

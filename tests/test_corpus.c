@@ -100,7 +100,9 @@ static int applies(const served *v, const mutation *m, int force)
     if (!strcmp(n, "energy-offset")) return v->has_energy;
     if (!strcmp(n, "gauss-newton")) return v->has_hessian && v->has_energy;
     if (!strcmp(n, "transpose")) return bridson;
-    if (!strcmp(n, "asym")) return !spring && !bridson && (v->has_hessian || force);
+    if (!strcmp(n, "asym"))   /* where the blocks are not symmetric already, and the claimed Hessian is (not Macri's) */
+        return !spring && !bridson && strcmp(v->spec, "bend/macri") && strcmp(v->spec, "bend/quadratic") &&
+               strcmp(v->spec, "stretch/bw98") && (force || strcmp(v->spec, "shear/bw98"));
     if (!strcmp(n, "relabel")) return !spring;
     if (!strcmp(n, "sign-hessian") || !strcmp(n, "hessian-factor")) return v->has_hessian || force;
     if (!strncmp(n, "theta0", 6)) return v->has_theta0;

@@ -16,8 +16,10 @@
  *   hessian-factor  the Hessian (Jacobian) twice what it is
  *   gauss-newton    force: J = -k dC dC^T, the C d2C term dropped
  *   swap            the two components of C exchanged (stretch)
- *   relabel         right numbers put at the wrong vertices: slot m holds vertex pi(m)'s,
- *                   pi = (1 2 0) for a triangle, (2 0 1 3) for a hinge
+ *   relabel         the vertices read in another order: the program's x_m is the request's
+ *                   x_pi(m), pi = (1 2 0) for a triangle (its (u, v) as given), (2 0 1 3) for
+ *                   a hinge (the shared edge x0-x1, as some papers label it; its rest hinge
+ *                   likewise)
  *   axis-major      gradient and Hessian laid out axis-major (all x, then all y, then all z)
  *   transpose       the Jacobian transposed (Bridson's force, whose Jacobian is not symmetric)
  *   asym            the Hessian's block (0, 1) stored transposed
@@ -116,20 +118,39 @@ static double member(const cc_jv *o, const char *key, double dflt)
     return v && cc_jv_is_number(v) ? cc_jv_number(v) : dflt;
 }
 
-/* r = the element's rest data; 0 or -1 */
+/* the vertex a relabelled program reads as its vertex m (pi above) */
+static int relabelled(const served *s, int m)
+{
+    static const int tri[3] = {1, 2, 0}, hinge[4] = {2, 0, 1, 3}, spring[2] = {0, 1};
+    return (s->nv == 4 ? hinge : s->nv == 3 ? tri : spring)[m];
+}
+
+/* v (nv points of dim numbers) as the relabelled program reads it */
+static void relabel(const served *s, double *v, int dim)
+{
+    double w[CC_MAX_DOF];
+    for (int m = 0; m < s->nv; m++)
+        for (int t = 0; t < dim; t++) w[dim * m + t] = v[dim * relabelled(s, m) + t];
+    memcpy(v, w, sizeof(double) * (size_t)(dim * s->nv));
+}
+
+/* r = the element's rest data (a relabelled program's hinge read in its labels); 0 or -1 */
 static int read_rest(const served *s, const cc_jv *rest, cc_rest *r)
 {
     char err[CC_ERRLEN];
     if (s->nv == 3) {
         double uv[6];
         if (numbers(cc_jv_get(rest, "uv"), 6, uv) < 0) return -1;
+
         double p = member(rest, "area_power", 1.0);
         if (s->mutation == M_AREA_POWER) p = p == 1.0 ? 0.75 : 1.0;
         return cc_rest_triangle(r, uv, p, member(rest, "bu", 1.0), member(rest, "bv", 1.0), err);
     }
     if (s->nv == 4) {
         double xr[12];
-        if (numbers(cc_jv_get(rest, "x_rest"), 12, xr) < 0 || cc_rest_hinge_shape(r, xr, err) < 0) return -1;
+        if (numbers(cc_jv_get(rest, "x_rest"), 12, xr) < 0) return -1;
+        if (s->mutation == M_RELABEL) relabel(s, xr, 3);
+        if (cc_rest_hinge_shape(r, xr, err) < 0) return -1;
         if (s->mutation == M_THETA0_IGNORED) r->rest_angle = 0;
         if (s->mutation == M_THETA0_SIGN) r->rest_angle = -r->rest_angle;
         return 0;
@@ -206,14 +227,6 @@ static int at_edge(const served *s, const double *x)
     return dot > 0 && 1 - dot / sqrt(la * lb) < 1e-8;
 }
 
-/* the slot a relabelled program puts vertex m's numbers in */
-static int slot(const served *s, int i)
-{
-    static const int tri[3] = {1, 2, 0}, hinge[4] = {2, 0, 1, 3}, spring[2] = {0, 1};
-    const int *p = s->nv == 4 ? hinge : s->nv == 3 ? tri : spring;
-    return 3 * p[i / 3] + i % 3;
-}
-
 static int axis_major(const served *s, int i) { return (i % 3) * s->nv + i / 3; }
 
 /* a tiny deterministic wobble: v off by up to 4 units in the last place */
@@ -263,14 +276,19 @@ static void mutate(const served *s, int force, double k, const double *x, answer
         memcpy(a->g[0], b.g[1], sizeof a->g[0]), memcpy(a->g[1], b.g[0], sizeof a->g[0]);
         memcpy(a->H[0], b.H[1], sizeof a->H[0]), memcpy(a->H[1], b.H[0], sizeof a->H[0]);
         break;
-    case M_RELABEL:
+    case M_RELABEL:   /* the derivative of what it computes, f(x_pi(0), ...): block m lands at slot pi(m) */
+        for (int c = 0; c < nc; c++)
+            for (int i = 0; i < n; i++) {
+                int p = 3 * relabelled(s, i / 3) + i % 3;
+                a->g[c][p] = b.g[c][i];
+                for (int j = 0; j < n; j++) a->H[c][p][3 * relabelled(s, j / 3) + j % 3] = b.H[c][i][j];
+            }
+        break;
     case M_AXIS_MAJOR:
         for (int c = 0; c < nc; c++)
             for (int i = 0; i < n; i++) {
-                int p = s->mutation == M_RELABEL ? slot(s, i) : axis_major(s, i);
-                a->g[c][p] = b.g[c][i];
-                for (int j = 0; j < n; j++)
-                    a->H[c][p][s->mutation == M_RELABEL ? slot(s, j) : axis_major(s, j)] = b.H[c][i][j];
+                a->g[c][axis_major(s, i)] = b.g[c][i];
+                for (int j = 0; j < n; j++) a->H[c][axis_major(s, i)][axis_major(s, j)] = b.H[c][i][j];
             }
         break;
     case M_TRANSPOSE:
@@ -331,6 +349,7 @@ static int element(FILE *f, const served *s, int force, double k, const cc_jv *w
     if (numbers(cc_jv_get(el, "x"), n, x) < 0 || read_rest(s, cc_jv_get(el, "rest"), &r) < 0) return -1;
     if (s->mutation == M_FLOAT32)
         for (int i = 0; i < n; i++) x[i] = as_float(x[i]);
+    if (s->mutation == M_RELABEL) relabel(s, x, 3);
     if (right(s, force, k, x, &r, &a) < 0) {   /* undefined here: NaN, as a program's sqrt would give */
         for (int c = 0; c < CC_MAX_COMP; c++) a.C[c] = NAN;
         for (int i = 0; i < n; i++) a.g[0][i] = NAN;
