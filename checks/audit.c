@@ -7,9 +7,10 @@
 static const char *const ref_names[] = {"fd-true", "fd-frozen", "exact", "exact-frozen", "claim", "claim-exact"};
 static const char *const quantity_names[] = {"gradient", "hessian", "hessian-vs-gradient",
                                              "symmetry", "translation", "rotation",
-                                             "rigid-modes", "taylor", "value"};
+                                             "rigid-modes", "taylor", "value", "finite"};
 
 const char *cc_ref_name(cc_ref r) { return r >= 0 && r < CC_REF_COUNT ? ref_names[r] : "?"; }
+const char *cc_row_reference(const cc_audit_row *w) { return w->q == CC_Q_FINITE ? "target" : cc_ref_name(w->ref); }
 const char *cc_quantity_name(cc_quantity q) { return q >= 0 && q < CC_Q_COUNT ? quantity_names[q] : "?"; }
 
 /* the cc_ref named s, or -1 */
@@ -142,7 +143,17 @@ static cc_ref structure_baseline(const cc_target *t)
     return fr ? CC_REF_FD_FROZEN : CC_REF_FD_TRUE;
 }
 
-/* the rows of a: per selected reference gradient and Hessian; structure and Taylor for all */
+/* the last row: the target's own numbers are finite */
+static void plan_finite(cc_audit *a)
+{
+    const cc_target *t = &a->target;
+    cc_audit_row *fin = add_row(a, CC_REF_FD_TRUE, CC_Q_FINITE, 0, 1);
+    fin->available = 1, fin->note = "the target's value, gradient and Hessian are finite numbers";
+    fin->gates = t->claim != CC_CLAIM_NONE || cc_claim_given(&t->claims);   /* as every row of what it claims */
+}
+
+/* the rows of a: per selected reference gradient and Hessian; structure and Taylor for all;
+ * the target's numbers finite */
 static void plan_rows(cc_audit *a)
 {
     const cc_target *t = &a->target;
@@ -170,7 +181,10 @@ static void plan_rows(cc_audit *a)
                 "the Hessian against central4 differences of the analytic gradient";
     }
     unsigned claim_refs = (1u << CC_REF_CLAIM) | (1u << CC_REF_CLAIM_EXACT);
-    if ((a->opts.refs | claim_refs) != CC_REFS_ALL && !a->opts.all_checks) return;
+    if ((a->opts.refs | claim_refs) != CC_REFS_ALL && !a->opts.all_checks) {
+        plan_finite(a);
+        return;
+    }
     cc_ref base = structure_baseline(t);
     for (int c = 0; c < CC_CHECK_COUNT; c++) {
         cc_audit_row *w = add_row(a, base, (cc_quantity)(CC_Q_SYMMETRY + c), CC_AUDIT_TOL_STRUCTURE, 1);
@@ -179,6 +193,7 @@ static void plan_rows(cc_audit *a)
     }
     add_row(a, CC_REF_FD_TRUE, CC_Q_TAYLOR, 0, t->claim == CC_CLAIM_EXACT);
     if (t->frozen) add_row(a, CC_REF_FD_FROZEN, CC_Q_TAYLOR, 0, t->claim == CC_CLAIM_FROZEN);
+    plan_finite(a);
 }
 
 /* keep only the rows of the quantities the options ask for */
@@ -186,7 +201,7 @@ static void drop_unwanted(cc_audit *a)
 {
     int k = 0;
     for (int i = 0; i < a->nrows; i++)
-        if (a->opts.quantities & (1u << a->rows[i].q)) a->rows[k++] = a->rows[i];
+        if (a->rows[i].q == CC_Q_FINITE || (a->opts.quantities & (1u << a->rows[i].q))) a->rows[k++] = a->rows[i];
     a->nrows = k;
 }
 
@@ -462,6 +477,36 @@ static void fold_energies(cc_audit_row *w, const energy_pair *p, int n)
     }
 }
 
+/* the first entry of e's parts `got` that is not finite, into d (k, i, j as the rows name
+ * entries; analytic its value); 1 if there is one */
+static int nonfinite_entry(const cc_target *t, const cc_eval *e, int got, cc_diff *d)
+{
+    int n = 3 * t->nv;
+    *d = (cc_diff){NAN, -1, -1, -1, 0, 0};
+    for (int k = 0; k < t->ncomp; k++) {
+        if ((got & CC_WANT_VALUE) && !isfinite(e->C[k])) return d->k = k, d->analytic = e->C[k], 1;
+        for (int i = 0; i < n; i++) {
+            if ((got & CC_WANT_GRAD) && !isfinite(e->dC[k][i])) return d->k = k, d->i = i, d->analytic = e->dC[k][i], 1;
+            for (int j = 0; (got & CC_WANT_HESS) && j < n; j++)
+                if (!isfinite(e->d2C[k][i][j])) return d->k = k, d->i = i, d->j = j, d->analytic = e->d2C[k][i][j], 1;
+        }
+    }
+    return 0;
+}
+
+/* the finite row w at one element: its first non-finite entry, if any; 1 if there is one */
+static int check_finite(cc_audit_row *w, const cc_target *t, const cc_eval *e, int got, int id)
+{
+    cc_diff d;
+    int bad = got >= 0 && nonfinite_entry(t, e, got, &d);
+    if (!bad) d = (cc_diff){0, -1, -1, -1, 0, 0};
+    int first = w->samples == 0 || (bad && !isnan(w->max_rel));
+    w->samples++;
+    if (bad) w->undefined++;   /* here: the elements where it is not finite */
+    if (first) w->max_rel = d.rel, w->worst = d, w->worst_case = id;
+    return bad;
+}
+
 /* every comparison row over the n elements, then pass = max_rel <= tol */
 static void run_batch(cc_audit *a, const cc_case *cases, int n)
 {
@@ -487,10 +532,17 @@ static void run_batch(cc_audit *a, const cc_case *cases, int n)
         memset(ra->gstate, 0, sizeof ra->gstate);
         memset(ra->hstate, 0, sizeof ra->hstate);
         ra->hg_state = 0, ra->single_state = 0;
-        ra->ell = cc_target_step_scale(t, cases[c].x, got >= 0 && (got & both) == both ? &e : NULL);
+        int nonfinite = 0;   /* the target's numbers are not finite here: the finite row says so, the others skip it */
+        for (int i = 0; i < a->nrows; i++)
+            if (a->rows[i].q == CC_Q_FINITE) nonfinite = check_finite(&a->rows[i], t, &e, got, cases[c].id);
+        ra->ell = cc_target_step_scale(t, cases[c].x, got >= 0 && (got & both) == both && !nonfinite ? &e : NULL);
         for (int i = 0; i < a->nrows; i++) {
             cc_audit_row *w = &a->rows[i];
-            if (!w->available || w->q == CC_Q_TAYLOR) continue;
+            if (!w->available || w->q == CC_Q_TAYLOR || w->q == CC_Q_FINITE) continue;
+            if (nonfinite) {
+                w->undefined++;
+                continue;
+            }
             if (!fd_here && (w->ref == CC_REF_FD_TRUE || w->ref == CC_REF_FD_FROZEN || w->q == CC_Q_HESS_GRADIENT)) continue;
             int need = row_needs(CC_REF_CLAIM, w->q);   /* what the analytic side needs */
             if (got < 0 || (got & need) != need) w->undefined++;
@@ -503,6 +555,10 @@ static void run_batch(cc_audit *a, const cc_case *cases, int n)
     for (int i = 0; i < a->nrows; i++) {
         cc_audit_row *w = &a->rows[i];
         if (w->q == CC_Q_TAYLOR) continue;
+        if (w->q == CC_Q_FINITE) {
+            w->pass = w->undefined == 0;
+            continue;
+        }
         w->pass = w->available && w->samples > 0 && w->max_rel <= w->tol;
         if (bad[i] > 0) {
             w->gates = 0;

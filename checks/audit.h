@@ -8,8 +8,10 @@
  *                 at the unshifted positions (001 Section 4; xf = x)
  *   exact         hyper-dual derivatives of C (no step; needs the target's value_hd)
  *   exact-frozen  hyper-dual derivatives of the frozen-magnitude C
- * Quantities per row: gradient, hessian, hessian-vs-gradient (the Hessian against
- * differences of the target's own analytic gradient), the structure checks symmetry,
+ * Quantities per row: finite (the target's own value, gradient and Hessian are finite numbers
+ * at every element: a NaN or an infinity fails, named by element, part and entry, and the
+ * element is left out of the other rows), gradient, hessian, hessian-vs-gradient (the Hessian
+ * against differences of the target's own analytic gradient), the structure checks symmetry,
  * translation, rotation, rigid-modes, and taylor.
  *
  * Pass is judged against what the target claims: exact claims against fd-true and exact
@@ -48,6 +50,7 @@ typedef enum cc_quantity {
     CC_Q_RIGID,
     CC_Q_TAYLOR,
     CC_Q_VALUE,           /* C itself against the claim's */
+    CC_Q_FINITE,          /* the target's own numbers are finite (always kept, always gates) */
     CC_Q_COUNT
 } cc_quantity;
 
@@ -145,6 +148,10 @@ typedef struct cc_audit {
 } cc_audit;
 
 const char *cc_ref_name(cc_ref r);
+/* the name of row w's reference as reports print it: "target" for the finite row (the target's
+ * own numbers), else cc_ref_name */
+struct cc_audit_row;
+const char *cc_row_reference(const struct cc_audit_row *w);
 const char *cc_quantity_name(cc_quantity q);
 /* the reference named s, or -1 */
 int cc_ref_parse(const char *s);

@@ -997,6 +997,8 @@ static void find_swap(const job *j, const sample *s, int nf, cc_diagnosis *dg)
         }
 }
 
+static const char *nonfinite_advice(const cc_target *t);
+
 /* the worst element's analytic derivative is NaN or infinite: say where */
 static void find_nonfinite(const cc_audit *a, const cc_audit_row *w, cc_diagnosis *dg)
 {
@@ -1004,10 +1006,8 @@ static void find_nonfinite(const cc_audit *a, const cc_audit_row *w, cc_diagnosi
     char label[64];
     cc_case_label(a->target.nv, w->worst_case, label, sizeof label);
     add(dg, CC_FIND_NONFINITE, 1, 1,
-        "The analytic derivative is %s at %s %s: a square root, division or acos meeting 0 or a rounded +-1 "
-        "(004's sqrt((1 - cos theta)/2) at a flat hinge); take the angle with atan2 (001 (30)).",
-        isnan(w->worst.analytic) ? "NaN" : "infinite", w->worst_case < 0 ? "edge case" : "element",
-        label);
+        "The analytic derivative is %s at %s %s: %s.", isnan(w->worst.analytic) ? "NaN" : "infinite",
+        w->worst_case < 0 ? "edge case" : "element", label, nonfinite_advice(&a->target));
 }
 
 /* The features of an element an error may grow with (growth_features). */
@@ -1288,8 +1288,42 @@ static void diagnose_value(const cc_audit *a, const cc_audit_row *w, cc_diagnosi
     free(v);
 }
 
+/* ---- numbers that are not finite ---- */
+
+/* where a NaN or infinity of this kind of element usually comes from, and what to do */
+static const char *nonfinite_advice(const cc_target *t)
+{
+    if (t->nv == 4)
+        return "a square root, division or acos meeting 0 or a rounded +-1 (004's sqrt((1 - cos theta)/2) at a flat "
+               "hinge, acos of a dot product rounded past 1); take the angle with atan2 (001 (30))";
+    if (t->nv == 3)
+        return "a division by |w_u|, |w_v| or the world area, zero or nearly so at a degenerate triangle; guard it, "
+               "or leave such triangles out of the mesh";
+    return "a division by the length |x0 - x1|, zero at coincident vertices";
+}
+
+/* the finite row's finding: the first element, part and entry that is not finite, and how many */
+static void diagnose_finite(const cc_audit *a, const cc_audit_row *w, cc_diagnosis *dg)
+{
+    const cc_target *t = &a->target;
+    const cc_diff *d = &w->worst;
+    int force = t->claims.as_energy || t->claims.bridson_force;
+    const char *part = d->j >= 0 ? (force ? "jacobian" : "hessian") : d->i >= 0 ? (force ? "force" : "gradient")
+                                                                                  : (force ? "energy" : "value");
+    char label[64], entry[96] = "";
+    cc_case_label(t->nv, w->worst_case, label, sizeof label);
+    if (d->j >= 0)
+        snprintf(entry, sizeof entry, ", entry [%d][%d] (vertex %d %c, vertex %d %c)", force ? d->i : d->k,
+                 force ? d->j : d->i, d->i / 3, "xyz"[d->i % 3], d->j / 3, "xyz"[d->j % 3]);
+    else if (d->i >= 0) snprintf(entry, sizeof entry, ", entry %d (vertex %d %c)", d->i, d->i / 3, "xyz"[d->i % 3]);
+    add(dg, CC_FIND_NONFINITE, 1, 1, "The %s is %s at %s %s%s; not finite at %d of the %d elements: %s.", part,
+        isnan(d->analytic) ? "NaN" : "infinite", w->worst_case < 0 ? "edge case" : "element", label, entry,
+        w->undefined, w->samples, nonfinite_advice(t));
+}
+
 int cc_diagnose_wanted(const cc_audit *a, const cc_audit_row *w)
 {
+    if (w->q == CC_Q_FINITE) return !w->pass;
     if (!w->available || w->pass || w->samples == 0) return 0;
     if (w->q == CC_Q_VALUE) return w->ref == CC_REF_CLAIM;
     if (w->q > CC_Q_HESS_GRADIENT) return 0;
@@ -1299,6 +1333,11 @@ int cc_diagnose_wanted(const cc_audit *a, const cc_audit_row *w)
 
 void cc_diagnose_row(const cc_audit *a, const cc_audit_row *w, cc_diagnosis *dg)
 {
+    if (w->q == CC_Q_FINITE) {
+        memset(dg, 0, sizeof *dg);
+        diagnose_finite(a, w, dg);
+        return;
+    }
     if (w->q == CC_Q_VALUE) {
         memset(dg, 0, sizeof *dg);
         diagnose_value(a, w, dg);

@@ -16,15 +16,17 @@ static const char *const mode_names[] = {"trans-x", "trans-y", "trans-z", "rot-x
 /* 1 if the row's worst entry is a Hessian entry (k, m, s, n, t) */
 static int two_index(const cc_audit_row *w)
 {
-    return w->q == CC_Q_HESSIAN || w->q == CC_Q_HESS_GRADIENT || w->q == CC_Q_SYMMETRY;
+    return w->q == CC_Q_HESSIAN || w->q == CC_Q_HESS_GRADIENT || w->q == CC_Q_SYMMETRY ||
+           (w->q == CC_Q_FINITE && w->worst.j >= 0);
 }
+
 
 /* "k m s [n t]" of the row's worst entry */
 void cc_report_where(const cc_audit_row *w, char *buf, int len)
 {
     const cc_diff *d = &w->worst;
     if (d->k < 0 || w->q == CC_Q_TAYLOR) snprintf(buf, (size_t)len, "-");
-    else if (w->q == CC_Q_VALUE) snprintf(buf, (size_t)len, "k%d", d->k);
+    else if (w->q == CC_Q_VALUE || (w->q == CC_Q_FINITE && d->i < 0)) snprintf(buf, (size_t)len, "k%d", d->k);
     else if (w->q == CC_Q_TRANSLATION || w->q == CC_Q_ROTATION) snprintf(buf, (size_t)len, "k%d s%d", d->k, d->i);
     else if (w->q == CC_Q_RIGID)
         snprintf(buf, (size_t)len, "k%d m%d s%d %s", d->k, d->i / 3, d->i % 3, mode_names[d->j % 6]);
@@ -48,7 +50,7 @@ static void print_row(FILE *f, const cc_audit *a, const cc_audit_row *w)
     cc_report_where(w, where, sizeof where);
     cc_case_label(a->target.nv, w->worst_case, label, sizeof label);
     if (!w->available) {
-        fprintf(f, "  %-12s %-19s %s\n", cc_ref_name(w->ref), cc_quantity_name(w->q), w->note);
+        fprintf(f, "  %-12s %-19s %s\n", cc_row_reference(w), cc_quantity_name(w->q), w->note);
         return;
     }
     if (w->q == CC_Q_TAYLOR) {
@@ -58,11 +60,20 @@ static void print_row(FILE *f, const cc_audit *a, const cc_audit_row *w)
             if (t->roundoff[q]) snprintf(o[q], sizeof o[q], "round-off");
             else snprintf(o[q], sizeof o[q], "%.2f", t->order[q]);
         fprintf(f, "  %-12s %-19s orders %s %s %s (expect 1 2 3) over %d element%s, lowest r1 at %-14s %s\n",
-                cc_ref_name(w->ref), "taylor", o[0], o[1], o[2], w->samples, w->samples == 1 ? "" : "s", label, result(w));
+                cc_row_reference(w), "taylor", o[0], o[1], o[2], w->samples, w->samples == 1 ? "" : "s", label, result(w));
+        return;
+    }
+    if (w->q == CC_Q_FINITE) {   /* no comparison: how many elements gave numbers that are not all finite */
+        fprintf(f, "  %-12s %-19s %s at %d of %d element%s", "target", "finite", w->pass ? "finite" : "NOT finite",
+                w->pass ? w->samples : w->undefined, w->samples, w->samples == 1 ? "" : "s");
+        if (!w->pass) fprintf(f, ", first %s at %s", where, label);
+        fprintf(f, "%*s%s\n", w->pass ? 33 + (w->samples == 1) : 4, "", result(w));
+        for (int i = 0; i < w->diag.n; i++)
+            fprintf(f, "      %s %-16s %s\n", i ? " " : "^", cc_finding_name(w->diag.f[i].kind), w->diag.f[i].text);
         return;
     }
     snprintf(err, sizeof err, isnan(w->max_rel) ? "NaN" : "%.2e", w->max_rel);
-    fprintf(f, "  %-12s %-19s %-10s %9s  %-18s %11.4e %11.4e  %-19s %s", cc_ref_name(w->ref),
+    fprintf(f, "  %-12s %-19s %-10s %9s  %-18s %11.4e %11.4e  %-19s %s", cc_row_reference(w),
             cc_quantity_name(w->q), w->scheme, err, where, w->worst.analytic, w->worst.reference,
             label, result(w));
     if (w->undefined) fprintf(f, " [undefined at %d element%s]", w->undefined, w->undefined == 1 ? "" : "s");
@@ -207,7 +218,7 @@ static void json_row(FILE *f, const cc_audit *a, const cc_audit_row *w)
     fputs("{\"condition\": ", f);
     cc_json_string(f, a->target.condition);
     json_kv_string(f, "variant", a->target.variant);
-    json_kv_string(f, "reference", cc_ref_name(w->ref));
+    json_kv_string(f, "reference", cc_row_reference(w));
     json_kv_string(f, "quantity", cc_quantity_name(w->q));
     json_kv_number(f, "max_rel_error", w->available ? w->max_rel : NAN);
     fprintf(f, ", \"pass\": %s", w->available && w->pass ? "true" : "false");
@@ -403,13 +414,13 @@ static int write_growth(const char *dir, const cc_audit *a, const cc_audit_row *
     int m = cc_diagnose_growth(a, w, feat, e, &fname);
     if (m <= 0) return 0;
     cc_outfile df, gf;
-    snprintf(name, 96, "growth_%s_%s_%s_%s", a->target.condition, a->target.variant, cc_ref_name(w->ref),
+    snprintf(name, 96, "growth_%s_%s_%s_%s", a->target.condition, a->target.variant, cc_row_reference(w),
              cc_quantity_name(w->q));
     for (char *c = name; *c; c++)
         if (*c == '-') *c = '_';
     if (cc_gp_data_open(&df, dir, name, err, CC_ERRLEN) < 0) return -1;
     fprintf(df.f, "# %s %s, %s %s: normwise relative error of each element against %s\n", a->target.condition,
-            a->target.variant, cc_ref_name(w->ref), cc_quantity_name(w->q), fname);
+            a->target.variant, cc_row_reference(w), cc_quantity_name(w->q), fname);
     for (int i = 0; i < m; i++) fprintf(df.f, "%.9e %.9e\n", feat[i], e[i]);
     if (cc_outfile_commit(&df, err, CC_ERRLEN) < 0 || cc_gp_script_open(&gf, dir, name, 760, 560, err, CC_ERRLEN) < 0)
         return -1;
@@ -419,7 +430,7 @@ static int write_growth(const char *dir, const cc_audit *a, const cc_audit_row *
                   "set logscale y\nset format y \"10^{%%L}\"\n%s"
                   "set xlabel \"%s\" noenhanced\nset ylabel \"normwise relative error\"\nunset key\nset grid\n"
                   "plot \"%s.dat\" using 1:2 with points pt 7 ps 0.8\n",
-            a->target.condition, a->target.variant, cc_ref_name(w->ref), cc_quantity_name(w->q), fname,
+            a->target.condition, a->target.variant, cc_row_reference(w), cc_quantity_name(w->q), fname,
             lo > 0 && hi > 30 * lo ? "set logscale x\n" : "", fname, name);
     return cc_gp_script_close(&gf, err, CC_ERRLEN) < 0 ? -1 : 1;
 }

@@ -11,7 +11,9 @@
  *   round-off, exact comparisons: TOL_RT = 1e-13 normwise relative (measured ~1e-15, and
  *     ~1e-14 on thin wings; docs/bend.md);
  *   finite differences: with l the hinge's smallest length (altitudes, edge) and X its
- *     largest coordinate, a position carries a relative round-off rho = eps max(X/l, 1).
+ *     largest coordinate, a position carries a relative round-off rho = eps max(X/l, 1), and
+ *     the value C = theta - theta0, up to 6 in size at a folded rest, one of eps |C|:
+ *     rho = eps max(X/l, 1, |C|).
  *     Central differences of the value have error ~ (h/l)^2 + rho l/h (gradient) and
  *     ~ (h/l)^2 + rho (l/h)^2 (Hessian), smallest at h = l rho^(1/3) and h = l rho^(1/4),
  *     where they are ~ rho^(2/3) and ~ rho^(1/2). Each hinge is checked at those steps
@@ -84,11 +86,11 @@ static double feature_length(const double *x)
 }
 
 /* finite-difference steps and tolerances for hinge x (see the banner) */
-static void fd_plan(const double *x, double *hg, double *hh, double *tg, double *th)
+static void fd_plan(const double *x, double C, double *hg, double *hh, double *tg, double *th)
 {
     double l = feature_length(x), X = 0;
     for (int i = 0; i < 12; i++) X = fmax(X, fabs(x[i]));
-    double rho = 0x1p-52 * fmax(X / l, 1.0);
+    double rho = 0x1p-52 * fmax(fmax(X / l, 1.0), fabs(C));
     *hg = l * cbrt(rho);
     *hh = l * sqrt(sqrt(rho));
     *tg = 10 * pow(rho, 2.0 / 3.0);
@@ -146,7 +148,7 @@ static void agree_one(const cc_condition *c, const double *x, const cc_rest *r, 
     a->h_frozen = worse(a->h_frozen, cc_compare_hessian(e.d2C, refh, 1, 12).rel);
     if (fd) {
         double hg, hh, tg, th;
-        fd_plan(x, &hg, &hh, &tg, &th);
+        fd_plan(x, e.C[0], &hg, &hh, &tg, &th);
         cc_ref_fd_gradient(c, x, NULL, r, hg, ref);
         double eg = cc_compare_gradient(e.dC, ref, 1, 12).rel;
         cc_ref_fd_hessian(c, x, NULL, r, hh, refh);

@@ -177,7 +177,7 @@ static void run(const char *cond, const char *variant, mistake m, cc_audit *a)
 /* the finding of kind k on row (ref, q), or NULL */
 static const cc_finding *finding(const cc_audit *a, cc_quantity q, cc_finding_kind k)
 {
-    const cc_audit_row *w = cc_audit_find(a, CC_REF_EXACT, q);
+    const cc_audit_row *w = cc_audit_find(a, q == CC_Q_FINITE ? CC_REF_FD_TRUE : CC_REF_EXACT, q);
     if (!w) return NULL;
     for (int i = 0; i < w->diag.n; i++)
         if (w->diag.f[i].kind == k) return &w->diag.f[i];
@@ -187,7 +187,7 @@ static const cc_finding *finding(const cc_audit *a, cc_quantity q, cc_finding_ki
 /* the row's findings as "kind kind ..." for failure messages */
 static void print_findings(const cc_audit *a, cc_quantity q)
 {
-    const cc_audit_row *w = cc_audit_find(a, CC_REF_EXACT, q);
+    const cc_audit_row *w = cc_audit_find(a, q == CC_Q_FINITE ? CC_REF_FD_TRUE : CC_REF_EXACT, q);
     for (int i = 0; w && i < w->diag.n; i++) fprintf(stderr, "    %s: %s\n", cc_finding_name(w->diag.f[i].kind), w->diag.f[i].text);
 }
 
@@ -388,10 +388,15 @@ static void test_nonfinite(void)
     o.samples = 20;
     o.refs = 1u << CC_REF_EXACT;
     CU_ASSERT_FATAL(cc_audit_run(&t, &o, &a) == 0);
-    const cc_finding *f = finding(&a, CC_Q_GRADIENT, CC_FIND_NONFINITE);
-    if (!f) print_findings(&a, CC_Q_GRADIENT);
+    /* the finite row names where, and fails the audit; the other rows leave those elements out */
+    const cc_finding *f = finding(&a, CC_Q_FINITE, CC_FIND_NONFINITE);
+    if (!f) print_findings(&a, CC_Q_FINITE);
     CU_ASSERT_PTR_NOT_NULL_FATAL(f);
     CU_ASSERT_PTR_NOT_NULL(strstr(f->text, "NaN at edge case e0:flat"));
+    CU_ASSERT(cc_audit_failed(&a));
+    const cc_audit_row *g = cc_audit_find(&a, CC_REF_EXACT, CC_Q_GRADIENT);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(g);
+    CU_ASSERT(g->undefined > 0 && !isnan(g->max_rel));
 }
 
 static void test_grows_with(void)

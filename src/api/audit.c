@@ -70,7 +70,7 @@ static void publish_row(clothcheck_result *r, int i)
     const cc_audit_row *w = &r->audit.rows[i];
     clothcheck_row *p = &r->rows[i];
     char where[64], label[48];
-    p->reference = cc_ref_name(w->ref);
+    p->reference = cc_row_reference(w);
     p->quantity = cc_quantity_name(w->q);
     p->status = status_of(w);
     p->gates = w->gates;

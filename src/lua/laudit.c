@@ -185,7 +185,7 @@ static int l_rows(lua_State *L)
     for (int i = 0; i < a->nrows; i++) {
         const cc_audit_row *w = &a->rows[i];
         lua_createtable(L, 0, 14);
-        lua_pushstring(L, cc_ref_name(w->ref)), lua_setfield(L, -2, "reference");
+        lua_pushstring(L, cc_row_reference(w)), lua_setfield(L, -2, "reference");
         lua_pushstring(L, cc_quantity_name(w->q)), lua_setfield(L, -2, "quantity");
         lua_pushboolean(L, w->available), lua_setfield(L, -2, "available");
         lua_pushstring(L, w->note), lua_setfield(L, -2, "note");
@@ -243,7 +243,7 @@ static void push_findings(lua_State *L, const cc_audit_row *w)
         }
         if (f->along) lua_pushstring(L, f->along), lua_setfield(L, -2, "along");
         setint(L, "share", f->share), setint(L, "of", f->of);
-        lua_pushstring(L, cc_ref_name(w->ref)), lua_setfield(L, -2, "reference");
+        lua_pushstring(L, cc_row_reference(w)), lua_setfield(L, -2, "reference");
         lua_pushstring(L, cc_quantity_name(w->q)), lua_setfield(L, -2, "quantity");
         lua_rawseti(L, -2, (lua_Integer)luaL_len(L, -2) + 1);
     }
