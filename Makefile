@@ -8,6 +8,8 @@
 #   make fuzz   build the libFuzzer targets with clang (build-fuzz/) and run each for
 #               FUZZ_SECONDS (default 60) after replaying tests/fuzz/regress/, JOBS at a time
 #               (part of make test)
+#   make corpus the whole mutation corpus (tests/test_corpus.c --all): every variant, both
+#               contracts, its confusion table (make test-quick runs a subset)
 #   make install PREFIX=P   build, then install the C library for your own tests under P
 #               (default /usr/local): lib/libclothcheck.a, include/clothcheck/clothcheck.h,
 #               lib/pkgconfig/clothcheck.pc, lib/cmake/clothcheck/ (docs/api.md)
@@ -22,7 +24,7 @@ FUZZ_SECONDS ?= 60
 PREFIX     ?= /usr/local
 MAKEFLAGS  += --no-print-directory
 
-.PHONY: all deps configure build demo test test-quick test-sanitize fuzz bench install clean
+.PHONY: all deps configure build demo test test-quick test-sanitize fuzz bench corpus install clean
 
 all: build
 
@@ -56,6 +58,9 @@ fuzz: deps
 
 bench: build
 	@$(BUILD_DIR)/clothcheck bench
+
+corpus: build
+	@$(BUILD_DIR)/test_corpus --all
 
 install: build
 	@cmake --install $(BUILD_DIR) --prefix $(PREFIX)

@@ -477,28 +477,38 @@ static void fold_energies(cc_audit_row *w, const energy_pair *p, int n)
     }
 }
 
-/* the first entry of e's parts `got` that is not finite, into d (k, i, j as the rows name
- * entries; analytic its value); 1 if there is one */
-static int nonfinite_entry(const cc_target *t, const cc_eval *e, int got, cc_diff *d)
+/* the CC_WANT_* bits of e's parts `got` that are not finite, the first such entry into d (k, i, j
+ * as the rows name entries; analytic its value) */
+static int nonfinite_parts(const cc_target *t, const cc_eval *e, int got, cc_diff *d)
 {
-    int n = 3 * t->nv;
+    int n = 3 * t->nv, bad = 0;
     *d = (cc_diff){NAN, -1, -1, -1, 0, 0};
     for (int k = 0; k < t->ncomp; k++) {
-        if ((got & CC_WANT_VALUE) && !isfinite(e->C[k])) return d->k = k, d->analytic = e->C[k], 1;
+        if ((got & CC_WANT_VALUE) && !isfinite(e->C[k])) {
+            if (!bad) d->k = k, d->analytic = e->C[k];
+            bad |= CC_WANT_VALUE;
+        }
         for (int i = 0; i < n; i++) {
-            if ((got & CC_WANT_GRAD) && !isfinite(e->dC[k][i])) return d->k = k, d->i = i, d->analytic = e->dC[k][i], 1;
+            if ((got & CC_WANT_GRAD) && !isfinite(e->dC[k][i])) {
+                if (!bad) d->k = k, d->i = i, d->analytic = e->dC[k][i];
+                bad |= CC_WANT_GRAD;
+            }
             for (int j = 0; (got & CC_WANT_HESS) && j < n; j++)
-                if (!isfinite(e->d2C[k][i][j])) return d->k = k, d->i = i, d->j = j, d->analytic = e->d2C[k][i][j], 1;
+                if (!isfinite(e->d2C[k][i][j])) {
+                    if (!bad) d->k = k, d->i = i, d->j = j, d->analytic = e->d2C[k][i][j];
+                    bad |= CC_WANT_HESS;
+                }
         }
     }
-    return 0;
+    return bad;
 }
 
-/* the finite row w at one element: its first non-finite entry, if any; 1 if there is one */
+/* the finite row w at one element: its first non-finite entry, if any; the CC_WANT_* bits of the
+ * parts that are not finite */
 static int check_finite(cc_audit_row *w, const cc_target *t, const cc_eval *e, int got, int id)
 {
     cc_diff d;
-    int bad = got >= 0 && nonfinite_entry(t, e, got, &d);
+    int bad = got >= 0 ? nonfinite_parts(t, e, got, &d) : 0;
     if (!bad) d = (cc_diff){0, -1, -1, -1, 0, 0};
     int first = w->samples == 0 || (bad && !isnan(w->max_rel));
     w->samples++;
@@ -532,14 +542,14 @@ static void run_batch(cc_audit *a, const cc_case *cases, int n)
         memset(ra->gstate, 0, sizeof ra->gstate);
         memset(ra->hstate, 0, sizeof ra->hstate);
         ra->hg_state = 0, ra->single_state = 0;
-        int nonfinite = 0;   /* the target's numbers are not finite here: the finite row says so, the others skip it */
+        int nonfinite = 0;   /* the parts that are not finite here: the finite row says so, the rows that need them skip it */
         for (int i = 0; i < a->nrows; i++)
             if (a->rows[i].q == CC_Q_FINITE) nonfinite = check_finite(&a->rows[i], t, &e, got, cases[c].id);
         ra->ell = cc_target_step_scale(t, cases[c].x, got >= 0 && (got & both) == both && !nonfinite ? &e : NULL);
         for (int i = 0; i < a->nrows; i++) {
             cc_audit_row *w = &a->rows[i];
             if (!w->available || w->q == CC_Q_TAYLOR || w->q == CC_Q_FINITE) continue;
-            if (nonfinite) {
+            if (nonfinite & (row_needs(w->ref, w->q) | row_needs(CC_REF_CLAIM, w->q))) {
                 w->undefined++;
                 continue;
             }

@@ -14,12 +14,21 @@
 
 #define TOL_CLAIM 1e-8   /* against the claimed terms: the same formulas summed in another order */
 
+/* A target whose numbers carry fewer digits (precision p above PREC_LIMITED: floats, or a few
+ * digits printed) is judged to them: differences of its answers at a step of p^(1/5) of an edge
+ * (round-off p/step and truncation step^4 balanced), against 1.7e4 p; its identities and the
+ * claim against 170 p (1e-3 and 1e-5 at a float's 2^-24, as the element audit) */
+#define PREC_LIMITED 1e-12
+#define TOL_LIMITED_FD 1.7e4
+#define TOL_LIMITED 170.0
+
 /* Each check: its name, what of the program it needs, and its tolerance. */
 static const struct {
     const char *name;
     int needs;
     double tol;
 } kinds[CC_SYS_CHECKS] = {
+    [CC_SYS_C_FINITE] = {"finite", 0, 0},
     [CC_SYS_C_FORCE] = {"force = -grad E", CC_SYS_ENERGY | CC_SYS_FORCE, TOL_FORCE},
     [CC_SYS_C_DFDX] = {"df/dx", CC_SYS_FORCE | CC_SYS_DFDX, TOL_JAC},
     [CC_SYS_C_DFDX_MOVING] = {"df/dx moving", CC_SYS_FORCE | CC_SYS_DFDX, TOL_JAC},
@@ -72,19 +81,129 @@ typedef struct run {
     cc_rng g;
     cc_sys_eval e, p;     /* the state's answer, and one for the differences */
     double *w[6];         /* scratch vectors of n */
+    double *xs, *vs;      /* a state rounded to floats (claim_state) */
     double *tf[CC_SYS_MAX_TERMS];   /* each claimed term's force (or its differences) at the state */
     const char *state;    /* the state being checked, for findings */
     char *err;
     int errlen;
     int failed;           /* the target misbehaved */
+    int tainted;          /* the program gave a number that is not finite at this state (or around it) */
+    char mass_pending[480];   /* the mass check's finding where df/dv and df/dx could not be told apart */
+    double tol[CC_SYS_CHECKS];   /* each check's tolerance at the target's precision */
+    double round;         /* the relative rounding of the target's answers, for the floors of differences */
+    int single;           /* the target computes in floats: the claim is taken at float positions */
+    int have_precision;   /* its precision was asked */
+    int bends;            /* -1 not known yet, else 1 if its df/dx couples a hinge's wings (it has bending) */
+    int nenergy;          /* states of the energy claim so far */
+    double E_prog[8], E_claim[8];   /* their energies, the program's and the claim's */
+    const char *E_state[8];
 } run;
 
-/* target t at (x, v) with bits want into out; 0 or -1 (R->failed set) */
+static void find(const run *R, cc_sys_check *c, const char *fmt, ...)
+#ifdef __GNUC__
+    __attribute__((format(printf, 3, 4)))
+#endif
+    ;
+
+/* the first entry of v[0..n) that is not finite, or -1 */
+static int first_nonfinite(const double *v, int n)
+{
+    for (int i = 0; v && i < n; i++)
+        if (!isfinite(v[i])) return i;
+    return -1;
+}
+
+/* "NaN" or "infinite" */
+static const char *nonfinite_name(double v) { return isnan(v) ? "NaN" : "infinite"; }
+
+/* a finding if the vector `name` of out is not finite; 1 if so */
+static int vector_finite(const run *R, const char *name, const double *v, const char *where)
+{
+    int i = first_nonfinite(v, R->n);
+    if (i < 0) return 0;
+    find(R, &R->r->c[CC_SYS_C_FINITE], "%s%s entry %d (vertex %d, axis %c) is %s", where, name, i + R->o->base,
+         i / 3 + R->o->base, "xyz"[i % 3], nonfinite_name(v[i]));
+    return 1;
+}
+
+/* a finding if the matrix `name` is not finite; 1 if so */
+static int matrix_finite(const run *R, const char *name, const cc_csr *M, const char *where)
+{
+    for (int i = 0; i < M->n; i++)
+        for (int k = M->rowp[i]; k < M->rowp[i + 1]; k++)
+            if (!isfinite(M->val[k])) {
+                int j = M->col[k];
+                find(R, &R->r->c[CC_SYS_C_FINITE], "%s%s entry (%d, %d) (row vertex %d %c, column vertex %d %c) is %s",
+                     where, name, i + R->o->base, j + R->o->base, i / 3 + R->o->base, "xyz"[i % 3], j / 3 + R->o->base,
+                     "xyz"[j % 3],
+                     nonfinite_name(M->val[k]));
+                return 1;
+            }
+    return 0;
+}
+
+/* the program's answer out (the state's own, or one of the differences around it when around):
+ * every part it holds finite, else a finding (the first such part) and the state tainted */
+static void scan_finite(run *R, const cc_sys_eval *out, int around)
+{
+    cc_sys_check *c = &R->r->c[CC_SYS_C_FINITE];
+    const char *where = around ? "around the state, where the differences go: " : "";
+    int bad = 0;
+    c->tests++;
+    if (R->tainted) return;   /* one finding a state */
+    if ((out->have & CC_SYS_ENERGY) && !isfinite(out->E)) {
+        find(R, c, "%sthe energy is %s", where, nonfinite_name(out->E));
+        bad = 1;
+    }
+    if (!bad && (out->have & CC_SYS_FORCE)) bad = vector_finite(R, "the force", out->f, where);
+    if (!bad && (out->have & CC_SYS_EXTERNAL)) bad = vector_finite(R, "the external force", out->ext, where);
+    if (!bad && (out->have & CC_SYS_DFDX)) bad = matrix_finite(R, "df/dx", &out->dfdx, where);
+    if (!bad && (out->have & CC_SYS_DFDV)) bad = matrix_finite(R, "df/dv", &out->dfdv, where);
+    if (!bad && (out->have & CC_SYS_SYSTEM)) bad = matrix_finite(R, "A", &out->A, where) || vector_finite(R, "b", out->b, where);
+    if (bad) R->tainted = 1, c->max_rel = INFINITY;
+}
+
+/* fold relative difference rel into check c, unless the state is tainted (the finite check says
+ * where); a difference that is not a number counts as the largest */
+static void note(const run *R, cc_sys_check *c, double rel)
+{
+    if (R->tainted) return;
+    if (isnan(rel)) c->max_rel = INFINITY;
+    else if (rel > c->max_rel) c->max_rel = rel;
+}
+
+/* 1 if check c compares with differences of the target's answers */
+static int differenced_check(int c)
+{
+    return c == CC_SYS_C_FORCE || c == CC_SYS_C_DFDX || c == CC_SYS_C_DFDX_MOVING || c == CC_SYS_C_DFDV ||
+           c == CC_SYS_C_CLAIM_DFDX || c == CC_SYS_C_CLAIM_DFDV;
+}
+
+/* the tolerances, the floors' rounding and the difference step at precision p */
+static void set_precision(run *R, double p)
+{
+    R->r->precision = p;
+    R->round = fmax(1e-8, 10 * p);
+    R->single = p >= 0x1p-24;
+    for (int c = 0; c < CC_SYS_CHECKS; c++)
+        R->tol[c] = p > PREC_LIMITED ? fmax(kinds[c].tol, (differenced_check(c) ? TOL_LIMITED_FD : TOL_LIMITED) * p)
+                                     : kinds[c].tol;
+    R->eps = (p > PREC_LIMITED ? fmax(STEP, pow(p, 0.2)) : STEP) * R->L;
+}
+
+/* target t at (x, v) with bits want into out; 0 or -1 (R->failed set). The program's answers
+ * are scanned for numbers that are not finite (R->e is the state's own answer); after its first,
+ * its precision is asked. */
 static int ask_of(run *R, const cc_sys_target *t, const double *x, const double *v, int want, cc_sys_eval *out)
 {
     cc_sys_eval_clear(out);
     if (t == R->t) R->r->evaluations++;
     if (t->eval(t->ctx, x, v, R->o->h, want, out, R->err, R->errlen) < 0) return R->failed = 1, -1;
+    if (t == R->t) scan_finite(R, out, out != &R->e);
+    if (t == R->t && !R->have_precision) {
+        R->have_precision = 1;
+        set_precision(R, t->precision ? t->precision(t->ctx) : 0);
+    }
     return 0;
 }
 
@@ -115,7 +234,7 @@ static int energy_along(run *R, const double *x, const double *d, double *out, d
     *out = (-E[0] + 8 * E[1] - 8 * E[2] + E[3]) / (12 * R->eps);
     if (floor) {
         double twice = (-E[4] + 8 * E[0] - 8 * E[3] + E[5]) / (24 * R->eps);
-        *floor = 1e-8 * emax / R->eps + 10 * fabs(twice - *out) / 15 / TOL_FORCE;
+        *floor = R->round * emax / R->eps + 10 * fabs(twice - *out) / 15 / R->tol[CC_SYS_C_FORCE];
     }
     return 0;
 }
@@ -163,9 +282,6 @@ static double norm_inf(const double *v, int n)
 
 /* ---- findings ---- */
 
-#ifdef __GNUC__
-static void find(const run *R, cc_sys_check *c, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
-#endif
 
 /* add one finding line to c, naming the state */
 static void find(const run *R, cc_sys_check *c, const char *fmt, ...)
@@ -194,7 +310,7 @@ static void elements_of(const run *R, int a, int c, char *buf, int len)
             at += snprintf(buf + at, (size_t)(len - at), "%striangle %d (%d %d %d)", cnt++ ? ", " : "", t + o, v[0] + o,
                            v[1] + o, v[2] + o);
     }
-    for (int h = 0; h < m->nh && cnt < 9 && at < len; h++) {
+    for (int h = 0; h < m->nh && cnt < 9 && at < len && R->bends != 0; h++) {   /* hinges where it bends */
         const int *v = m->hinge + 4 * h;
         int ha = 0, hc = c < 0;
         for (int q = 0; q < 4; q++) ha |= v[q] == a, hc |= v[q] == c;
@@ -258,7 +374,7 @@ static double force_err(run *R, void *ctx, const int *vs, int k)
     if (energy_along(R, c->x, d, &g, NULL) < 0) return -1;
     for (int i = 0; i < R->n; i++) fd += c->f[i] * d[i], ff += c->f[i] * c->f[i], dd += d[i] * d[i];
     double scale = sqrt(ff * dd) + fabs(g);
-    if (!(scale > 0) || fabs(g + fd) <= TOL_FORCE * scale) return scale > 0 ? fabs(g + fd) / scale : 0.0;
+    if (!(scale > 0) || fabs(g + fd) <= R->tol[CC_SYS_C_FORCE] * scale) return scale > 0 ? fabs(g + fd) / scale : 0.0;
     /* a difference: is it more than the differences can tell? At rest without gravity f = 0 and g
      * is their truncation; the floor keeps that from counting */
     if (energy_along(R, c->x, d, &g, &floor) < 0) return -1;
@@ -304,10 +420,10 @@ static void check_force(run *R, const double *x, const cc_sys_eval *e)
         chk->tests++;
         worst = fmax(worst, err);
     }
-    chk->max_rel = fmax(chk->max_rel, worst);
-    if (!(worst > TOL_FORCE) || chk->nfind || R->failed) return;
+    note(R, chk, worst);
+    if (!(worst > R->tol[CC_SYS_C_FORCE]) || chk->nfind || R->failed || R->tainted) return;
     int *vs = all_vertices(R->nv), found[16];
-    int nf = vs ? bisect(R, force_err, &c, vs, R->nv, TOL_FORCE, found, 0, R->o->localize) : 0;
+    int nf = vs ? bisect(R, force_err, &c, vs, R->nv, R->tol[CC_SYS_C_FORCE], found, 0, R->o->localize) : 0;
     for (int i = 0; i < nf && !R->failed; i++) force_kind(R, &c, found[i], chk);
     free(vs);
 }
@@ -329,7 +445,7 @@ static double jac_err(run *R, void *ctx, const int *vs, int k)
     cc_csr_mul(c->J, d, Jd);
     if (force_along(R, c->x, c->v, d, c->of_v, fd) < 0) return -1;
     /* differences of f carry its rounding, eps |f| / step: a floor under the scale */
-    double step = c->of_v ? R->eps / R->o->h : R->eps, floor = 1e-8 * norm_inf(R->e.f, R->n) / step;
+    double step = c->of_v ? R->eps / R->o->h : R->eps, floor = R->round * norm_inf(R->e.f, R->n) / step;
     double worst = 0, scale = fmax(fmax(norm_inf(Jd, R->n), norm_inf(fd, R->n)), floor);
     for (int i = 0; i < R->n; i++) worst = fmax(worst, fabs(Jd[i] - fd[i]));
     return scale > 0 ? worst / scale : 0.0;
@@ -352,9 +468,24 @@ static double block_max(double P[3][3])
     return m;
 }
 
+/* the row vertex b != a whose block (b, c) differs from the right one by S (a surplus there
+ * that is the deficit here, or the other way), or -1 */
+static int block_moved(run *R, const double *Fc, const double *Pc, int a, double S[3][3], double sc)
+{
+    double tol = 1e-4;
+    for (int b = 0; b < R->nv; b++) {
+        if (b == a) continue;
+        double D[3][3];
+        for (int s = 0; s < 3; s++)
+            for (int t = 0; t < 3; t++) D[s][t] = Fc[(3 * b + s) * 3 + t] - Pc[(3 * b + s) * 3 + t];
+        if (block_max(D) > tol * sc && block_diff(S, D, sc) < tol) return b;
+    }
+    return -1;
+}
+
 /* what block (a, c) of the program's J is against the true one F (columns of vertex c held
- * for every row in Fc, n x 3 row-major; the program's in Pc) */
-static void block_kind(run *R, const double *Fc, const double *Pc, int a, int c, const char *name, cc_sys_check *chk)
+ * for every row in Fc, n x 3 row-major; the program's in Pc), into what */
+static void block_kind(run *R, const double *Fc, const double *Pc, int a, int c, char *what, int len)
 {
     double P[3][3], F[3][3], FT[3][3], mF[3][3], F2[3][3], S[3][3], mST[3][3];   /* S = P - F */
     for (int s = 0; s < 3; s++)
@@ -364,31 +495,22 @@ static void block_kind(run *R, const double *Fc, const double *Pc, int a, int c,
             S[s][t] = P[s][t] - F[s][t], mST[t][s] = -S[s][t];
         }
     double sc = fmax(block_max(P), block_max(F)), tol = 1e-4;
-    char what[200] = "it differs";
-    if (block_diff(P, FT, sc) < tol && block_diff(P, F, sc) > tol) snprintf(what, sizeof what, "it is the transpose of the right block");
-    else if (block_diff(P, mF, sc) < tol) snprintf(what, sizeof what, "it is the negative of the right block: a sign");
-    else if (block_diff(P, F2, sc) < tol) snprintf(what, sizeof what, "it is twice the right block: a term summed twice");
-    else if (block_max(P) <= tol * sc) snprintf(what, sizeof what, "it is zero where the right block is not: a term missing");
+    int b = block_moved(R, Fc, Pc, a, S, sc), o = R->o->base;
+    snprintf(what, (size_t)len, "it differs");
+    if (block_diff(P, FT, sc) < tol && block_diff(P, F, sc) > tol) snprintf(what, (size_t)len, "it is the transpose of the right block");
+    else if (block_diff(P, mF, sc) < tol) snprintf(what, (size_t)len, "it is the negative of the right block: a sign");
+    else if (block_diff(P, F2, sc) < tol) snprintf(what, (size_t)len, "it is twice the right block: a term summed twice");
+    else if (block_max(P) <= tol * sc && b >= 0)   /* gone to another row: one mistake, named once */
+        snprintf(what, (size_t)len, "it is zero where the right block is not, and row vertex %d holds it instead: a term "
+                 "added at the wrong vertex (%d where %d belongs)", b + o, b + o, a + o);
+    else if (block_max(P) <= tol * sc) snprintf(what, (size_t)len, "it is zero where the right block is not: a term missing");
     else if (block_diff(S, mST, block_max(S)) < 1e-2)   /* S = X^T - X: the part X of an element that shares the block */
-        snprintf(what, sizeof what, "it holds the transpose of the right block's part from an element: it differs from "
+        snprintf(what, (size_t)len, "it holds the transpose of the right block's part from an element: it differs from "
                  "the right block by X^T - X (antisymmetric), X that part");
-    else {   /* a surplus here that is the deficit of another row: a block added at the wrong vertex */
-        if (block_max(F) <= tol * sc) snprintf(what, sizeof what, "there should be no block there");
-        for (int b = 0; b < R->nv; b++) {
-            if (b == a) continue;
-            double D[3][3];
-            for (int s = 0; s < 3; s++)
-                for (int t = 0; t < 3; t++) D[s][t] = Fc[(3 * b + s) * 3 + t] - Pc[(3 * b + s) * 3 + t];
-            if (block_max(D) > tol * sc && block_diff(S, D, sc) < tol) {
-                snprintf(what, sizeof what, "it holds a block that belongs at row vertex %d, whose block (%d, %d) lacks "
-                         "it: a term added at the wrong vertex", b + R->o->base, b + R->o->base, c + R->o->base);
-                break;
-            }
-        }
-    }
-    char el[200];
-    elements_of(R, a, c, el, sizeof el);
-    find(R, chk, "%s block (row vertex %d, column vertex %d): %s; %s", name, a + R->o->base, c + R->o->base, what, el);
+    else if (b >= 0)   /* a surplus here that is the deficit of another row: a block added at the wrong vertex */
+        snprintf(what, (size_t)len, "it holds a block that belongs at row vertex %d, whose block (%d, %d) lacks it: a term "
+                 "added at the wrong vertex (%d where %d belongs)", b + o, b + o, c + o, a + o, b + o);
+    else if (block_max(F) <= tol * sc) snprintf(what, (size_t)len, "there should be no block there");
 }
 
 /* the true columns of vertex c (differences of f) into Fc and the program's into Pc, n x 3 */
@@ -405,6 +527,89 @@ static int columns_of(run *R, const jac_ctx *jc, int c, double *Fc, double *Pc)
     return 0;
 }
 
+#define MAX_BLOCKS 32   /* differing blocks examined per check and state */
+
+/* "; the element holding them all: ..." for the vertices of blocks (ra[i], ca[i]) where they are
+ * at most four and some triangle or hinge holds them all, into buf ("" otherwise) */
+static void elements_holding_all(const run *R, const int *ra, const int *ca, int nb, char *buf, int len)
+{
+    int vs[4], nvs = 0;
+    buf[0] = 0;
+    for (int i = 0; i < 2 * nb; i++) {
+        int a = i % 2 ? ca[i / 2] : ra[i / 2], seen = 0;
+        for (int k = 0; k < nvs; k++) seen |= vs[k] == a;
+        if (seen) continue;
+        if (nvs == 4) return;
+        vs[nvs++] = a;
+    }
+    const cc_mesh *m = R->t->mesh;
+    int o = R->o->base, at = 0, cnt = 0;
+    for (int e = 0; e < m->nt + m->nh && at < len; e++) {
+        int tri = e < m->nt, k = tri ? 3 : 4;
+        const int *v = tri ? m->tri + 3 * e : m->hinge + 4 * (e - m->nt);
+        if (!tri && R->bends == 0) break;
+        int all = 1;
+        for (int q = 0; q < nvs && all; q++) all = v[0] == vs[q] || v[1] == vs[q] || v[2] == vs[q] || (k == 4 && v[3] == vs[q]);
+        if (!all) continue;
+        at += snprintf(buf + at, (size_t)(len - at), "%s%s %d (%d %d %d", cnt++ ? ", " : "; the elements holding them all: ",
+                       tri ? "triangle" : "hinge", (tri ? e : e - m->nt) + o, v[0] + o, v[1] + o, v[2] + o);
+        if (at < len) at += snprintf(buf + at, (size_t)(len - at), k == 4 ? " %d)" : ")", k == 4 ? v[3] + o : 0);
+    }
+}
+
+/* blocks (ra[i], ca[i]) in one row whose differences S[i] = P - F from the right blocks cancel:
+ * a part added in the wrong column (a column vertex read wrong); their kinds in what rewritten
+ * (lacks[i]: block i is smaller than the right one) */
+static void moved_columns(const run *R, const int *ra, const int *ca, double S[][3][3], const int *lacks,
+                          char what[][200], int nb)
+{
+    int o = R->o->base;
+    for (int i = 0; i < nb; i++)
+        for (int k = 0; k < nb; k++) {
+            if (k == i || ra[k] != ra[i] || ca[k] == ca[i]) continue;
+            double sc = fmax(block_max(S[i]), block_max(S[k])), sum[3][3], zero[3][3] = {{0}};
+            for (int s = 0; s < 3; s++)
+                for (int t = 0; t < 3; t++) sum[s][t] = S[i][s][t] + S[k][s][t];
+            if (!(sc > 0) || block_diff(sum, zero, sc) > 1e-4 || lacks[i] == lacks[k]) continue;
+            int wrong = lacks[i] ? ca[k] : ca[i], right = lacks[i] ? ca[i] : ca[k];
+            if (lacks[i])
+                snprintf(what[i], 200, "it lacks a part that column vertex %d holds instead: a term added at the wrong "
+                         "column vertex (%d where %d belongs)", ca[k] + o, wrong + o, right + o);
+            else
+                snprintf(what[i], 200, "it holds a part that belongs in column vertex %d: a term added at the wrong "
+                         "column vertex (%d where %d belongs)", ca[k] + o, wrong + o, right + o);
+        }
+}
+
+/* 1 if kind text w names a kind ("it differs" names none) */
+static int named_kind(const char *w) { return strcmp(w, "it differs") != 0; }
+
+/* the findings of blocks (ra[i], ca[i]) of kinds what[i]: each on its line, those that name a kind
+ * first, or, where every one is of the same kind, one line that says so with how many and where */
+static void report_blocks(run *R, cc_sys_check *chk, const char *name, const int *ra, const int *ca, char what[][200],
+                          int nb)
+{
+    int same = nb > 2, o = R->o->base;
+    for (int i = 1; i < nb && same; i++) same = !strcmp(what[i], what[0]);
+    if (same && strcmp(what[0], "it differs")) {
+        char at[160] = "";
+        for (int i = 0, len = 0; i < nb && i < 6 && len < (int)sizeof at; i++)
+            len += snprintf(at + len, sizeof at - (size_t)len, "%s(%d, %d)", i ? ", " : "", ra[i] + o, ca[i] + o);
+        char el[200] = "";
+        elements_holding_all(R, ra, ca, nb, el, sizeof el);
+        find(R, chk, "%s: every block it differs in is of one kind, %d blocks (rows, columns) %s%s: %s%s", name, nb, at,
+             nb > 6 ? ", ..." : "", what[0], el);
+        return;
+    }
+    for (int pass = 0; pass < 2; pass++)
+        for (int i = 0; i < nb; i++) {
+            if (named_kind(what[i]) != !pass) continue;
+            char el[200];
+            elements_of(R, ra[i], ca[i], el, sizeof el);
+            find(R, chk, "%s block (row vertex %d, column vertex %d): %s; %s", name, ra[i] + o, ca[i] + o, what[i], el);
+        }
+}
+
 static void check_jacobian(run *R, const double *x, const double *v, const cc_csr *J, int of_v, int which)
 {
     cc_sys_check *chk = &R->r->c[which];
@@ -415,22 +620,39 @@ static void check_jacobian(run *R, const double *x, const double *v, const cc_cs
         chk->tests++;
         worst = fmax(worst, err);
     }
-    chk->max_rel = fmax(chk->max_rel, worst);
-    if (!(worst > TOL_JAC) || chk->nfind || R->failed) return;
-    int *vs = all_vertices(R->nv), cols[16];
-    int nc = vs ? bisect(R, jac_err, &c, vs, R->nv, TOL_JAC, cols, 0, R->o->localize) : 0;
+    note(R, chk, worst);
+    double tol = R->tol[which];
+    if (!(worst > tol) || chk->nfind || R->failed || R->tainted) return;
+    int *vs = all_vertices(R->nv), cols[16], ra[MAX_BLOCKS], ca[MAX_BLOCKS], nb = 0;
+    char kinds_of[MAX_BLOCKS][200];
+    double S[MAX_BLOCKS][3][3];
+    int lacks[MAX_BLOCKS];
+    int nc = vs ? bisect(R, jac_err, &c, vs, R->nv, tol, cols, 0, R->o->localize) : 0;
     double *Fc = malloc(sizeof(double) * (size_t)R->n * 3), *Pc = malloc(sizeof(double) * (size_t)R->n * 3);
     for (int i = 0; i < nc && Fc && Pc && !R->failed; i++) {
         if (columns_of(R, &c, cols[i], Fc, Pc) < 0) break;
-        double step = of_v ? R->eps / R->o->h : R->eps, scale = 1e-8 * norm_inf(R->e.f, R->n) / step, *r = R->w[3];
+        double step = of_v ? R->eps / R->o->h : R->eps, scale = R->round * norm_inf(R->e.f, R->n) / step, *r = R->w[3];
         for (int e = 0; e < R->n * 3; e++) scale = fmax(scale, fmax(fabs(Fc[e]), fabs(Pc[e])));
         for (int row = 0; row < R->n; row++) {
             r[row] = 0;
             for (int t = 0; t < 3; t++) r[row] = fmax(r[row], fabs(Fc[row * 3 + t] - Pc[row * 3 + t]));
         }
-        int rows[8], nr = vertices_over(r, R->nv, 10 * TOL_JAC * scale, rows, 8);
-        for (int q = 0; q < nr; q++) block_kind(R, Fc, Pc, rows[q], cols[i], of_v ? "df/dv" : "df/dx", chk);
+        int rows[8], nr = vertices_over(r, R->nv, 10 * tol * scale, rows, 8);
+        for (int q = 0; q < nr && nb < MAX_BLOCKS; q++, nb++) {
+            int a = rows[q];
+            block_kind(R, Fc, Pc, a, cols[i], kinds_of[nb], sizeof kinds_of[nb]);
+            ra[nb] = a, ca[nb] = cols[i];
+            double pm = 0, fm = 0;
+            for (int s = 0; s < 3; s++)
+                for (int t = 0; t < 3; t++) {
+                    S[nb][s][t] = Pc[(3 * a + s) * 3 + t] - Fc[(3 * a + s) * 3 + t];
+                    pm = fmax(pm, fabs(Pc[(3 * a + s) * 3 + t])), fm = fmax(fm, fabs(Fc[(3 * a + s) * 3 + t]));
+                }
+            lacks[nb] = pm < fm;
+        }
     }
+    moved_columns(R, ra, ca, S, lacks, kinds_of, nb);
+    report_blocks(R, chk, of_v ? "df/dv" : "df/dx", ra, ca, kinds_of, nb);
     free(Fc), free(Pc), free(vs);
 }
 
@@ -448,8 +670,8 @@ static void check_symmetry(run *R, const cc_csr *J)
         }
     double rel = top > 0 ? worst / top : 0;
     chk->tests++;
-    chk->max_rel = fmax(chk->max_rel, rel);
-    if (!(rel > TOL_EXACT) || chk->nfind) return;
+    note(R, chk, rel);
+    if (!(rel > R->tol[CC_SYS_C_SYM]) || chk->nfind) return;
     double P[3][3], Q[3][3], QT[3][3];
     cc_csr_block(J, wa, wc, P), cc_csr_block(J, wc, wa, Q);
     for (int s = 0; s < 3; s++)
@@ -483,15 +705,21 @@ static void check_net(run *R, const double *x, const cc_sys_eval *e)
         for (int s = 0; s < 3; s++) q[s] = e->f[3 * a + s] - e->ext[3 * a + s];
         const double *r = p + 3 * a;
         double tq[3] = {r[1] * q[2] - r[2] * q[1], r[2] * q[0] - r[0] * q[2], r[0] * q[1] - r[1] * q[0]};
-        for (int s = 0; s < 3; s++) F[s] += q[s], T[s] += tq[s], sf += fabs(q[s]), st += fabs(tq[s]);
+        const double *fa = e->f + 3 * a, *ea = e->ext + 3 * a;   /* their size: f and the external force's */
+        double tf[3] = {r[1] * fa[2] - r[2] * fa[1], r[2] * fa[0] - r[0] * fa[2], r[0] * fa[1] - r[1] * fa[0]};
+        double te[3] = {r[1] * ea[2] - r[2] * ea[1], r[2] * ea[0] - r[0] * ea[2], r[0] * ea[1] - r[1] * ea[0]};
+        for (int s = 0; s < 3; s++) {
+            F[s] += q[s], T[s] += tq[s];
+            sf += fabs(q[s]) + fabs(fa[s]) + fabs(ea[s]), st += fabs(tq[s]) + fabs(tf[s]) + fabs(te[s]);
+        }
     }
     double rf = sf > 0 ? norm_inf(F, 3) / sf : 0, rt = st > 0 ? norm_inf(T, 3) / st : 0;
     cf->tests++, ct->tests++;
-    cf->max_rel = fmax(cf->max_rel, rf), ct->max_rel = fmax(ct->max_rel, rt);
-    if (rf > TOL_EXACT && !cf->nfind)
+    note(R, cf, rf), note(R, ct, rt);
+    if (rf > R->tol[CC_SYS_C_NETF] && !cf->nfind && !R->tainted)
         find(R, cf, "the internal forces (force minus external) sum to (%.4g, %.4g, %.4g): a force added at one vertex "
                  "without its opposite at another", F[0], F[1], F[2]);
-    if (rt > TOL_EXACT && !ct->nfind)
+    if (rt > R->tol[CC_SYS_C_TORQUE] && !ct->nfind && !R->tainted)
         find(R, ct, "the internal forces have a net torque (%.4g, %.4g, %.4g) about the centroid: a force not along "
                  "the line between the vertices it acts on", T[0], T[1], T[2]);
 }
@@ -506,9 +734,9 @@ static void rows_against(run *R, const cc_csr *J, const double *u, const double 
     for (int i = 0; i < R->n; i++) r[i] = Ju[i] - (expected ? expected[i] : 0);
     double rel = scale > 0 ? norm_inf(r, R->n) / scale : 0;
     chk->tests++;
-    chk->max_rel = fmax(chk->max_rel, rel);
-    if (!(rel > 1e3 * TOL_EXACT) || chk->nfind) return;
-    int rows[8], nr = vertices_over(r, R->nv, 1e3 * TOL_EXACT * scale, rows, 8);
+    note(R, chk, rel);
+    if (!(rel > R->tol[which]) || chk->nfind || R->tainted) return;
+    int rows[8], nr = vertices_over(r, R->nv, R->tol[which] * scale, rows, 8);
     for (int q = 0; q < nr && q < 3; q++) {
         char el[200];
         elements_of(R, rows[q], -1, el, sizeof el);
@@ -541,6 +769,74 @@ static void check_rigid(run *R, const double *x, const cc_sys_eval *e)
                      "df/dx (w x x) is not w x f_internal there: the Jacobian does not turn with the element (a "
                      "transposed or misplaced block)");
     }
+}
+
+/* what a coefficient c of a term t h^k says, in words into buf: "" where it is right (c = 1) */
+static void coefficient_words(double c, double h, const char *term, const char *power, char *buf, int len)
+{
+    double tol = 1e-6;
+    if (fabs(c - 1) <= tol) buf[0] = 0;
+    else if (fabs(c) <= tol) snprintf(buf, (size_t)len, "%s is missing", term);
+    else if (fabs(c + 1) <= tol) snprintf(buf, (size_t)len, "%s has the wrong sign", term);
+    else if (fabs(c * h - 1) <= tol) snprintf(buf, (size_t)len, "%s has one h too few (%s where h%s belongs)", term,
+                                             !strcmp(power, "^2") ? "h" : "no h", power);
+    else if (fabs(c - h) <= tol * h) snprintf(buf, (size_t)len, "%s has one h too many", term);
+    else if (fabs(c - 2) <= tol) snprintf(buf, (size_t)len, "%s is counted twice", term);
+    else snprintf(buf, (size_t)len, "%s is %.4g times what it should be", term, c);
+}
+
+/* "a U + b W" into buf, the coefficients 1 and -1 left out and a negative b as a minus */
+static void combination(double a, const char *U, double b, const char *W, char *buf, int len)
+{
+    char ca[32] = "", cb[32] = "";
+    if (fabs(a - 1) > 1e-9) snprintf(ca, sizeof ca, fabs(a + 1) <= 1e-9 ? "-" : "%.4g ", a);
+    if (fabs(fabs(b) - 1) > 1e-9) snprintf(cb, sizeof cb, "%.4g ", fabs(b));
+    snprintf(buf, (size_t)len, "%s%s %s %s%s", ca, U, b < 0 ? "-" : "+", cb, W);
+}
+
+/* the least-squares a, b with r = a u + b w; 1 if they fit r to 1e-9 of its size */
+static int fit_two(const double *r, const double *u, const double *w, int n, double *a, double *b)
+{
+    double uu = 0, uw = 0, ww = 0, ru = 0, rw = 0;
+    for (int i = 0; i < n; i++) uu += u[i] * u[i], uw += u[i] * w[i], ww += w[i] * w[i], ru += r[i] * u[i], rw += r[i] * w[i];
+    double det = uu * ww - uw * uw;
+    if (!(fabs(det) > 1e-12 * uu * ww)) return 0;
+    *a = (ru * ww - rw * uw) / det, *b = (rw * uu - ru * uw) / det;
+    double fit = 0, size = norm_inf(r, n);
+    for (int i = 0; i < n; i++) fit = fmax(fit, fabs(r[i] - *a * u[i] - *b * w[i]));
+    return fit <= 1e-9 * fmax(size, 1e-300);
+}
+
+/* where A = M - a h df/dv - b h^2 df/dx off the diagonal blocks (where M is zero) with a, b other
+ * than 1: which term is off and how, into buf ("" if A is no such combination) */
+static void system_matrix_kind(run *R, const cc_sys_eval *e, char *buf, int len)
+{
+    const cc_csr *parts[3] = {&e->A, &e->dfdv, &e->dfdx};
+    int nnz = 0;
+    double h = R->o->h;
+    buf[0] = 0;
+    for (int p = 0; p < 3; p++) nnz += parts[p]->rowp[parts[p]->n];
+    double *r = malloc(sizeof *r * (size_t)(nnz + 1)), *u = malloc(sizeof *u * (size_t)(nnz + 1)),
+           *w = malloc(sizeof *w * (size_t)(nnz + 1)), a, b;
+    int k = 0;
+    for (int p = 0; r && u && w && p < 3; p++)   /* every off-diagonal-block entry any of the three has */
+        for (int i = 0; i < parts[p]->n; i++)
+            for (int q = parts[p]->rowp[i]; q < parts[p]->rowp[i + 1]; q++) {
+                int j = parts[p]->col[q];
+                if (i / 3 == j / 3) continue;
+                r[k] = cc_csr_at(&e->A, i, j), u[k] = -h * cc_csr_at(&e->dfdv, i, j), w[k++] = -h * h * cc_csr_at(&e->dfdx, i, j);
+            }
+    if (k && norm_inf(u, k) > 0 && norm_inf(w, k) > 0 && fit_two(r, u, w, k, &a, &b)) {
+        char wv[96], wx[120];
+        coefficient_words(a, h, "the term -h df/dv", "", wv, sizeof wv);
+        coefficient_words(b, h, "the term -h^2 df/dx", "^2", wx, sizeof wx);
+        char combo[96];
+        combination(-a, "h df/dv", -b, "h^2 df/dx", combo, sizeof combo);
+        if (wv[0] || wx[0])
+            snprintf(buf, (size_t)len, ": off its diagonal A is M %c %s: %s%s%s (Baraff & Witkin (15))",
+                     combo[0] == '-' ? '-' : '+', combo + (combo[0] == '-'), wv, wv[0] && wx[0] ? "; " : "", wx);
+    }
+    free(r), free(u), free(w);
 }
 
 static void check_mass(run *R, const cc_sys_eval *e)
@@ -576,35 +872,50 @@ static void check_mass(run *R, const cc_sys_eval *e)
     R->r->total_mass = total;
     double rel = top > 0 ? worst / top : 0;
     chk->tests++;
-    chk->max_rel = fmax(chk->max_rel, rel);
-    if (rel > 1e3 * TOL_EXACT && !chk->nfind) {
-        char el[200];
+    note(R, chk, rel);
+    if (rel > R->tol[CC_SYS_C_MASS] && !chk->nfind && !R->tainted) {
+        char el[200], kind[400] = "";
         elements_of(R, wa, -1, el, sizeof el);
-        find(R, chk, "rows of vertex %d: A + h df/dv + h^2 df/dx is not a positive lumped mass m I there (the h or h^2, "
-                  "a sign, or the mass); %s", wa + R->o->base, el);
+        system_matrix_kind(R, e, kind, sizeof kind);
+        if (kind[0])
+            find(R, chk, "rows of vertex %d: A + h df/dv + h^2 df/dx is not a positive lumped mass m I there%s; %s",
+                 wa + R->o->base, kind, el);
+        else if (!R->mass_pending[0])   /* said at the end, if no later state tells the terms apart */
+            snprintf(R->mass_pending, sizeof R->mass_pending, "[%s] rows of vertex %d: A + h df/dv + h^2 df/dx is not a "
+                     "positive lumped mass m I there (the h or h^2, a sign, or the mass); %s", R->state, wa + R->o->base, el);
     }
 done:
     cc_csr_free(&M);
     free(I), free(Jc), free(V);
 }
 
+/* b against h f + h^2 df/dx v ((16)); where it is another combination of the two, which term is
+ * off and how (a power of h, a sign, missing) */
 static void check_b(run *R, const double *v, const cc_sys_eval *e)
 {
     cc_sys_check *chk = &R->r->c[CC_SYS_C_B];
-    double h = R->o->h, *Jv = R->w[0], *want = R->w[1], *r = R->w[2];
+    double h = R->o->h, *Jv = R->w[0], *want = R->w[1], *r = R->w[2], *hf = R->w[3], *hhJv = R->w[4];
     cc_csr_mul(&e->dfdx, v, Jv);
-    for (int i = 0; i < R->n; i++) want[i] = h * (e->f[i] + h * Jv[i]), r[i] = e->b[i] - want[i];
+    for (int i = 0; i < R->n; i++)
+        hf[i] = h * e->f[i], hhJv[i] = h * h * Jv[i], want[i] = hf[i] + hhJv[i], r[i] = e->b[i] - want[i];
     double scale = norm_inf(want, R->n), rel = scale > 0 ? norm_inf(r, R->n) / scale : 0;
     chk->tests++;
-    chk->max_rel = fmax(chk->max_rel, rel);
-    if (!(rel > 1e3 * TOL_EXACT) || chk->nfind) return;
-    double only_f = 0, minus = 0;
-    for (int i = 0; i < R->n; i++)
-        only_f = fmax(only_f, fabs(e->b[i] - h * e->f[i])), minus = fmax(minus, fabs(e->b[i] - h * (e->f[i] - h * Jv[i])));
-    const char *kind = only_f <= 1e-9 * scale ? ": it is h f, without h^2 df/dx v"
-                       : minus <= 1e-9 * scale ? ": it is h (f - h df/dx v), a sign" : "";
-    int rows[4], nr = vertices_over(r, R->nv, 1e3 * TOL_EXACT * scale, rows, 4);
-    find(R, chk, "b is not h (f + h df/dx v)%s (first at vertex %d)", kind, nr ? rows[0] + R->o->base : -1);
+    note(R, chk, rel);
+    if (!(rel > R->tol[CC_SYS_C_B]) || chk->nfind || R->tainted) return;
+    double a, b;
+    char wf[96] = "", wj[120] = "", kind[400] = "";
+    if (norm_inf(hhJv, R->n) > 0 && fit_two(e->b, hf, hhJv, R->n, &a, &b)) {
+        char combo[96];
+        coefficient_words(a, h, "the term h f", "", wf, sizeof wf);
+        coefficient_words(b, h, "the term h^2 df/dx v", "^2", wj, sizeof wj);
+        combination(a, "h f", b, "h^2 df/dx v", combo, sizeof combo);
+        snprintf(kind, sizeof kind, ": it is %s: %s%s%s", combo, wf, wf[0] && wj[0] ? "; " : "", wj);
+    } else if (norm_inf(hhJv, R->n) == 0 && fit_two(e->b, hf, e->f, R->n, &a, &b)) {
+        snprintf(kind, sizeof kind, ": it is %.4g times h f (v = 0 here)", a + b / h);
+    }
+    int rows[4], nr = vertices_over(r, R->nv, R->tol[CC_SYS_C_B] * scale, rows, 4);
+    find(R, chk, "b is not h (f + h df/dx v) (Baraff & Witkin (16))%s (first at vertex %d)", kind,
+         nr ? rows[0] + R->o->base : -1);
 }
 
 /* ---- against what the program claims, term by term ---- */
@@ -656,8 +967,18 @@ static void attribute(run *R, cc_sys_check *chk, const double *r, const double *
 }
 
 /* the claimed terms' forces at (x, v) into R->tf, their sum into F, their energies' sum into E */
+/* the state (x, v) at which the claimed terms are taken: as it is, or rounded to floats for a
+ * target that computes in floats (it rounds the positions it reads) */
+static void claim_state(run *R, const double **x, const double **v)
+{
+    if (!R->single) return;
+    for (int i = 0; i < R->n; i++) R->xs[i] = (double)(float)(*x)[i], R->vs[i] = (double)(float)(*v)[i];
+    *x = R->xs, *v = R->vs;
+}
+
 static int terms_at(run *R, const double *x, const double *v, double *F, double *E)
 {
+    claim_state(R, &x, &v);
     memset(F, 0, sizeof(double) * (size_t)R->n);
     *E = 0;
     for (int k = 0; k < R->o->nterms; k++) {
@@ -680,21 +1001,50 @@ static void check_claim_values(run *R, const double *x, const double *v, const c
         for (int i = 0; i < R->n; i++) r[i] = e->f[i] - F[i];
         double rel = scale > 0 ? norm_inf(r, R->n) / scale : 0;
         cf->tests++;
-        cf->max_rel = fmax(cf->max_rel, rel);
-        if (rel > TOL_CLAIM && !cf->nfind) attribute(R, cf, r, F, "the force");
+        note(R, cf, rel);
+        if (rel > R->tol[CC_SYS_C_CLAIM_F] && !cf->nfind) attribute(R, cf, r, F, "the force");
     }
-    if ((e->have & CC_SYS_ENERGY) && !moving) {
-        double rel = fabs(e->E - E) / fmax(fabs(E), 1e-300);
+    if ((e->have & CC_SYS_ENERGY) && !moving && !R->tainted && R->nenergy < 8) {   /* compared at the end (check_energies) */
+        R->E_prog[R->nenergy] = e->E, R->E_claim[R->nenergy] = E, R->E_state[R->nenergy] = R->state;
+        R->nenergy++;
         ce->tests++;
-        ce->max_rel = fmax(ce->max_rel, rel);
-        if (rel > TOL_CLAIM && !ce->nfind)
-            find(R, ce, "the energy is %.9g where the claimed terms give %.9g", e->E, E);
+    }
+}
+
+/* the energies of the states against the claim's, up to the constant by which they differ at the
+ * first state; the scale is the claimed energy's change from state to state (and, where it does
+ * not change, its size) */
+static void check_energies(run *R)
+{
+    cc_sys_check *ce = &R->r->c[CC_SYS_C_CLAIM_E];
+    if (!R->nenergy) return;
+    double c = R->E_prog[0] - R->E_claim[0], spread = 0, size = 0;
+    for (int k = 0; k < R->nenergy; k++) {
+        spread = fmax(spread, fabs(R->E_claim[k] - R->E_claim[0]));
+        size = fmax(size, fmax(fabs(R->E_claim[k]), fabs(R->E_prog[k] - c)));
+    }
+    double scale = fmax(spread > 0 ? spread : size, 1e3 * R->r->precision * size);   /* and the program's rounding */
+    for (int k = 0; k < R->nenergy; k++) {
+        double d = R->E_prog[k] - c - R->E_claim[k], rel = scale > 0 ? fabs(d) / scale : fabs(d) > 0;
+        if (isnan(rel)) rel = INFINITY;
+        if (rel > ce->max_rel) ce->max_rel = rel;
+        if (rel > R->tol[CC_SYS_C_CLAIM_E] && !ce->nfind) {
+            R->state = R->E_state[k];
+            find(R, ce, "the energy is %.9g where the claimed terms give %.9g%s (the claimed energy changes by %.3g "
+                 "from state to state)", R->E_prog[k] - c, R->E_claim[k], c != 0 ? ", its constant taken off" : "", spread);
+        }
+    }
+    if (fabs(c) > R->tol[CC_SYS_C_CLAIM_E] * scale && !ce->nfind) {   /* more than the rounding of the energies */
+        R->state = R->E_state[0];
+        find(R, ce, "the energies agree with the claim's up to a constant: the program's are %.6g higher at every "
+             "state (an energy is defined up to one)", c);
     }
 }
 
 /* J d against differences of the claimed terms' forces along d, in random directions */
 static void check_claim_jacobian(run *R, const double *x, const double *v, const cc_csr *J, int of_v, int which)
 {
+    claim_state(R, &x, &v);
     cc_sys_check *chk = &R->r->c[which];
     double *d = R->w[0], *Jd = R->w[1], *r = R->w[2], *sum = R->w[3];
     for (int q = 0; q < R->o->directions && !R->failed; q++) {
@@ -708,12 +1058,12 @@ static void check_claim_jacobian(run *R, const double *x, const double *v, const
             scale = fmax(scale, norm_inf(R->tf[k], R->n));
         }
         double step = of_v ? R->eps / R->o->h : R->eps;   /* the rounding of differences of f, as in jac_err */
-        scale = fmax(fmax(scale, norm_inf(Jd, R->n)), 1e-8 * norm_inf(R->e.f, R->n) / step);
+        scale = fmax(fmax(scale, norm_inf(Jd, R->n)), R->round * norm_inf(R->e.f, R->n) / step);
         for (int i = 0; i < R->n; i++) r[i] = Jd[i] - sum[i];
         double rel = scale > 0 ? norm_inf(r, R->n) / scale : 0;
         chk->tests++;
-        chk->max_rel = fmax(chk->max_rel, rel);
-        if (rel > TOL_JAC && !chk->nfind) attribute(R, chk, r, sum, of_v ? "df/dv" : "df/dx");
+        note(R, chk, rel);
+        if (rel > R->tol[which] && !chk->nfind) attribute(R, chk, r, sum, of_v ? "df/dv" : "df/dx");
     }
 }
 
@@ -777,13 +1127,42 @@ static int make_state(run *R, int k, double *x, double *v, const char **name)
     }
 }
 
+/* 1 if df/dx J has a nonzero block between the wings x0, x3 of some hinge (vertices no triangle
+ * shares: only a bending term couples them) */
+static int couples_wings(const run *R, const cc_csr *J)
+{
+    const cc_mesh *m = R->t->mesh;
+    for (int h = 0; h < m->nh; h++) {
+        double B[3][3];
+        cc_csr_block(J, m->hinge[4 * h], m->hinge[4 * h + 3], B);
+        if (block_max(B) > 0) return 1;
+    }
+    return 0;
+}
+
+/* 1 if moving the first wing of the mesh's first hinge changes the force on its other wing (by
+ * more than the differences' rounding): the program's forces bend, whatever its df/dx says */
+static int force_couples_wings(run *R, const double *x, const double *v)
+{
+    const cc_mesh *m = R->t->mesh;
+    if (!m->nh || !(R->t->provides & CC_SYS_FORCE)) return 0;
+    double *d = R->w[0], *fd = R->w[1];
+    int a = m->hinge[0], b = m->hinge[3];
+    direction(R, &a, 1, d);
+    if (force_along(R, x, v, d, 0, fd) < 0) return 0;
+    double floor = 10 * R->round * norm_inf(R->e.f, R->n) / R->eps + 1e-300, big = 0;
+    for (int s = 0; s < 3; s++) big = fmax(big, fabs(fd[3 * b + s]));
+    return big > floor;
+}
+
 /* the checks at one state */
 static void check_state(run *R, const double *x, const double *v)
 {
     const cc_sys_target *t = R->t;
     int moving = norm_inf(v, R->n) > 0, has = t->provides;
-    if (ask(R, x, v, has, &R->e) < 0) return;
+    if (ask(R, x, v, has, &R->e) < 0 || R->tainted) return;   /* not finite: the finite check says where */
     cc_sys_eval *e = &R->e;
+    if (R->bends < 0) R->bends = ((has & CC_SYS_DFDX) && couples_wings(R, &e->dfdx)) || force_couples_wings(R, x, v);
     /* keep this state's answer: the differences reuse R->p */
     if ((has & (CC_SYS_ENERGY | CC_SYS_FORCE)) == (CC_SYS_ENERGY | CC_SYS_FORCE) && !moving) check_force(R, x, e);
     if ((has & (CC_SYS_FORCE | CC_SYS_DFDX)) == (CC_SYS_FORCE | CC_SYS_DFDX) && !R->failed)
@@ -811,7 +1190,8 @@ static void plan(run *R)
         k->gates = k->applies;
         k->max_rel = 0;
         k->note = k->applies ? "" : "not applicable: the program does not give what it needs";
-        if (c >= CC_SYS_C_CLAIM_E && !R->o->nterms) k->applies = 0, k->gates = 0, k->note = "not applicable: no --claims";
+        if (c >= CC_SYS_C_CLAIM_E && c <= CC_SYS_C_CLAIM_DFDV && !R->o->nterms)
+            k->applies = 0, k->gates = 0, k->note = "not applicable: no --claims";
     }
     if (R->r->c[CC_SYS_C_DFDX_MOVING].applies)
         R->r->c[CC_SYS_C_DFDX_MOVING].gates = 0,
@@ -825,8 +1205,17 @@ static void verdicts(run *R)
 {
     for (int c = 0; c < CC_SYS_CHECKS; c++) {
         cc_sys_check *k = &R->r->c[c];
-        k->pass = k->applies && k->tests > 0 && k->max_rel <= kinds[c].tol;
+        k->pass = k->applies && k->tests > 0 && k->max_rel <= R->tol[c];
         if (k->applies && !k->tests) k->gates = 0, k->note = "not run: no state it applies to";
+    }
+    /* the force against the energy fails while df/dx agrees with the force: what the two say together */
+    cc_sys_check *fc = &R->r->c[CC_SYS_C_FORCE], *jc = &R->r->c[CC_SYS_C_DFDX];
+    if (fc->applies && fc->tests && !fc->pass && jc->applies && jc->tests && jc->pass && fc->nfind < CC_SYS_FINDINGS) {
+        memmove(fc->find[1], fc->find[0], sizeof fc->find[0] * (size_t)fc->nfind);
+        fc->nfind++;
+        snprintf(fc->find[0], sizeof fc->find[0], "the force and df/dx agree with each other (df/dx passes) but not with "
+                 "the energy: a term counted twice in the force and its Jacobian and once in the energy, or a force "
+                 "whose energy is left out");
     }
     /* symmetry gates only where the forces have an energy they agree with */
     if (R->r->c[CC_SYS_C_SYM].applies && R->r->c[CC_SYS_C_FORCE].applies && !R->r->c[CC_SYS_C_FORCE].pass)
@@ -835,12 +1224,13 @@ static void verdicts(run *R)
 
 int cc_sys_run(const cc_sys_target *t, const cc_sys_opts *o, cc_sys_report *r, char *err, int errlen)
 {
-    run R = {.t = t, .o = o, .r = r, .nv = t->mesh->nv, .n = 3 * t->mesh->nv, .L = mean_edge(t->mesh),
+    run R = {.t = t, .o = o, .r = r, .nv = t->mesh->nv, .n = 3 * t->mesh->nv, .L = mean_edge(t->mesh), .bends = -1,
              .g = cc_rng_make(o->seed, 0x5157), .state = "", .err = err, .errlen = errlen};
     memset(r, 0, sizeof *r);
-    R.eps = STEP * R.L;
+    set_precision(&R, 0);   /* until the target's first answer says otherwise */
     int ok = cc_sys_eval_init(&R.e, R.n) == 0 && cc_sys_eval_init(&R.p, R.n) == 0 && o->nterms <= CC_SYS_MAX_TERMS;
     for (int i = 0; i < 6; i++) ok = ok && (R.w[i] = malloc(sizeof(double) * (size_t)R.n)) != NULL;
+    ok = ok && (R.xs = malloc(sizeof(double) * (size_t)R.n)) != NULL && (R.vs = malloc(sizeof(double) * (size_t)R.n)) != NULL;
     for (int i = 0; i < o->nterms; i++) ok = ok && (R.tf[i] = malloc(sizeof(double) * (size_t)R.n)) != NULL;
     double *x = malloc(sizeof(double) * (size_t)R.n), *v = malloc(sizeof(double) * (size_t)R.n);
     if (!ok || !x || !v) snprintf(err, (size_t)errlen, "out of memory"), R.failed = 1;
@@ -849,11 +1239,17 @@ int cc_sys_run(const cc_sys_target *t, const cc_sys_opts *o, cc_sys_report *r, c
     for (int k = 0; !R.failed && make_state(&R, k, x, v, &name) == 0; k++) {
         r->state_name[r->nstates++] = name;
         R.state = name;
+        R.tainted = 0;
         check_state(&R, x, v);
     }
-    if (!R.failed) verdicts(&R);
+    if (!R.failed && R.mass_pending[0] && !r->c[CC_SYS_C_MASS].nfind) {
+        cc_sys_check *m = &r->c[CC_SYS_C_MASS];
+        snprintf(m->find[m->nfind++], sizeof m->find[0], "%s", R.mass_pending);
+    }
+    if (!R.failed) check_energies(&R), verdicts(&R);
     cc_sys_eval_free(&R.e), cc_sys_eval_free(&R.p);
     for (int i = 0; i < 6; i++) free(R.w[i]);
+    free(R.xs), free(R.vs);
     for (int i = 0; i < o->nterms; i++) free(R.tf[i]);
     free(x), free(v);
     return R.failed ? -1 : 0;

@@ -10,6 +10,9 @@
  * 3x3 blocks and the elements around them, and say what kind of difference a block shows (a
  * sign, a doubled or missing term, a transposed block, a block at the wrong vertex).
  *
+ *   finite       every number of every answer is finite: a NaN or an infinity fails, named by
+ *                state, part, vertex and entry; a state whose answers are not all finite is left
+ *                out of the other checks (their findings are about the rest)
  *   force        f = -grad E at zero velocity (damping forces depend on v and have no energy)
  *   df/dx        df/dx d against differences of f along d, at zero velocity
  *   df/dx moving the same at a state with velocities: reported, not gated (Baraff & Witkin,
@@ -26,7 +29,10 @@
  * giving its energy and force, e.g. clothcheck's own simulator with only that term), four more,
  * and a difference is put down to a term where it is a multiple of that term alone (missing,
  * summed twice, the wrong sign):
- *   claim: energy   E against the terms' energies summed, at zero velocity
+ *   claim: energy   E against the terms' energies summed, at zero velocity, up to a constant (an
+ *                   energy is defined up to one: the program's less the claim's at the first state
+ *                   is taken off every state), against how much the claimed energy changes from
+ *                   state to state
  *   claim: force    f against the terms' forces summed
  *   claim: df/dx    df/dx d against differences of the terms' forces (zero velocity)
  *   claim: df/dv    df/dv d against differences of the terms' forces along a velocity change
@@ -62,6 +68,11 @@ typedef struct cc_sys_target {
      * program misbehaved: the checks stop) */
     int (*eval)(void *ctx, const double *x, const double *v, double h, int want, cc_sys_eval *out, char *err,
                 int errlen);
+    /* the relative rounding of its numbers, asked after its first answer (2^-24 for a program
+     * computing in floats, half a unit of the last digit it prints), or NULL for doubles in full:
+     * the checks' tolerances and difference steps follow it, and a claim is then compared at
+     * the positions rounded to floats */
+    double (*precision)(void *ctx);
 } cc_sys_target;
 
 int cc_sys_eval_init(cc_sys_eval *e, int n);
@@ -77,12 +88,12 @@ typedef struct cc_sys_check {
     int tests;            /* comparisons made */
     double max_rel;       /* largest relative difference */
     int nfind;
-    char find[CC_SYS_FINDINGS][360];   /* where and what kind, one line each */
+    char find[CC_SYS_FINDINGS][480];   /* where and what kind, one line each */
 } cc_sys_check;
 
 enum { CC_SYS_C_FORCE, CC_SYS_C_DFDX, CC_SYS_C_DFDX_MOVING, CC_SYS_C_DFDV, CC_SYS_C_SYM, CC_SYS_C_NETF, CC_SYS_C_TORQUE,
        CC_SYS_C_TRANS, CC_SYS_C_ROT, CC_SYS_C_MASS, CC_SYS_C_B, CC_SYS_C_CLAIM_E, CC_SYS_C_CLAIM_F, CC_SYS_C_CLAIM_DFDX,
-       CC_SYS_C_CLAIM_DFDV, CC_SYS_CHECKS };
+       CC_SYS_C_CLAIM_DFDV, CC_SYS_C_FINITE, CC_SYS_CHECKS };
 
 #define CC_SYS_MAX_TERMS 8
 
@@ -100,6 +111,7 @@ typedef struct cc_sys_opts {
 
 typedef struct cc_sys_report {
     cc_sys_check c[CC_SYS_CHECKS];
+    double precision;     /* the target's, as the checks took it (0: doubles in full) */
     int nstates;
     const char *state_name[8];
     long evaluations;     /* states the target was asked for */

@@ -292,8 +292,9 @@ static void test_condition_unfilled(void)
     clothcheck_result *r = audit(&m, "spring/linear", 0);
     const clothcheck_row *h = row(r, "claim", "hessian");
     CU_ASSERT_EQUAL(clothcheck_verdict(r), 1);
-    CU_ASSERT(h && !strcmp(h->status, "fail") && isnan(h->max_rel_error));
-    CU_ASSERT_STRING_EQUAL(row(r, "claim", "gradient")->status, "pass");
+    CU_ASSERT(h && !strcmp(h->status, "fail"));   /* no element has a Hessian to compare */
+    CU_ASSERT_STRING_EQUAL(row(r, "target", "finite")->status, "fail");
+    CU_ASSERT_STRING_EQUAL(row(r, "claim", "gradient")->status, "pass");   /* the gradients are compared still */
     clothcheck_free(r);
 }
 

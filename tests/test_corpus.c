@@ -9,7 +9,8 @@
  * report). The suite prints a confusion table (per mutation: entries, verdict right, kind right)
  * and asks for no false PASS, no false FAIL and 95 % of the mistakes named right.
  *
- *   test_corpus          the quick subset (four variants, both contracts: in make test-quick)
+ *   test_corpus          the quick subset (four variants, both contracts: in make test-quick; two
+ *                        of them in the sanitizer build)
  *   test_corpus --all    every variant (make corpus)
  *   test_corpus --only TEXT   the entries whose "spec contract mutation format" holds TEXT
  */
@@ -23,6 +24,12 @@
 #ifndef CC_MUTANT
 #define CC_MUTANT "mutant"
 #endif
+#ifndef CC_CORPUS_TINY
+#define CC_CORPUS_TINY 0
+#endif
+#ifndef CC_SIM_ADAPTER
+#define CC_SIM_ADAPTER "sim_adapter"
+#endif
 
 static int run_all;
 static const char *only;   /* --only TEXT: the entries whose "spec contract mutation format" holds TEXT */
@@ -31,7 +38,7 @@ static const char *only;   /* --only TEXT: the entries whose "spec contract muta
 typedef struct served {
     const char *spec;        /* mutant --serve */
     const char *condition;   /* clothcheck audit COND */
-    int quick;               /* 1: in the quick subset */
+    int quick;               /* 1: in the quick subset, 2: also in the smallest (under the sanitizers) */
     int ncomp;               /* components of C */
     int has_hessian;         /* 0 where d2C = 0 (the quadratic model): Hessian mistakes are no mistakes */
     int has_theta0;          /* 1 if C reads the rest angle */
@@ -39,11 +46,11 @@ typedef struct served {
 } served;
 
 static const served variants[] = {
-    {"stretch/bw98", "stretch", 1, 2, 1, 0, 1},
+    {"stretch/bw98", "stretch", 2, 2, 1, 0, 1},
     {"shear/bw98", "shear", 0, 1, 1, 0, 1},
     {"shear/normalized", "shear", 0, 1, 1, 0, 1},
     {"bend/pritchard", "bend", 0, 1, 1, 1, 1},
-    {"bend/pritchard-exact", "bend", 1, 1, 1, 1, 1},
+    {"bend/pritchard-exact", "bend", 2, 1, 1, 1, 1},
     {"bend/macri", "bend", 0, 1, 1, 1, 1},
     {"bend/bridson", "bend", 0, 1, 1, 1, 1},
     {"bend/discrete-shells", "bend", 0, 1, 1, 1, 1},
@@ -173,7 +180,7 @@ static void test_corpus(void)
     memset(t, 0, sizeof t);
     for (int vi = 0; vi < NVAR; vi++) {
         const served *v = &variants[vi];
-        if (!run_all && !v->quick) continue;
+        if (!run_all && v->quick < (CC_CORPUS_TINY ? 2 : 1)) continue;
         for (int force = 0; force < 2; force++)
             for (int mi = 0; mi < NMUT; mi++) {
                 const mutation *m = &mutations[mi];
@@ -213,8 +220,93 @@ static void test_corpus(void)
     CU_ASSERT(named >= 0.95 * mistakes);
 }
 
+/* ---- the system corpus: whole simulators through the system protocol ---- */
+
+/* A simulator with one mistake, or a right one in another form, and the words the first finding
+ * of the first failing check that gates must hold (NULL: it must pass). */
+typedef struct system_entry {
+    const char *program;     /* "sim" (tests/exec/sim_adapter.c) or "springs" (docs/examples/system/springs.py) */
+    const char *mistake;     /* its --mistake, or "" */
+    const char *words;       /* expected in the finding, or NULL for a right one */
+} system_entry;
+
+static const system_entry systems[] = {
+    {"sim", "", NULL},
+    {"sim", "single", NULL},
+    {"sim", "digits9", NULL},
+    {"sim", "energy-offset", NULL},
+    {"sim", "energy-big-offset", NULL},
+    {"sim", "wrong-vertex", "a term added at the wrong vertex"},
+    {"sim", "transposed", "it is the transpose of the right block"},
+    {"sim", "damping-sign", "it is the negative of the right block: a sign"},
+    {"sim", "doubled", "a term counted twice in the force and its Jacobian and once in the energy"},
+    {"sim", "b-sign", "the term h^2 df/dx v has the wrong sign"},
+    {"sim", "b-h", "the term h^2 df/dx v has one h too few"},
+    {"sim", "A-h", "the term -h^2 df/dx has one h too few"},
+    {"sim", "nan-force", "the force entry 5 (vertex 1, axis z) is NaN"},
+    {"sim", "nan-all", "the force entry 0 (vertex 0, axis x) is NaN"},
+    {"sim", "nan-jacobian", "df/dx entry (4, 7) (row vertex 1 y, column vertex 2 y) is NaN"},
+    {"springs", "", NULL},
+    {"springs", "wrong-vertex", "a term added at the wrong column vertex"},
+    {"springs", "damping-sign", "it is the negative of the right block: a sign"},
+    {"springs", "doubled", "a term counted twice in the force and its Jacobian and once in the energy"},
+    {"springs", "missing-bend-jacobian", "a term missing; elements holding both: hinge"},
+};
+
+#define NSYS ((int)(sizeof systems / sizeof systems[0]))
+
+/* the first finding of the first failing check that gates in the JSON report at path, into out */
+static void first_system_finding(const char *path, char *out, int len)
+{
+    out[0] = 0;
+    char *text = cc_test_read_file(path), err[160];
+    if (!text) return;
+    cc_jdoc *doc = cc_jdoc_parse(text, strlen(text), err, sizeof err);
+    free(text);
+    const cc_jv *checks = doc ? cc_jv_get(cc_jdoc_root(doc), "checks") : NULL;
+    for (int i = 0; checks && checks->type == CC_JV_ARRAY && i < checks->n && !out[0]; i++) {
+        const cc_jv *c = &checks->items[i], *st = cc_jv_get(c, "status"), *g = cc_jv_get(c, "gates");
+        const cc_jv *f = cc_jv_get(c, "findings");
+        if (!g || !g->num || !st || st->type != CC_JV_STRING || strcmp(st->str, "fail") || !f || !f->n) continue;
+        if (f->items[0].type == CC_JV_STRING) snprintf(out, (size_t)len, "%s", f->items[0].str);
+    }
+    cc_jdoc_free(doc);
+}
+
+static void test_system_corpus(void)
+{
+    int false_pass = 0, false_fail = 0, mistakes = 0, named = 0;
+    printf("\n");
+    for (int i = 0; i < NSYS; i++) {
+        const system_entry *e = &systems[i];
+        int sim = !strcmp(e->program, "sim");
+        char json[] = "/tmp/cc_corpus_sysXXXXXX", cmd[1024], finding[600];
+        static char out[1 << 16], err[1 << 14];
+        int fd = mkstemp(json);
+        if (fd < 0) continue;
+        close(fd);
+        snprintf(cmd, sizeof cmd, "check-system --exec '%s%s%s%s' --grid 5 --json %s%s", sim ? CC_SIM_ADAPTER : "python3 ",
+                 sim ? "" : CC_SOURCE_DIR "/docs/examples/system/springs.py", e->mistake[0] ? " --mistake " : "",
+                 e->mistake, json, sim ? " --claims 'standard, bend_variant=pritchard-exact, k_bend=1e-3, d_bend=2e-4'" : "");
+        int rc = cc_test_run_cli(cmd, out, sizeof out, err, sizeof err);
+        first_system_finding(json, finding, sizeof finding);
+        remove(json);
+        int ok = e->words ? rc == 1 && strstr(finding, e->words) != NULL : rc == 0;
+        false_pass += e->words && rc == 0, false_fail += !e->words && rc != 0;
+        mistakes += e->words != NULL, named += e->words && ok;
+        printf("  %-8s %-18s exit %d  %s\n", e->program, e->mistake[0] ? e->mistake : "(right)", rc, ok ? "ok" : "MISS");
+        if (!ok) printf("      clothcheck %s\n      first finding: %s\n", cmd, finding);
+    }
+    printf("  %d simulators: %d false PASS, %d false FAIL; %d of %d mistakes named\n", NSYS, false_pass, false_fail,
+           named, mistakes);
+    CU_ASSERT_EQUAL(false_pass, 0);
+    CU_ASSERT_EQUAL(false_fail, 0);
+    CU_ASSERT(named >= 0.95 * mistakes);
+}
+
 static const cc_test_case tests[] = {
     {"the element corpus: no false PASS, no false FAIL, 95 % of kinds right", test_corpus},
+    {"the system corpus: no false PASS, no false FAIL, 95 % of mistakes named", test_system_corpus},
     {NULL, NULL},
 };
 

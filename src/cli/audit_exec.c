@@ -55,19 +55,12 @@ static cc_audit_opts pass_opts(const cc_exec_audit *ea, double precision)
     return o;
 }
 
-/* 1 if the program's numbers are a float computation's: every one a float's rounding to the
- * digits it was printed with (and enough of them to tell) */
-static int sent_floats(const cc_exec *x) { return x->dec.count > 20 && x->dec.nonfloat == 0; }
-
-/* the relative rounding of the program's numbers: half a unit of the last digit it prints,
- * and a float's where it computes in floats (declared, or detected); 0 for a double printed in
- * full */
-static double program_precision(const cc_exec_audit *ea, const cc_exec *x)
+/* the relative rounding of the program's numbers (cc_jdecimals_precision), and whether they are
+ * taken for floats */
+static double program_precision(const cc_exec_audit *ea, const cc_exec *x, int *floats)
 {
-    double printed = x->dec.max_digits > 0 ? 0.5 * pow(10, 1 - x->dec.max_digits) : 0;
-    int floats = ea->precision == CC_PRECISION_SINGLE || (ea->precision == CC_PRECISION_AUTO && sent_floats(x));
-    double p = floats ? fmax(printed, CC_AUDIT_PREC_SINGLE) : printed;
-    return p > 1e-15 ? p : 0;
+    return cc_jdecimals_precision(&x->dec, ea->precision == CC_PRECISION_SINGLE, ea->precision == CC_PRECISION_DOUBLE,
+                                  floats);
 }
 
 /* ask m for everything at each element of the batch (what the audit's first pass would ask
@@ -108,7 +101,8 @@ static int run_passes(const cc_exec_audit *ea, cc_exec *x, cc_memo *m, cc_audit 
         if (pass == 1) {
             int rc = settle_provides(ea, x, m);
             if (rc) return rc;
-            *precision = program_precision(ea, x);
+            int floats;
+            *precision = program_precision(ea, x, &floats);
         }
         cc_target t = exec_target(ea, m);
         cc_audit_opts o = pass_opts(ea, *precision);
@@ -143,9 +137,10 @@ static int report_extras(FILE *f, const cc_exec_audit *ea, const cc_exec *x, con
         const cc_audit_row *c = cc_audit_find(a, CC_REF_CLAIM, CC_Q_GRADIENT);
         char agrees[64] = "", why[96];
         if (c && c->available && c->pass) snprintf(agrees, sizeof agrees, "agrees with its claim to %.1e: ", c->max_rel);
+        int floats;
+        program_precision(ea, x, &floats);
         if (ea->precision == CC_PRECISION_SINGLE) snprintf(why, sizeof why, "--precision single");
-        else if (ea->precision == CC_PRECISION_AUTO && sent_floats(x))
-            snprintf(why, sizeof why, "single: every number it sent is a float's rounding");
+        else if (floats) snprintf(why, sizeof why, "single: every number it sent is a float's rounding");
         else snprintf(why, sizeof why, "it prints %d significant digits", x->dec.max_digits);
         fprintf(f, "  precision: %sjudged to %.1e (%s): tolerances %.2g, %.2g for differences of its gradient\n",
                 agrees, a->opts.precision, why, CC_AUDIT_TOL_LIMITED * a->opts.precision,

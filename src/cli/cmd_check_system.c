@@ -148,7 +148,7 @@ static void print_json(FILE *f, const cc_exec_system *x, const cc_sys_report *r)
         const char *status = !k->applies || !k->tests ? "not applicable" : k->pass ? "pass" : "fail";
         fprintf(f, "%s\n  {\"check\": \"%s\", \"status\": \"%s\", \"gates\": %s, \"tests\": %d, \"max_rel_error\": ", c ? "," : "",
                 k->name, status, k->gates ? "true" : "false", k->tests);
-        if (k->tests) fprintf(f, "%.6e", k->max_rel);
+        if (k->tests) cc_json_number(f, k->max_rel);   /* null where it is not finite (a NaN met) */
         else fputs("null", f);
         fputs(", \"findings\": [", f);
         for (int i = 0; i < k->nfind; i++) {
@@ -195,7 +195,7 @@ int cc_cmd_check_system(int argc, char **argv)
             rc = cc_cli_error("check-system", "--claims: %s", err);
         a.o.terms = cl.terms, a.o.term_names = cl.names, a.o.nterms = cl.n;
     }
-    cc_sys_target t = {m, x.provides, &x, cc_exec_system_eval};
+    cc_sys_target t = {m, x.provides, &x, cc_exec_system_eval, cc_exec_system_precision};
     if (!rc && cc_sys_run(&t, &a.o, r, err, sizeof err) < 0) rc = cc_cli_error("check-system", "%s: %s", a.exec, err);
     cc_sys_claims_free(&cl);
     cc_exec_system_close(&x);

@@ -48,6 +48,9 @@ static int exchange(cc_exec_system *x, request *q, cc_jdoc **doc, char *err, int
     snprintf(x->last, sizeof x->last, "%.60s%s", ans, strlen(ans) > 60 ? "..." : "");
     *doc = cc_jdoc_parse(ans, strlen(ans), perr, sizeof perr);
     if (!*doc) return cc_exec_fail(err, errlen, "answer to request %d is not JSON (%s): %s", x->requests, perr, x->last);
+    cc_jdecimals dec = cc_jdoc_decimals(*doc);
+    x->dec.count += dec.count, x->dec.nonfloat += dec.nonfloat;
+    if (dec.max_digits > x->dec.max_digits) x->dec.max_digits = dec.max_digits;
     const cc_jv *root = cc_jdoc_root(*doc), *msg = cc_jv_get(root, "error");
     rc = 0;
     if (root->type != CC_JV_OBJECT)
@@ -56,6 +59,12 @@ static int exchange(cc_exec_system *x, request *q, cc_jdoc **doc, char *err, int
         rc = cc_exec_fail(err, errlen, "the program says: %s", msg->type == CC_JV_STRING ? msg->str : "(an error that is not a string)");
     if (rc) cc_jdoc_free(*doc), *doc = NULL;
     return rc;
+}
+
+double cc_exec_system_precision(void *ctx)
+{
+    int floats;
+    return cc_jdecimals_precision(&((cc_exec_system *)ctx)->dec, 0, 0, &floats);
 }
 
 int cc_exec_system_start(cc_exec_system *x, const char *cmd, const cc_mesh *m, char *err, int errlen)

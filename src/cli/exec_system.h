@@ -3,6 +3,7 @@
 #define CC_EXEC_SYSTEM_H
 
 #include "checks/system.h"
+#include "io/jsonr.h"
 #include "io/proc.h"
 
 typedef struct cc_exec_system {
@@ -13,6 +14,7 @@ typedef struct cc_exec_system {
     int provides;           /* CC_SYS_* bits its first answer named */
     int requests;           /* requests sent */
     char last[96];          /* the start of the last line received */
+    cc_jdecimals dec;       /* the decimals of every number received */
 } cc_exec_system;
 
 /* start cmd and send it the mesh; 0, or -1 with why in err */
@@ -21,6 +23,9 @@ int cc_exec_system_start(cc_exec_system *x, const char *cmd, const cc_mesh *m, c
 /* the cc_sys_target eval of the program (ctx: its cc_exec_system) */
 int cc_exec_system_eval(void *ctx, const double *x, const double *v, double h, int want, cc_sys_eval *out, char *err,
                         int errlen);
+
+/* the cc_sys_target precision of the program: its numbers' rounding, from their decimals */
+double cc_exec_system_precision(void *ctx);
 
 void cc_exec_system_close(cc_exec_system *x);
 

@@ -127,7 +127,7 @@ int cc_sys_claims_build(cc_sys_claims *c, const cc_mesh *m, const cc_sim_params 
         }
         c->sim[c->n] = s;
         c->names[c->n] = term_names[t];
-        c->terms[c->n] = (cc_sys_target){m, CC_SYS_ENERGY | CC_SYS_FORCE, s, term_eval};
+        c->terms[c->n] = (cc_sys_target){m, CC_SYS_ENERGY | CC_SYS_FORCE, s, term_eval, NULL};
         c->n++;
     }
     if (!c->n) return snprintf(err, CC_ERRLEN, "the claims name no term (a stiffness, gravity or drag)"), -1;

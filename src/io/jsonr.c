@@ -382,6 +382,14 @@ const cc_jv *cc_jdoc_root(const cc_jdoc *d) { return &d->root; }
 
 cc_jdecimals cc_jdoc_decimals(const cc_jdoc *d) { return d->dec; }
 
+double cc_jdecimals_precision(const cc_jdecimals *d, int floats_declared, int doubles_declared, int *floats)
+{
+    double printed = d->max_digits > 0 ? 0.5 * pow(10, 1 - d->max_digits) : 0;
+    *floats = floats_declared || (!doubles_declared && d->count > 20 && d->nonfloat == 0);
+    double p = *floats ? fmax(printed, 0x1p-24) : printed;
+    return p > 1e-15 ? p : 0;
+}
+
 const cc_jv *cc_jv_get(const cc_jv *v, const char *key)
 {
     if (!v || v->type != CC_JV_OBJECT) return NULL;

@@ -51,6 +51,12 @@ typedef struct cc_jdecimals {
 /* the document in text[0..len); NULL and a one-line reason in err (size errlen) if it is not
  * JSON, with the byte offset where reading stopped */
 cc_jdoc *cc_jdoc_parse(const char *text, size_t len, char *err, int errlen);
+/* the relative rounding of numbers with decimals d: half a unit of the last digit of the most
+ * digits printed and, where every one is a float's rounding (with enough of them to tell, or
+ * floats declared), a float's 2^-24 at least; 0 for doubles printed in full. *floats = 1 where
+ * they are taken for floats. */
+double cc_jdecimals_precision(const cc_jdecimals *d, int floats_declared, int doubles_declared, int *floats);
+
 /* the top-level value */
 const cc_jv *cc_jdoc_root(const cc_jdoc *d);
 /* the decimals of the document's numbers */

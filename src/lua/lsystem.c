@@ -41,15 +41,14 @@ typedef struct sys_ctx {
     cc_sys_eval *out;
 } sys_ctx;
 
-/* out[0..n) = the list `name` of the answer at index t, every entry a finite number */
+/* out[0..n) = the list `name` of the answer at index t (numbers that are not finite are findings
+ * of the checks, "finite", not errors) */
 static void vector(lua_State *L, int t, const char *name, int n, double *out)
 {
     int got = 0;
     lua_getfield(L, t, name);
     if (cc_lua_readnumbers(L, -1, out, n, &got) < 0 || got != n)
         luaL_error(L, "answer: %s must be a list of %d numbers", name, n);
-    for (int i = 0; i < n; i++)
-        if (!isfinite(out[i])) luaL_error(L, "answer: %s entry %d is %s", name, i + 1, cc_lua_nonfinite_name(out[i]));
     lua_pop(L, 1);
 }
 
@@ -93,7 +92,7 @@ static void matrix(lua_State *L, int t, const char *name, int n, cc_csr *A)
             lua_geti(L, -1, q);
             int isnum;
             V[k] = lua_tonumberx(L, -1, &isnum);
-            if (!isnum || !isfinite(V[k])) luaL_error(L, "answer: %s.v entry %d is not a finite number", name, (int)q);
+            if (!isnum) luaL_error(L, "answer: %s.v entry %d is not a number", name, (int)q);
             lua_pop(L, 1);
             k++;
         }
@@ -107,10 +106,8 @@ static void matrix(lua_State *L, int t, const char *name, int n, cc_csr *A)
             if (cc_lua_readnumbers(L, -1, row, n, &got) < 0 || got != n)
                 luaL_error(L, "answer: %s row %d must be %d numbers", name, i + 1, n);
             lua_pop(L, 1);
-            for (int j = 0; j < n; j++) {
-                if (!isfinite(row[j])) luaL_error(L, "answer: %s[%d][%d] is %s", name, i + 1, j + 1, cc_lua_nonfinite_name(row[j]));
-                if (row[j] != 0) I[k] = i, J[k] = j, V[k++] = row[j];
-            }
+            for (int j = 0; j < n; j++)
+                if (row[j] != 0) I[k] = i, J[k] = j, V[k++] = row[j];   /* NaN too: the finite check names it */
         }
         lua_pop(L, 1);
     }
@@ -140,7 +137,7 @@ static int protected_answer(lua_State *L)
         int isnum;
         lua_getfield(L, t, "energy");
         o->E = lua_tonumberx(L, -1, &isnum);
-        if (!isnum || !isfinite(o->E)) return luaL_error(L, "answer: energy must be a finite number");
+        if (!isnum) return luaL_error(L, "answer: energy must be a number");
         lua_pop(L, 1);
     }
     if (c->want & CC_SYS_FORCE) vector(L, t, "force", c->n, o->f);

@@ -14,8 +14,19 @@
  *   damping-sign   df/dv with the wrong sign
  *   doubled        the bend force and its Jacobian summed twice (its energy once)
  *   b-sign         b = h (f - h df/dx v)
+ *   b-h            b = h f + h df/dx v (h where h^2 belongs)
+ *   A-h            A = M - h df/dv - h df/dx (h where h^2 belongs)
+ *   nan-force      one entry of the force NaN
+ *   nan-all        every entry of the force NaN
+ *   nan-jacobian   one entry of df/dx NaN
+ * and the forms right programs take, which must pass:
+ *   energy-offset  the energy plus 1e-25 J (an energy is defined up to a constant)
+ *   energy-big-offset  the energy plus 1000 J
+ *   digits9        every number printed with 9 significant digits (%.9g)
+ *   single         every number rounded to a float (the positions it reads too), printed %.9g
  * Dense Jacobians (cc_sim_jacobian_dense): meant for small meshes.
  */
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -72,10 +83,23 @@ static cc_sim *make_sim(const cc_mesh *mesh, int bend_only)
     return cc_sim_new(mesh, &p, err);
 }
 
+/* the printf format of a number: %.17g, or %.9g for digits9 */
+static const char *num(void) { return !strcmp(mistake, "digits9") || !strcmp(mistake, "single") ? "%.9g" : "%.17g"; }
+
+static void put_number(double v)
+{
+    if (!strcmp(mistake, "single")) v = (double)(float)v;
+    if (isnan(v)) fputs("NaN", stdout);
+    else printf(num(), v);
+}
+
 static void put_vector(const char *name, const double *v, int n)
 {
     printf(", \"%s\": [", name);
-    for (int i = 0; i < n; i++) printf(i ? ", %.17g" : "%.17g", v[i]);
+    for (int i = 0; i < n; i++) {
+        if (i) fputs(", ", stdout);
+        put_number(v[i]);
+    }
     putchar(']');
 }
 
@@ -93,7 +117,10 @@ static void put_matrix(const char *name, const double *J, int n)
                 if (v == 0) continue;
                 if (p == 0) printf(first ? "%d" : ", %d", i);
                 else if (p == 1) printf(first ? "%d" : ", %d", j);
-                else printf(first ? "%.17g" : ", %.17g", v);
+                else {
+                    if (!first) fputs(", ", stdout);
+                    put_number(v);
+                }
                 first = 0;
             }
         putchar(']');
@@ -135,6 +162,8 @@ static void answer(cc_sim *s, cc_sim *bend, const cc_mesh *mesh, const cc_jv *re
         goto done;
     }
     double h = cc_jv_number(hv);
+    if (!strcmp(mistake, "single"))
+        for (int i = 0; i < n; i++) x[i] = (double)(float)x[i], v[i] = (double)(float)v[i];
     cc_sim_set_state(s, x, v), cc_sim_set_state(bend, x, v);
     cc_sim_energy e;
     cc_sim_energies(s, &e);
@@ -154,15 +183,24 @@ static void answer(cc_sim *s, cc_sim *bend, const cc_mesh *mesh, const cc_jv *re
     if (!strcmp(mistake, "transposed")) transpose_block(J, n, 1, 0);
     if (!strcmp(mistake, "damping-sign"))
         for (size_t k = 0; k < (size_t)n * n; k++) D[k] = -D[k];
+    double hA = !strcmp(mistake, "A-h") ? h : h * h, hb = !strcmp(mistake, "b-sign") ? -h : !strcmp(mistake, "b-h") ? 1 : h;
     for (int i = 0; i < n; i++) {   /* A = M - h D - h^2 J, b = h (f + h J v) */
         double Jv = 0;
         for (int j = 0; j < n; j++) {
             Jv += J[(size_t)i * n + j] * v[j];
-            A[(size_t)i * n + j] = (i == j ? mass[i / 3] : 0) - h * D[(size_t)i * n + j] - h * h * J[(size_t)i * n + j];
+            A[(size_t)i * n + j] = (i == j ? mass[i / 3] : 0) - h * D[(size_t)i * n + j] - hA * J[(size_t)i * n + j];
         }
-        b[i] = h * (f[i] + (!strcmp(mistake, "b-sign") ? -h : h) * Jv);
+        b[i] = h * (f[i] + hb * Jv);
     }
-    printf("{\"energy\": %.17g", e.total - e.kinetic);
+    if (!strcmp(mistake, "nan-force")) f[5] = NAN;
+    if (!strcmp(mistake, "nan-all"))
+        for (int i = 0; i < n; i++) f[i] = NAN;
+    if (!strcmp(mistake, "nan-jacobian")) J[(size_t)4 * n + 7] = NAN;
+    double E = e.total - e.kinetic;
+    if (!strcmp(mistake, "energy-offset")) E += 1e-25;
+    if (!strcmp(mistake, "energy-big-offset")) E += 1000;
+    fputs("{\"energy\": ", stdout);
+    put_number(E);
     put_vector("force", f, n);
     put_vector("external", ext, n);
     put_matrix("df_dx", J, n);
@@ -178,7 +216,7 @@ int main(int argc, char **argv)
 {
     if (argc == 3 && !strcmp(argv[1], "--mistake")) mistake = argv[2];
     else if (argc != 1) {
-        fputs("usage: sim_adapter [--mistake wrong-vertex|transposed|damping-sign|doubled|b-sign]\n", stderr);
+        fputs("usage: sim_adapter [--mistake NAME] (the names in the banner)\n", stderr);
         return 2;
     }
     static char line[1 << 24];
