@@ -1218,7 +1218,8 @@ static void verdicts(run *R)
                  "whose energy is left out");
     }
     /* symmetry gates only where the forces have an energy they agree with */
-    if (R->r->c[CC_SYS_C_SYM].applies && R->r->c[CC_SYS_C_FORCE].applies && !R->r->c[CC_SYS_C_FORCE].pass)
+    if (R->r->c[CC_SYS_C_SYM].applies && R->r->c[CC_SYS_C_FORCE].applies && R->r->c[CC_SYS_C_FORCE].tests &&
+        !R->r->c[CC_SYS_C_FORCE].pass)
         R->r->c[CC_SYS_C_SYM].gates = 0, R->r->c[CC_SYS_C_SYM].note = "reported, not gated: the force does not agree with the energy";
 }
 

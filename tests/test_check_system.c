@@ -38,6 +38,16 @@ static int row_is(const char *name, const char *result)
 }
 
 /* clothcheck's own simulator with mistake m ("" for none) on a 5 x 5 grid */
+static int sim_claims(const char *m, const char *spec);
+
+/* the occurrences of w in s */
+static int count(const char *s, const char *w)
+{
+    int n = 0;
+    for (const char *p = strstr(s, w); p; p = strstr(p + 1, w)) n++;
+    return n;
+}
+
 static int sim(const char *m)
 {
     char prog[512];
@@ -72,6 +82,29 @@ static void test_own_simulator_mistakes(void)
     CU_ASSERT_EQUAL(sim("b-sign"), 1);
     CU_ASSERT(row_is("b", "FAIL") && row_is("mass", "PASS"));
     CU_ASSERT(says(out, "it is h f - h^2 df/dx v: the term h^2 df/dx v has the wrong sign"));
+    CU_ASSERT_EQUAL(sim("b-h"), 1);
+    CU_ASSERT(says(out, "it is h f + 100 h^2 df/dx v: the term h^2 df/dx v has one h too few (h where h^2 belongs)"));
+    CU_ASSERT_EQUAL(sim("A-h"), 1);
+    CU_ASSERT(row_is("mass", "FAIL") && says(out, "the term -h^2 df/dx has one h too few (h where h^2 belongs)"));
+}
+
+/* a number that is not finite fails "finite", named, and no other check; a simulator computing in
+ * floats, one printing 9 digits and one whose energy is off by a constant pass */
+static void test_nonfinite_and_right_forms(void)
+{
+    CU_ASSERT_EQUAL(sim("nan-force"), 1);
+    CU_ASSERT(row_is("finite", "FAIL") && says(out, "^ [rest] the force entry 5 (vertex 1, axis z) is NaN"));
+    CU_ASSERT_EQUAL(count(out, " FAIL "), 1);   /* no other check fails */
+    CU_ASSERT(says(out, "  mass             not run: no state it applies to"));   /* every state's force is NaN */
+    CU_ASSERT_EQUAL(sim("nan-jacobian"), 1);
+    CU_ASSERT(says(out, "[rest] df/dx entry (4, 7) (row vertex 1 y, column vertex 2 y) is NaN"));
+    CU_ASSERT_EQUAL(count(out, " FAIL "), 1);
+    CU_ASSERT_EQUAL(sim("single"), 0);
+    CU_ASSERT(says(out, "precision: judged to 6.0e-08 (single: every number it sent is a float's rounding)"));
+    CU_ASSERT_EQUAL(sim("digits9"), 0);
+    CU_ASSERT(says(out, "precision: judged to 5.0e-09 (its numbers' digits)"));
+    CU_ASSERT_EQUAL(sim_claims("energy-big-offset", "standard, bend_variant=pritchard-exact, k_bend=1e-3, d_bend=2e-4"), 0);
+    CU_ASSERT(says(out, "the energies agree with the claim's up to a constant: the program's are 1000 higher"));
 }
 
 /* clothcheck's own simulator with mistake m against the claims spec */
@@ -192,7 +225,7 @@ static void test_right_and_misbehaving(void)
     misbehaves("shortforce", "", "\"force\" must be a list of 27 numbers (got array of 26)");
     misbehaves("badindex", "", "\"df_dx\" entry 0: (1000000, 0) is outside the 27 x 27 matrix");
     misbehaves("error", "", "the program says: system.py cannot do that");
-    misbehaves("hang", "--exec-timeout 1", "sent no answer within 1 s (request 1");
+    misbehaves("hang", "--exec-timeout 1", "sent no answer within 1 s, not one byte of it");
     CU_ASSERT_EQUAL(check("no-such-program-here", "--grid 3"), 2);
     CU_ASSERT(says(err, "cannot start 'no-such-program-here'"));
 }
@@ -214,6 +247,23 @@ static void test_bad_options(void)
         CU_ASSERT(says(err, bad[i][1]));
         CU_ASSERT_EQUAL(cc_test_count_lines(err), 1);
     }
+}
+
+/* a mesh degenerate for the conditions is refused before any program sees it: one line, exit 2 */
+static void test_degenerate_mesh(void)
+{
+    char path[] = "/tmp/cc_sys_vertXXXXXX", cmd[1024];
+    int fd = mkstemp(path);
+    CU_ASSERT_FATAL(fd >= 0);
+    const char *obj = "v 0 0 0\nv 1 0 0\nv 0 0 1\nv 1 0 1\nf 1 2 3\nf 2 4 3\n";   /* vertical, no vt */
+    CU_ASSERT_EQUAL((size_t)write(fd, obj, strlen(obj)), strlen(obj));
+    close(fd);
+    /* a program that would fail loudly if it were started */
+    snprintf(cmd, sizeof cmd, "check-system --exec 'python3 -c \"import sys; sys.exit(7)\"' --mesh %s", path);
+    CU_ASSERT_EQUAL(cc_test_run_cli(cmd, out, sizeof out, err, sizeof err), 2);
+    CU_ASSERT(says(err, "triangle 0 (0 1 2): its (u, v) triangle has zero area (the mesh has no vt"));
+    CU_ASSERT_EQUAL(cc_test_count_lines(err), 1);
+    remove(path);
 }
 
 static void test_json_and_mesh_file(void)
@@ -244,7 +294,9 @@ int main(void)
         {"the C++ example and its mistakes", test_cpp_example},
         {"a right program passes; misbehaving ones: one line, exit 2", test_right_and_misbehaving},
         {"bad options", test_bad_options},
-        {"--json, --mesh", test_json_and_mesh_file},
+        {"a degenerate mesh is refused before any program sees it", test_degenerate_mesh},
+        {"numbers not finite are named; float, 9-digit and offset programs pass", test_nonfinite_and_right_forms},
+    {"--json, --mesh", test_json_and_mesh_file},
         {NULL, NULL},
     };
     return cc_test_main("check-system", tests);

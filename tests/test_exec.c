@@ -134,7 +134,18 @@ static void test_misbehaving_programs(void)
     misbehaves("error", "", "the program says: spring.py cannot do that");
     misbehaves("twolines", "", "wrote more than one line for one request");
     misbehaves("silent", "", "the program exited with status 0");
-    misbehaves("hang", "--exec-timeout 1", "sent no answer within 1 s (request 1");
+    misbehaves("hang", "--exec-timeout 1", "sent no answer within 1 s, not one byte of it: ");
+    CU_ASSERT(says(err, "flush stdout after every line (Python: print(..., flush=True)"));
+    CU_ASSERT(says(err, "(request 1, 23 elements; last received: nothing)"));
+    /* an answer left in the program's buffer (Python buffers a pipe unless PYTHONUNBUFFERED is
+     * set), and one flushed without its newline: said which */
+    char cmd[512];
+    snprintf(cmd, sizeof cmd, "audit spring --exec 'env -u PYTHONUNBUFFERED python3 %s/tests/exec/spring.py unflushed' "
+             "--exec-timeout 1 --samples 1", CC_SOURCE_DIR);
+    CU_ASSERT_EQUAL(cc_test_run_cli(cmd, out, sizeof out, err, sizeof err), 2);
+    CU_ASSERT(says(err, "sent no answer within 1 s, not one byte of it: if it wrote one, it is still in its output "
+                        "buffer; flush stdout"));
+    misbehaves("nonewline", "--exec-timeout 1", "bytes within 1 s but no newline: end each answer with '\\n' and flush");
     CU_ASSERT_EQUAL(cc_test_run_cli("audit spring --exec 'no-such-program-here'", out, sizeof out, err, sizeof err), 2);
     CU_ASSERT(says(err, "cannot start 'no-such-program-here'"));
 }

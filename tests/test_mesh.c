@@ -225,9 +225,42 @@ static void test_triangle_rest_names_element(void)
     cc_mesh_free(m);
 }
 
+/* A rest mesh the conditions are not defined at is named: a vertical cloth without vt (its (u,v)
+ * the rest (x, y) collapse), coincident vertices, collinear ones; with vt it is fine. */
+static void test_check_rest(void)
+{
+    char p[64], err[CC_ERRLEN];
+    write_text(p, "v 0 0 0\nv 1 0 0\nv 0 0 1\nv 1 0 1\nf 1 2 3\nf 2 4 3\n");
+    cc_mesh *m = cc_mesh_read_obj(p, err);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(m);
+    CU_ASSERT_EQUAL(m->uv_from_xy, 4);
+    CU_ASSERT_EQUAL(cc_mesh_check_rest(m, err), -1);
+    CU_ASSERT_PTR_NOT_NULL(strstr(err, "triangle 0 (0 1 2): its (u, v) triangle has zero area (the mesh has no vt"));
+    CU_ASSERT_PTR_NULL(strchr(err, '\n'));
+    cc_mesh_free(m);
+    remove(p);
+    write_text(p, "v 0 0 0\nv 1 0 0\nv 0 0 1\nv 1 0 1\nvt 0 0\nvt 1 0\nvt 0 1\nvt 1 1\nf 1/1 2/2 3/3\nf 2/2 4/4 3/3\n");
+    m = cc_mesh_read_obj(p, err);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(m);
+    CU_ASSERT_EQUAL(m->uv_from_xy, 0);
+    CU_ASSERT_EQUAL(cc_mesh_check_rest(m, err), 0);
+    m->x[3 * 3] = m->x[3 * 1], m->x[3 * 3 + 1] = m->x[3 * 1 + 1], m->x[3 * 3 + 2] = m->x[3 * 1 + 2];
+    CU_ASSERT_EQUAL(cc_mesh_check_rest(m, err), -1);
+    CU_ASSERT_PTR_NOT_NULL(strstr(err, "triangle 1 (1 3 2): its vertices 1 and 3 coincide at rest"));
+    m->x[3 * 3] = 2, m->x[3 * 3 + 1] = 0, m->x[3 * 3 + 2] = -1;   /* x3 on the line x1 x2 */
+    CU_ASSERT_EQUAL(cc_mesh_check_rest(m, err), -1);
+    CU_ASSERT_PTR_NOT_NULL(strstr(err, "triangle 1 (1 3 2): its rest triangle has zero area"));
+    cc_mesh_free(m);
+    remove(p);
+    m = cc_mesh_grid(4, 4, 1, 1, 1, err);
+    CU_ASSERT_EQUAL(cc_mesh_check_rest(m, err), 0);
+    cc_mesh_free(m);
+}
+
 int main(void)
 {
     static const cc_test_case tests[] = {
+        {"a rest mesh the conditions are not defined at is refused, named", test_check_rest},
         {"grid counts (both splits)", test_grid_counts},
         {"hinge orientation in Pritchard's labels", test_hinge_orientation},
         {"a fold is seen on exactly its hinges", test_fold_detected},

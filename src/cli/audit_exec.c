@@ -91,7 +91,7 @@ static int settle_provides(const cc_exec_audit *ea, const cc_exec *x, cc_memo *m
 /* the passes: a = the audit of the program once it asks nothing new; 0 or CC_EXIT_USAGE */
 static int run_passes(const cc_exec_audit *ea, cc_exec *x, cc_memo *m, cc_audit *a, double *precision)
 {
-    char err[512];
+    char err[768];
     ask_elements(ea, m);
     for (int pass = 1; pass <= MAX_PASSES; pass++) {
         int missing = cc_memo_missing_count(m);
@@ -168,7 +168,7 @@ int cc_audit_exec(const cc_exec_audit *ea)
 {
     cc_exec x = {0};
     cc_memo m;
-    char err[512];
+    char err[768];
     x.force = ea->force, x.condition = ea->condition, x.k = ea->claims.k > 0 ? ea->claims.k : 1.0;
     x.variant = ea->claims.bridson_force ? "bridson-force" : ea->claims.cond ? ea->claims.cond->variant : NULL;
     x.timeout = ea->timeout;

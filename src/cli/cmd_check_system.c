@@ -1,5 +1,6 @@
 /* clothcheck check-system: a whole simulator's forces and matrices, checked from the outside
  * through the system protocol (checks/system.h, cli/exec_system.h). */
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -110,6 +111,11 @@ static cc_mesh *load_mesh(const sys_args *a)
     char err[CC_ERRLEN];
     cc_mesh *m = a->mesh ? cc_mesh_read_obj(a->mesh, err) : cc_mesh_grid(a->grid, a->grid, 1.0, 1.0, 1, err);
     if (!m) cc_cli_error("check-system", "%s", err);
+    else if (cc_mesh_check_rest(m, err) < 0) {   /* degenerate for the conditions: no program sees it */
+        cc_cli_error("check-system", "%s: %s", a->mesh ? a->mesh : "--grid", err);
+        cc_mesh_free(m);
+        m = NULL;
+    }
     return m;
 }
 
@@ -136,6 +142,13 @@ static void print_table(FILE *f, const sys_args *a, const cc_mesh *m, const cc_e
         for (int i = 0; i < k->nfind; i++) fprintf(f, "      %s %s\n", i ? " " : "^", k->find[i]);
     }
     if (x->provides & CC_SYS_SYSTEM) fprintf(f, "  the mass it implies: %.6g in all\n", r->total_mass);
+    if (r->precision > 0) {
+        int floats;
+        cc_jdecimals_precision(&x->dec, 0, 0, &floats);
+        fprintf(f, "  precision: judged to %.1e (%s): differences at %.2g of an edge, tolerances to match\n", r->precision,
+                floats ? "single: every number it sent is a float's rounding" : "its numbers' digits",
+                fmax(1e-3, pow(r->precision, 0.2)));
+    }
     fprintf(f, "  the program answered %d requests\n", x->requests);
     fprintf(f, "  => %s\n", cc_sys_failed(r) ? "FAILS" : "every check holds");
 }
@@ -178,7 +191,7 @@ int cc_cmd_check_system(int argc, char **argv)
     cc_mesh *m = load_mesh(&a);
     if (!m) return CC_EXIT_USAGE;
     cc_outfile jf = {0};
-    char err[512];
+    char err[768];
     if (a.json && strcmp(a.json, "-") && cc_outfile_open(&jf, a.json, err, sizeof err) < 0) {
         cc_mesh_free(m);
         return cc_cli_error("check-system", "%s", err);

@@ -226,7 +226,7 @@ static int read_answer(reader *rd, cc_memo *m, const char *line, cc_memo_entry *
 /* send the request for e[0..n) with bits want and store the answer; 0 or -1 */
 static int exchange(cc_exec *x, cc_memo *m, cc_memo_entry **e, int n, int want, char *err, int errlen)
 {
-    char *req = NULL, *line, perr[200];
+    char *req = NULL, *line, perr[400];
     size_t len = 0;
     FILE *f = open_memstream(&req, &len);
     if (!f) return cc_exec_fail(err, errlen, "out of memory");

@@ -37,7 +37,7 @@ static int request_open(request *q)
 /* send request q (closing it) and parse the one-line answer into *doc; 0 or -1 */
 static int exchange(cc_exec_system *x, request *q, cc_jdoc **doc, char *err, int errlen)
 {
-    char *ans, perr[200];
+    char *ans, perr[400];
     int bad = fclose(q->f) != 0;
     x->requests++;
     int rc = bad ? -1 : cc_proc_exchange(&x->proc, q->buf, q->len, x->timeout, &ans, perr, sizeof perr);

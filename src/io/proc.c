@@ -194,8 +194,14 @@ int cc_proc_exchange(cc_proc *p, const char *line, size_t n, double timeout, cha
         }
         struct pollfd fds[2] = {{p->out, POLLIN, 0}, {sent < n ? p->in : -1, POLLOUT, 0}};
         double left = until - now();
+        if (left <= 0 && p->len == 0)
+            return snprintf(err, (size_t)errlen, "%s sent no answer within %g s, not one byte of it: if it wrote one, it "
+                            "is still in its output buffer; flush stdout after every line (Python: print(..., flush=True) "
+                            "or sys.stdout.flush(); C: fflush(stdout); C++: std::endl or std::flush)", what, timeout), -1;
         if (left <= 0)
-            return snprintf(err, (size_t)errlen, "%s sent no answer within %g s", what, timeout), -1;
+            return snprintf(err, (size_t)errlen, "%s sent %zu bytes within %g s but no newline: end each answer with '\\n' "
+                            "and flush stdout after it (Python: print(..., flush=True); C: fflush(stdout); C++: std::endl)",
+                            what, p->len, timeout), -1;
         int r = poll(fds, 2, (int)(left * 1000) + 1);
         if (r < 0 && errno != EINTR) return snprintf(err, (size_t)errlen, "poll: %s", strerror(errno)), -1;
         if (r <= 0) continue;

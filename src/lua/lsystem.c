@@ -231,6 +231,8 @@ static int l_check_system(lua_State *L)
     lua_getfield(L, 1, "mesh");
     luaL_argcheck(L, luaL_testudata(L, 2, CC_LUA_MESH), 1, "mesh must be a mesh (clothcheck.grid, clothcheck.read_obj)");
     const cc_mesh *m = cc_lua_checkmesh(L, 2);
+    char why[CC_ERRLEN];
+    if (cc_mesh_check_rest(m, why) < 0) return luaL_error(L, "check_system: the mesh: %s", why);
     luaL_argcheck(L, lua_getfield(L, 1, "provides") == LUA_TTABLE, 1, "provides must be a list of names");
     int provides = provides_of(L, lua_gettop(L));
     luaL_argcheck(L, provides, 1, "provides names nothing");

@@ -173,3 +173,61 @@ void cc_mesh_gather(const cc_mesh *m, const int *idx, int k, double *out)
     for (int i = 0; i < k; i++)
         for (int s = 0; s < 3; s++) out[3 * i + s] = m->x[3 * idx[i] + s];
 }
+
+/* twice the area of the triangle of 2-D points p, q, r */
+static double area2_uv(const double *p, const double *q, const double *r)
+{
+    return fabs((q[0] - p[0]) * (r[1] - p[1]) - (q[1] - p[1]) * (r[0] - p[0]));
+}
+
+/* twice the area of the triangle of 3-D points p, q, r */
+static double area2_xyz(const double *p, const double *q, const double *r)
+{
+    double a[3], b[3], c[3];
+    for (int s = 0; s < 3; s++) a[s] = q[s] - p[s], b[s] = r[s] - p[s];
+    c[0] = a[1] * b[2] - a[2] * b[1], c[1] = a[2] * b[0] - a[0] * b[2], c[2] = a[0] * b[1] - a[1] * b[0];
+    return sqrt(c[0] * c[0] + c[1] * c[1] + c[2] * c[2]);
+}
+
+/* the largest extent of the n points of dim coordinates in v */
+static double extent(const double *v, int n, int dim)
+{
+    double e = 0;
+    for (int s = 0; s < dim; s++) {
+        double lo = INFINITY, hi = -INFINITY;
+        for (int i = 0; i < n; i++) lo = fmin(lo, v[dim * i + s]), hi = fmax(hi, v[dim * i + s]);
+        if (n) e = fmax(e, hi - lo);
+    }
+    return e;
+}
+
+int cc_mesh_check_rest(const cc_mesh *m, char *err)
+{
+    double eu = extent(m->uv, m->nv, 2), ex = extent(m->x, m->nv, 3);
+    for (int t = 0; t < m->nt; t++) {
+        const int *v = m->tri + 3 * t;
+        const double *u0 = m->uv + 2 * v[0], *u1 = m->uv + 2 * v[1], *u2 = m->uv + 2 * v[2];
+        const double *p0 = m->x + 3 * v[0], *p1 = m->x + 3 * v[1], *p2 = m->x + 3 * v[2];
+        for (int k = 0; k < 3; k++) {
+            const double *a = m->x + 3 * v[k], *b = m->x + 3 * v[(k + 1) % 3];
+            double d = sqrt((a[0] - b[0]) * (a[0] - b[0]) + (a[1] - b[1]) * (a[1] - b[1]) + (a[2] - b[2]) * (a[2] - b[2]));
+            if (!(d > 1e-12 * ex)) {
+                snprintf(err, CC_ERRLEN, "triangle %d (%d %d %d): its vertices %d and %d coincide at rest", t, v[0], v[1],
+                         v[2], v[k], v[(k + 1) % 3]);
+                return -1;
+            }
+        }
+        if (!(area2_uv(u0, u1, u2) > 1e-12 * eu * eu)) {
+            snprintf(err, CC_ERRLEN, "triangle %d (%d %d %d): its (u, v) triangle has zero area%s", t, v[0], v[1], v[2],
+                     m->uv_from_xy ? " (the mesh has no vt, so (u, v) are the rest (x, y): give a cloth that is not "
+                                     "in the x-y plane vt)" : "");
+            return -1;
+        }
+        if (!(area2_xyz(p0, p1, p2) > 1e-12 * ex * ex)) {
+            snprintf(err, CC_ERRLEN, "triangle %d (%d %d %d): its rest triangle has zero area (its vertices on a line)", t,
+                     v[0], v[1], v[2]);
+            return -1;
+        }
+    }
+    return 0;
+}

@@ -21,6 +21,7 @@ typedef struct cc_mesh {
     int *tri;        /* triangles, nt by 3 vertex indices, counter-clockwise in (u,v) */
     int *hinge;      /* hinges, nh by 4 vertex indices (x0, x1, x2, x3) as above */
     int *hinge_tri;  /* nh by 2: triangle A and triangle B of each hinge */
+    int uv_from_xy;  /* vertices whose (u,v) are their rest (x,y): an OBJ without vt for them */
 } cc_mesh;
 
 /* A mesh with nv vertices and nt triangles, all zero; NULL when out of memory. */
@@ -42,9 +43,16 @@ cc_mesh *cc_mesh_grid(int nu, int nv, double width, double height, int alternate
 int cc_mesh_write_obj(const cc_mesh *m, const char *path, char *err);
 
 /* Read OBJ: v lines as positions, vt as (u,v) (a vertex takes the vt its first face corner
- * names; without vt, (u,v) = (x,y)); polygonal faces are fanned into triangles. Hinges are
- * built. NULL with err naming the file and line of the first problem. */
+ * names; without vt, (u,v) = (x,y), counted in uv_from_xy: right for a cloth modelled flat in
+ * the x-y plane, degenerate for one that is not); polygonal faces are fanned into triangles.
+ * Hinges are built. NULL with err naming the file and line of the first problem. */
 cc_mesh *cc_mesh_read_obj(const char *path, char *err);
+
+/* 0 if every triangle of m is a rest shape the conditions are defined at: its (u,v) triangle
+ * and its rest triangle in space of nonzero area (to 1e-12 of the mesh's extent squared), its
+ * vertices apart; -1 with err (CC_ERRLEN) naming the first that is not, and, where its (u,v)
+ * are (x,y) for want of vt, saying so */
+int cc_mesh_check_rest(const cc_mesh *m, char *err);
 
 /* Rest data for triangle t (stretch/shear) with area power p, and b_u, b_v; 0 or -1 with err
  * naming the triangle. */

@@ -147,6 +147,7 @@ cc_mesh *cc_mesh_read_obj(const char *path, char *err)
             has_uv[fi[c]] = 1;
         }
     }
+    for (int i = 0; i < nv; i++) m->uv_from_xy += !has_uv[i];
     free(has_uv);
     for (int i = 0; i < 4; i++) free(g[i].p);
     char why[CC_ERRLEN];
