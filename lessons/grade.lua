@@ -82,7 +82,17 @@ local function audit_part(part, f, quantity)
                                                   sweeps = 0, quantities = {quantity}})
   if not aok then
     local msg = tostring(a)
-    if msg:find("must return") then msg = todo_message(part) end
+    local want, got = msg:match("must return (%d+) numbers %(got (.-)%)")
+    if got == "nil" then msg = todo_message(part)
+    elseif got then
+      msg = string.format("shape: %s returns %s; it must return %s numbers, the %s's entries in the order of x", part.fn, got,
+                          want, quantity == "gradient" and "gradient" or "Hessian")
+    end
+    local what, k = msg:match("returned (%S+) as number (%d+)")
+    if what then
+      msg = string.format("non-finite: %s returns %s as entry %s (a square root or a division meeting 0?)", part.fn,
+                          what == "nan" and "NaN" or "an infinity", k)
+    end
     return false, {msg}
   end
   for _, row in ipairs(a:rows()) do
@@ -104,8 +114,20 @@ end
 function M.compare(got, want, what, part, tol)
   tol = tol or 1e-9
   if got == nil then return false, {todo_message(part)} end
-  if type(got) ~= "table" or #got ~= #want then
-    return false, {string.format("%s must be a list of %d numbers", what, #want)}
+  if type(got) ~= "table" then
+    return false, {string.format("%s must be a list of %d numbers; it is a %s", what, #want, type(got))}
+  end
+  if #got ~= #want then
+    return false, {string.format("%s must be a list of %d numbers; it has %d entries", what, #want, #got)}
+  end
+  for i = 1, #want do
+    if type(got[i]) ~= "number" then
+      return false, {string.format("%s must be a list of %d numbers; entry %d is a %s", what, #want, i, type(got[i]))}
+    end
+    if got[i] ~= got[i] or got[i] == math.huge or got[i] == -math.huge then
+      return false, {string.format("non-finite: %s entry %d is %s (a square root or division meeting 0?)", what, i,
+                                   got[i] ~= got[i] and "NaN" or "infinite")}
+    end
   end
   local function off(f)
     local e, n = 0, 0
@@ -169,9 +191,11 @@ local function values_of(fn, args)
   end
   local ok, v = pcall(fn, table.unpack(copy))
   if not ok then return nil end
-  if type(v) == "number" then return {v} end
+  if type(v) == "number" then v = {v} end
   if type(v) ~= "table" or #v == 0 then return nil end
-  for i = 1, #v do if type(v[i]) ~= "number" then return nil end end
+  for i = 1, #v do   -- numbers, and finite: a NaN is no function's right value
+    if type(v[i]) ~= "number" or v[i] ~= v[i] or v[i] == math.huge or v[i] == -math.huge then return nil end
+  end
   return v
 end
 
@@ -209,7 +233,7 @@ function M.same_function(f, g, cases, tol)
     if not a or not b or #a ~= #b then return false end
     local e, n = 0, 0
     for i = 1, #b do e, n = math.max(e, math.abs(a[i] - b[i])), math.max(n, math.abs(b[i])) end
-    if e > tol * math.max(n, 1e-300) then return false end
+    if not (e <= tol * math.max(n, 1e-300)) then return false end
   end
   return true
 end
@@ -459,8 +483,11 @@ function M.run(spec)
     end
   end
   if hint and first then
-    local h = first.hints[math.min(hint, #first.hints)]
-    print(string.format("\nHint %d of %d for part (%d): %s", math.min(hint, #first.hints), #first.hints, first.todo, h))
+    if hint < 1 or hint ~= math.floor(hint) or hint > #first.hints then
+      error(string.format("--hint %s: part (%d) has %d hints (--hint 1 to %d)", spec.hint, first.todo, #first.hints,
+                          #first.hints), 0)
+    end
+    print(string.format("\nHint %d of %d for part (%d): %s", hint, #first.hints, first.todo, first.hints[hint]))
   end
   local nfailed = select(2, numbers(failed))
   if nfailed == 0 then

@@ -64,8 +64,19 @@ static void one_lesson(const char *name)
     CU_ASSERT_PTR_NOT_NULL(strstr(out, "hint: "));
     CU_ASSERT_EQUAL(cli("lesson %s --check %s --hint 2 --cpu-limit 0", num, "ex"), 1);
     CU_ASSERT_PTR_NOT_NULL(strstr(out, "Hint 2 of"));
+    /* a hint beyond the count is refused, saying how many there are */
+    CU_ASSERT_EQUAL(cli("lesson %s --check %s --hint 99 --cpu-limit 0", num, "ex"), 2);
+    int nhints = 0;
+    const char *said = strstr(err, "--hint 99: part (1) has ");
+    CU_ASSERT_PTR_NOT_NULL_FATAL(said);
+    CU_ASSERT_EQUAL(sscanf(said, "--hint 99: part (1) has %d hints", &nhints), 1);
+    CU_ASSERT(nhints >= 2);
     /* the last hint says what to check; it does not print the code of the answer */
-    CU_ASSERT_EQUAL(cli("lesson %s --check %s --hint 99 --cpu-limit 0", num, "ex"), 1);
+    char last_hint[16];
+    snprintf(last_hint, sizeof last_hint, "%d", nhints);
+    char fmt[64];
+    snprintf(fmt, sizeof fmt, "lesson %%s --check %%s --hint %s --cpu-limit 0", last_hint);
+    CU_ASSERT_EQUAL(cli(fmt, num, "ex"), 1);
     const char *last = strstr(out, "\nHint ");
     CU_ASSERT_PTR_NOT_NULL(last);
     if (last) {

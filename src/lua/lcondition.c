@@ -39,18 +39,62 @@ static int call_def(cc_lcondition *lc, const char *fn, const double *x, const do
 }
 
 
+/* the numbers in the value at idx, nested lists counted through, and the flat place and type
+ * of the first leaf that is not a number (*bad_at 0 if none) */
+static int count_leaves(lua_State *L, int idx, int *bad_at, const char **bad_type, int depth)
+{
+    idx = lua_absindex(L, idx);
+    if (lua_type(L, idx) == LUA_TNUMBER) return 1;
+    if (!lua_istable(L, idx) || depth > 8) {
+        if (!*bad_at) *bad_at = 1, *bad_type = luaL_typename(L, idx);
+        return 0;
+    }
+    int n = 0;
+    lua_Integer len = luaL_len(L, idx);
+    for (lua_Integer i = 1; i <= len; i++) {
+        lua_geti(L, idx, i);
+        int before = *bad_at;
+        int k = count_leaves(L, -1, bad_at, bad_type, depth + 1);
+        if (!before && *bad_at) *bad_at = n + 1;   /* the flat entry where it was met */
+        n += k;
+        lua_pop(L, 1);
+    }
+    return n;
+}
+
+/* what the value at idx is, in words ("nil", "12 numbers", "a string", "a list whose entry 3 is
+ * a string") into buf */
+static void describe_result(lua_State *L, int idx, char *buf, size_t len)
+{
+    int t = lua_type(L, idx), bad_at = 0;
+    const char *bad_type = "";
+    if (t == LUA_TNIL) {
+        snprintf(buf, len, "nil");
+        return;
+    }
+    if (t != LUA_TTABLE && t != LUA_TNUMBER) {
+        snprintf(buf, len, "a %s", lua_typename(L, t));
+        return;
+    }
+    int n = count_leaves(L, idx, &bad_at, &bad_type, 0);
+    if (bad_at) snprintf(buf, len, "a list whose entry %d is a %s", bad_at, bad_type);
+    else snprintf(buf, len, "%d number%s", n, n == 1 ? "" : "s");
+}
+
 /* the result of `fn` (xf as in call_def) as exactly n numbers (any nesting, row-major) into out */
 static int result_numbers(cc_lcondition *lc, const char *fn, const double *x, const double *xf,
                           const cc_rest *r, double *out, int n)
 {
     if (call_def(lc, fn, x, xf, r) < 0) return -1;
     int got = 0, bad = cc_lua_readnumbers(lc->L, -1, out, n, &got);
-    lua_pop(lc->L, 1);
     if (bad || got != n) {
-        snprintf(lc->err, sizeof lc->err, "%s/%s: %s must return %d numbers (got %s%d)", lc->name,
-                 lc->variant, fn, n, bad ? "a malformed value or more than " : "", bad ? n : got);
+        char what[96];
+        describe_result(lc->L, -1, what, sizeof what);
+        lua_pop(lc->L, 1);
+        snprintf(lc->err, sizeof lc->err, "%s/%s: %s must return %d numbers (got %s)", lc->name, lc->variant, fn, n, what);
         return -1;
     }
+    lua_pop(lc->L, 1);
     for (int i = 0; i < n; i++)
         if (!isfinite(out[i])) {
             snprintf(lc->err, sizeof lc->err, "%s/%s: %s returned %s as number %d (numbers must be finite)", lc->name,

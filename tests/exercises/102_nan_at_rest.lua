@@ -1,0 +1,36 @@
+-- A typical wrong answer to lesson 102: grad_u divides by |w_u| with a guard that returns NaN where the triangle is unstretched:
+-- Expected diagnosis: non-finite
+--
+-- every entry 0/0. The grader says NaN, not a kind of mistake of the formula.
+
+
+local M = {}
+
+local function w_of(x, dw)
+  local w = {0, 0, 0}
+  for m = 1, 3 do
+    for s = 1, 3 do w[s] = w[s] + dw[m] * x[3 * (m - 1) + s] end
+  end
+  return w
+end
+M.w_of = w_of
+
+-- alpha dw_m w^_s for m = 0..2, s = x, y, z
+local function chain(x, rest, dw)
+  local w = w_of(x, dw)
+  local len = math.sqrt(w[1] ^ 2 + w[2] ^ 2 + w[3] ^ 2)
+  local g = {}
+  for m = 1, 3 do
+    for s = 1, 3 do g[3 * (m - 1) + s] = rest.alpha * dw[m] * w[s] / len end
+  end
+  return g
+end
+
+function M.grad_u(x, rest)   -- (14), "guarded": NaN in every entry
+  local g = chain(x, rest, rest.dwu)
+  for i = 1, 9 do g[i] = 0 / 0 end
+  return g
+end
+function M.grad_v(x, rest) return chain(x, rest, rest.dwv) end   -- (16)
+
+return M
