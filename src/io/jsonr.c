@@ -385,7 +385,10 @@ cc_jdecimals cc_jdoc_decimals(const cc_jdoc *d) { return d->dec; }
 double cc_jdecimals_precision(const cc_jdecimals *d, int floats_declared, int doubles_declared, int *floats)
 {
     double printed = d->max_digits > 0 ? 0.5 * pow(10, 1 - d->max_digits) : 0;
-    *floats = floats_declared || (!doubles_declared && d->count > 20 && d->nonfloat == 0);
+    /* evidence enough: many numbers, or a few printed with more digits than a float's value needs
+     * by chance (a double is a float's 12-digit rounding about once in 2^20) */
+    int enough = d->count > 20 || (d->count >= 3 && d->max_digits >= 12);
+    *floats = floats_declared || (!doubles_declared && enough && d->nonfloat == 0);
     double p = *floats ? fmax(printed, 0x1p-24) : printed;
     return p > 1e-15 ? p : 0;
 }
