@@ -80,13 +80,26 @@ int cc_claim_has_exact(const cc_claim_spec *s)
     return s->cond && s->cond->claim != CC_CLAIM_EXACT && s->cond->value_hd;
 }
 
-/* cc_claim_eval, the derivatives exact when `exact` */
+/* C, dC, d2C of variant c at (x, r) with the magnitudes of its normalised vectors frozen at x
+ * (001 Section 4): hyper-duals of its value code with xf = x; 0 or -1 */
+static int variant_frozen_at(const cc_condition *c, const double *x, const cc_rest *r, cc_eval *e)
+{
+    cc_target t = cc_target_from_condition(c);
+    cc_deriv d;
+    if (!t.frozen || !c->value_hd || c->eval(x, r, CC_WANT_ALL, e) < 0 || cc_exact_derivs(&t, x, x, r, 1, &d) < 0)
+        return -1;
+    memcpy(e->dC, d.g, sizeof e->dC);
+    memcpy(e->d2C, d.H, sizeof e->d2C);
+    return 0;
+}
+
+/* cc_claim_eval, the derivatives exact when `exact` is 1, with frozen magnitudes when it is 2 */
 static int claim_at(const cc_claim_spec *s, const double *x, const cc_rest *r, int exact, double *C, cc_deriv *d)
 {
     memset(d, 0, sizeof *d);
     if (s->bridson_force) return exact || bridson_at(s->k, x, r, d) < 0 ? -1 : CC_CLAIM_HAS_DERIV;
     cc_eval e;
-    if (variant_at(s->cond, x, r, exact, &e) < 0) return -1;
+    if ((exact == 2 ? variant_frozen_at(s->cond, x, r, &e) : variant_at(s->cond, x, r, exact, &e)) < 0) return -1;
     int n = 3 * s->cond->nv, m = s->cond->ncomp;
     if (!s->as_energy) {
         memcpy(C, e.C, sizeof(double) * (size_t)m);
@@ -115,4 +128,9 @@ int cc_claim_eval(const cc_claim_spec *s, const double *x, const cc_rest *r, dou
 int cc_claim_eval_exact(const cc_claim_spec *s, const double *x, const cc_rest *r, double *C, cc_deriv *d)
 {
     return claim_at(s, x, r, 1, C, d);
+}
+
+int cc_claim_eval_frozen(const cc_claim_spec *s, const double *x, const cc_rest *r, double *C, cc_deriv *d)
+{
+    return claim_at(s, x, r, 2, C, d);
 }

@@ -41,5 +41,9 @@ int cc_claim_has_exact(const cc_claim_spec *s);
 /* cc_claim_eval with the derivatives exact (hyper-duals of the claimed value), whatever the
  * variant claims */
 int cc_claim_eval_exact(const cc_claim_spec *s, const double *x, const cc_rest *r, double *C, cc_deriv *d);
+/* cc_claim_eval with the derivatives taken with the magnitudes of the claimed variant's
+ * normalised vectors frozen (001 Section 4: what Pritchard's constant-magnitude formulas give),
+ * for a variant whose value code can freeze them; -1 otherwise */
+int cc_claim_eval_frozen(const cc_claim_spec *s, const double *x, const cc_rest *r, double *C, cc_deriv *d);
 
 #endif

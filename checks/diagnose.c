@@ -20,7 +20,8 @@
 
 static const char *const kind_names[] = {"sign", "scale", "asymmetric", "frozen-magnitude", "off-rest",
                                          "translation", "rotation", "localized", "direction", "projector",
-                                         "proportional", "relabelled", "component-swap", "rest-angle", "gauss-newton", "non-finite", "grows-with",
+                                         "proportional", "relabelled", "component-swap", "rest-angle", "gauss-newton", "projected", "non-finite",
+                                         "grows-with",
                                          "unknown"};
 
 const char *cc_finding_name(cc_finding_kind k) { return k >= 0 && k < CC_FIND_COUNT ? kind_names[k] : "?"; }
@@ -269,10 +270,37 @@ static void find_asymmetric(const job *j, const sample *s, int nf, cc_diagnosis 
     if (f) f->vertices = where;
 }
 
+/* how many samples are the claim's derivatives with frozen magnitudes (cc_claim_eval_frozen) */
+static int claim_frozen_count(const job *j, const sample *s, int nf)
+{
+    int cnt = 0;
+    for (int i = 0; i < nf; i++) {
+        double C[CC_MAX_COMP], R[NMAX];
+        cc_deriv d;
+        if (cc_claim_eval_frozen(&j->t->claims, s[i].x, &s[i].r, C, &d) < 0) continue;
+        flatten(j, d.g, d.H, R);
+        cnt += rel_error(s[i].A, R, j->N, NULL) <= fmax(1e-6, 100 * j->w->tol);
+    }
+    return cnt;
+}
+
+static const char *const frozen_text =
+    "It agrees with the derivative taken with the magnitudes of normalised vectors held constant (001 Section 4), "
+    "not with the true one: the change of a length was left out%s (see clothcheck derive for the step where that "
+    "happens).";
+
 static void find_frozen(const job *j, const sample *s, int nf, cc_diagnosis *dg)
 {
     const cc_target *t = j->t;
     cc_ref r = j->w->ref;
+    if ((r == CC_REF_CLAIM || r == CC_REF_CLAIM_EXACT) && t->claims.cond && j->w->q != CC_Q_HESS_GRADIENT) {
+        if (t->claims.cond->claim != CC_CLAIM_EXACT && r == CC_REF_CLAIM) return;   /* its own formulas are the claim */
+        /* the claimed variant's own frozen-magnitude derivatives: Pritchard's (54) where the exact
+         * ones are claimed */
+        int cnt = claim_frozen_count(j, s, nf);
+        if (cnt && reported(cnt, nf)) add(dg, CC_FIND_FROZEN, cnt, nf, frozen_text, "");
+        return;
+    }
     if (!t->frozen || j->w->q == CC_Q_HESS_GRADIENT || (r != CC_REF_EXACT && r != CC_REF_FD_TRUE)) return;
     cc_ref fr = t->value_hd ? CC_REF_EXACT_FROZEN : CC_REF_FD_FROZEN;
     double tol = fr == CC_REF_EXACT_FROZEN ? CC_AUDIT_TOL_EXACT : j->hess ? CC_AUDIT_TOL_FD_HESS : CC_AUDIT_TOL_FD_GRAD;
@@ -289,11 +317,7 @@ static void find_frozen(const job *j, const sample *s, int nf, cc_diagnosis *dg)
     }
     char flip[96] = "";
     if (neg) snprintf(flip, sizeof flip, "; on %d of them with the opposite sign", neg);
-    if (cnt + neg && reported(cnt + neg, nf))
-        add(dg, CC_FIND_FROZEN, cnt + neg, nf,
-            "It agrees with the derivative taken with the magnitudes of normalised vectors held "
-            "constant (001 Section 4), not with the true one: the change of a length was left out%s "
-            "(see clothcheck derive for the step where that happens).", flip);
+    if (cnt + neg && reported(cnt + neg, nf)) add(dg, CC_FIND_FROZEN, cnt + neg, nf, frozen_text, flip);
 }
 
 /* a random rotation applied to the nv points of x */
@@ -515,13 +539,55 @@ static int rank_one_gradient(const job *j, const sample *s)
     return differs >= 2;
 }
 
+/* 1 if s's error, in the force form of a claimed condition, is sum_k c_k dC_k dC_k^T over the
+ * condition's components (dC_k the claim's): each component's Hessian off by a multiple of its
+ * own g g^T */
+static int rank_one_components(const job *j, const sample *s)
+{
+    cc_claim_spec c = j->t->claims;
+    double C[CC_MAX_COMP], E[NMAX], B[CC_MAX_COMP][NMAX], M[CC_MAX_COMP][CC_MAX_COMP + 1] = {{0}};
+    cc_deriv d;
+    c.as_energy = 0;
+    if (!c.cond || cc_claim_eval(&c, s->x, &s->r, C, &d) < 0) return 0;
+    int n = j->n, nc = c.cond->ncomp, differs = 0;
+    for (int e = 0; e < n * n; e++) E[e] = s->A[e] - s->R[e], differs += fabs(E[e]) > s->noise;
+    for (int k = 0; k < nc; k++)
+        for (int e = 0; e < n * n; e++) B[k][e] = d.g[k][e / n] * d.g[k][e % n];
+    for (int a = 0; a < nc; a++) {   /* the normal equations of E = sum_k c_k B_k */
+        for (int b = 0; b < nc; b++)
+            for (int e = 0; e < n * n; e++) M[a][b] += B[a][e] * B[b][e];
+        for (int e = 0; e < n * n; e++) M[a][nc] += B[a][e] * E[e];
+    }
+    for (int p = 0; p < nc; p++) {
+        if (!(fabs(M[p][p]) > 1e-300)) return 0;
+        for (int a = p + 1; a < nc; a++) {
+            double f = M[a][p] / M[p][p];
+            for (int b = p; b <= nc; b++) M[a][b] -= f * M[p][b];
+        }
+    }
+    double cf[CC_MAX_COMP];
+    for (int a = nc - 1; a >= 0; a--) {
+        cf[a] = M[a][nc];
+        for (int b = a + 1; b < nc; b++) cf[a] -= M[a][b] * cf[b];
+        cf[a] /= M[a][a];
+    }
+    for (int e = 0; e < n * n; e++) {
+        double fit = 0;
+        for (int k = 0; k < nc; k++) fit += cf[k] * B[k][e];
+        if (fabs(E[e] - fit) > s->noise + PARALLEL * fabs(E[e])) return 0;
+    }
+    return differs >= 2;
+}
+
 /* Hessian rows: the error is a multiple of g g^T -- the part of a unit vector's derivative
- * along itself, which the projector (I - n^ n^T) of d n^ = (I - n^ n^T) dn/|n| removes */
+ * along itself, which the projector (I - n^ n^T) of d n^ = (I - n^ n^T) dn/|n| removes (in the
+ * force form of a claimed condition, component by component) */
 static void find_projector(const job *j, const sample *s, int nf, cc_diagnosis *dg)
 {
     if (!j->hess) return;
-    int share = 0;
-    for (int i = 0; i < nf; i++) share += rank_one_gradient(j, &s[i]);
+    int share = 0, force = j->t->claims.as_energy && j->t->claims.cond &&
+                           (j->w->ref == CC_REF_CLAIM || j->w->ref == CC_REF_CLAIM_EXACT);
+    for (int i = 0; i < nf; i++) share += force ? rank_one_components(j, &s[i]) : rank_one_gradient(j, &s[i]);
     if (!reported(share, nf)) return;
     add(dg, CC_FIND_PROJECTOR, share, nf,
         "The error is a multiple of g g^T, g the gradient: the derivative of a unit vector keeps its part along "
@@ -944,35 +1010,122 @@ static void find_rest_angle(const job *j, const sample *s, int nf, cc_diagnosis 
     }
 }
 
-/* 1 if s's analytic Hessian is k dC dC^T of the claimed condition, the Gauss-Newton part of the
- * energy's Hessian k (dC dC^T + C d2C) */
-static int is_gauss_newton(const job *j, const sample *s)
+/* lambda with s's analytic Hessian = k (dC dC^T + lambda C d2C) of the claimed condition, the
+ * energy's Hessian with its second term scaled (0: the Gauss-Newton Jacobian); 1 if that fits */
+static int second_term_factor(const job *j, const sample *s, double *lambda)
 {
     cc_claim_spec c = j->t->claims;
-    double C[CC_MAX_COMP], G[NMAX];
+    double C[CC_MAX_COMP], G[NMAX], T[NMAX];
     cc_deriv d;
     c.as_energy = 0;
     if (cc_claim_eval(&c, s->x, &s->r, C, &d) < 0) return 0;
     int n = j->n, nc = c.cond->ncomp;
+    double k = j->t->claims.k, num = 0, den = 0;
     for (int a = 0; a < n; a++)
         for (int b = 0; b < n; b++) {
-            double v = 0;
-            for (int k = 0; k < nc; k++) v += d.g[k][a] * d.g[k][b];
-            G[a * n + b] = j->t->claims.k * v;
+            double gg = 0, ch = 0;
+            for (int q = 0; q < nc; q++) gg += d.g[q][a] * d.g[q][b], ch += C[q] * d.H[q][a][b];
+            G[a * n + b] = k * gg, T[a * n + b] = k * ch;
+            num += (s->A[a * n + b] - G[a * n + b]) * T[a * n + b], den += T[a * n + b] * T[a * n + b];
         }
+    if (!(den > 0)) return 0;
+    *lambda = num / den;
+    if (fabs(*lambda) < 1e-6) *lambda = 0;
+    for (int e = 0; e < n * n; e++) G[e] += *lambda * T[e];
     return rel_error(s->A, G, j->N, NULL) <= fmax(1e-6, 100 * j->w->tol);
 }
 
+/* the Jacobian of the force form k (dC dC^T + C d2C) with its second term left out (the
+ * Gauss-Newton Jacobian) or scaled, by one factor or by one that follows a named quantity */
 static void find_gauss_newton(const job *j, const sample *s, int nf, cc_diagnosis *dg)
 {
     const cc_claim_spec *c = &j->t->claims;
     if (!j->hess || !c->as_energy || !c->cond || (j->w->ref != CC_REF_CLAIM && j->w->ref != CC_REF_CLAIM_EXACT)) return;
-    int cnt = 0;
-    for (int i = 0; i < nf; i++) cnt += is_gauss_newton(j, &s[i]);
-    if (cnt && reported(cnt, nf))
-        add(dg, CC_FIND_GAUSS_NEWTON, cnt, nf,
+    double lam[CC_DIAG_CASES], lo = INFINITY, hi = -INFINITY;
+    int fits = 0, zero = 0;
+    for (int i = 0; i < nf; i++)
+        if (second_term_factor(j, &s[i], &lam[fits])) {
+            zero += lam[fits] == 0;
+            lo = fmin(lo, lam[fits]), hi = fmax(hi, lam[fits]);
+            fits++;
+        }
+    if (zero && reported(zero, nf)) {
+        add(dg, CC_FIND_GAUSS_NEWTON, zero, nf,
             "The Jacobian is the Gauss-Newton one, -k dC dC^T: the term -k C d2C is left out. It is right at rest "
             "(C = 0) and keeps the matrix definite, but it is not the derivative of the force.");
+        return;
+    }
+    if (fits < nf || nf < 1 || fabs(lo - 1) < 1e-6) return;
+    if (hi - lo <= 1e-6 * fmax(fabs(lo), fabs(hi))) {
+        add(dg, CC_FIND_SCALE, nf, nf, "Its term -k C d2C is %.6g times the claim's (the term -k dC dC^T is right): a "
+            "factor on the condition's Hessian (the energy's second derivative has both).", lo)->factor = lo;
+        return;
+    }
+    features f[CC_DIAG_CASES];
+    for (int i = 0; i < nf; i++) element_features(j, s[i].x, &s[i].r, &f[i]);
+    const char *name;
+    double p, l;
+    if (factor_follows(f, lam, nf, &name, &p, &l)) add_proportional(f, lam, nf, lo, hi, "term -k C d2C of the Jacobian", dg);
+}
+
+/* P = the projection of the symmetric n x n matrix H (row-major) onto the positive semi-definite
+ * matrices: its eigenvalues below 0 set to 0 (Jacobi rotations) */
+static void psd_projection(const double *H, int n, double *P)
+{
+    double D[CC_MAX_DOF][CC_MAX_DOF], V[CC_MAX_DOF][CC_MAX_DOF];
+    for (int i = 0; i < n; i++)
+        for (int k = 0; k < n; k++) D[i][k] = 0.5 * (H[i * n + k] + H[k * n + i]), V[i][k] = i == k;
+    for (int sweep = 0; sweep < 50; sweep++) {
+        double off = 0, size = 0;
+        for (int p = 0; p < n; p++)
+            for (int q = 0; q < n; q++) {
+                if (p == q) size += D[p][q] * D[p][q];
+                else off += D[p][q] * D[p][q];
+            }
+        if (!(off > 1e-30 * size)) break;
+        for (int p = 0; p < n; p++)
+            for (int q = p + 1; q < n; q++) {
+                if (!(fabs(D[p][q]) > 1e-300)) continue;
+                double th = 0.5 * (D[q][q] - D[p][p]) / D[p][q];
+                double t = (th >= 0 ? 1 : -1) / (fabs(th) + sqrt(th * th + 1)), c = 1 / sqrt(t * t + 1), sn = t * c;
+                for (int k = 0; k < n; k++) {
+                    double dp = D[k][p], dq = D[k][q];
+                    D[k][p] = c * dp - sn * dq, D[k][q] = sn * dp + c * dq;
+                }
+                for (int k = 0; k < n; k++) {
+                    double dp = D[p][k], dq = D[q][k];
+                    D[p][k] = c * dp - sn * dq, D[q][k] = sn * dp + c * dq;
+                }
+                for (int k = 0; k < n; k++) {
+                    double vp = V[k][p], vq = V[k][q];
+                    V[k][p] = c * vp - sn * vq, V[k][q] = sn * vp + c * vq;
+                }
+            }
+    }
+    for (int i = 0; i < n; i++)
+        for (int k = 0; k < n; k++) {
+            double v = 0;
+            for (int m = 0; m < n; m++) v += V[i][m] * fmax(D[m][m], 0) * V[k][m];
+            P[i * n + k] = v;
+        }
+}
+
+/* the Jacobian projected onto the definite matrices: the energy's Hessian with its negative
+ * eigenvalues clamped (a solver's safeguard, not the derivative of the force) */
+static void find_projected(const job *j, const sample *s, int nf, cc_diagnosis *dg)
+{
+    const cc_claim_spec *c = &j->t->claims;
+    if (!j->hess || !c->as_energy || !c->cond || (j->w->ref != CC_REF_CLAIM && j->w->ref != CC_REF_CLAIM_EXACT)) return;
+    int cnt = 0;
+    for (int i = 0; i < nf; i++) {
+        double P[NMAX];
+        psd_projection(s[i].R, j->n, P);
+        cnt += rel_error(s[i].A, P, j->N, NULL) <= fmax(1e-6, 100 * j->w->tol);
+    }
+    if (cnt && reported(cnt, nf))
+        add(dg, CC_FIND_PROJECTED, cnt, nf,
+            "The Jacobian is the claim's projected onto the definite matrices: the energy Hessian's negative "
+            "eigenvalues set to 0. That keeps a solve stable, but it is not the derivative of the force.");
 }
 
 /* 1 if component k of s's analytic derivative is component c of its reference */
@@ -1111,9 +1264,11 @@ static void find_growth(const cc_audit *a, const cc_audit_row *w, cc_diagnosis *
 static int rank(cc_finding_kind k)
 {
     if (k == CC_FIND_SIGN || k == CC_FIND_SCALE || k == CC_FIND_FROZEN || k == CC_FIND_REST_ANGLE ||
-        k == CC_FIND_GAUSS_NEWTON)
+        k == CC_FIND_GAUSS_NEWTON || k == CC_FIND_PROJECTED)
         return 0;
-    if (k == CC_FIND_NONFINITE || k == CC_FIND_RELABELLED || k == CC_FIND_PROPORTIONAL || k == CC_FIND_SWAP) return 1;
+    if (k == CC_FIND_NONFINITE || k == CC_FIND_RELABELLED || k == CC_FIND_PROPORTIONAL || k == CC_FIND_SWAP ||
+        k == CC_FIND_PROJECTOR)
+        return 1;
     return 2;
 }
 
@@ -1363,6 +1518,7 @@ void cc_diagnose_row(const cc_audit *a, const cc_audit_row *w, cc_diagnosis *dg)
         find_swap(&j, s, nf, dg);
         find_rest_angle(&j, s, nf, dg);
         find_gauss_newton(&j, s, nf, dg);
+        find_projected(&j, s, nf, dg);
         if (!explained(dg)) find_growth(a, w, dg);
         order_findings(dg);
     }

@@ -23,6 +23,7 @@ typedef enum cc_finding_kind {
     CC_FIND_SWAP,
     CC_FIND_REST_ANGLE,
     CC_FIND_GAUSS_NEWTON,
+    CC_FIND_PROJECTED,
     CC_FIND_NONFINITE,
     CC_FIND_GROWS,
     CC_FIND_UNKNOWN,

@@ -90,6 +90,10 @@ static const mutation mutations[] = {
     {"theta0-ignored", "17g", "rest-angle", 0},
     {"theta0-sign", "17g", "rest-angle", 0},
     {"area-power", "17g", "proportional", 0},
+    {"frozen", "17g", "frozen-magnitude", 0},
+    {"no-projector", "17g", "projector", 0},
+    {"hessian-alpha", "17g", "proportional", 0},
+    {"psd", "17g", "projected", 2},
 };
 
 #define NMUT ((int)(sizeof mutations / sizeof mutations[0]))
@@ -114,6 +118,10 @@ static int applies(const served *v, const mutation *m, int force)
     if (!strcmp(n, "sign-hessian") || !strcmp(n, "hessian-factor")) return v->has_hessian || force;
     if (!strncmp(n, "theta0", 6)) return v->has_theta0;
     if (!strcmp(n, "area-power")) return tri;
+    if (!strcmp(n, "frozen")) return !strcmp(v->spec, "bend/pritchard-exact") || !strcmp(v->spec, "bend/bridson");
+    if (!strcmp(n, "no-projector")) return spring || !strcmp(v->spec, "stretch/bw98");
+    if (!strcmp(n, "hessian-alpha")) return tri;
+    if (!strcmp(n, "psd")) return v->has_energy && strcmp(v->condition, "spring") && strcmp(v->spec, "bend/quadratic");
     return 1;
 }
 

@@ -28,6 +28,13 @@
  *   theta0-ignored  the rest angle taken as 0
  *   theta0-sign     the rest angle with the wrong sign
  *   area-power      the area weight a^p of another p (1 for 0.75, 0.75 otherwise)
+ *   frozen          a bend served by bend/pritchard's frozen-magnitude derivatives (claimed as
+ *                   another variant: the derivative of the magnitudes dropped)
+ *   no-projector    the derivative of a unit vector without its projector: d n^ = dn / |n| where
+ *                   (I - n^ n^T) dn / |n| belongs (stretch's w^_u, w^_v; a spring's d^)
+ *   hessian-alpha   the Hessian (Jacobian) of a triangle divided by its area weight alpha
+ *   psd             force: the Jacobian projected onto the positive semi-definite matrices (its
+ *                   energy Hessian's negative eigenvalues clamped to 0)
  *   energy-offset   right: E + k (an energy is defined up to a constant)
  *   ulps            right: every entry off by a few units in the last place (another order
  *                   of summation)
@@ -48,11 +55,12 @@
 
 enum { M_NONE, M_SIGN, M_SIGN_HESS, M_FACTOR, M_HESS_FACTOR, M_GAUSS_NEWTON, M_SWAP, M_RELABEL, M_AXIS_MAJOR,
        M_TRANSPOSE, M_ASYM, M_NAN_EDGE, M_THETA0_IGNORED, M_THETA0_SIGN, M_AREA_POWER, M_ENERGY_OFFSET, M_ULPS,
-       M_FLOAT32, M_COUNT };
+       M_FLOAT32, M_FROZEN, M_NO_PROJECTOR, M_HESSIAN_ALPHA, M_PSD, M_COUNT };
 
 static const char *const mutation_names[M_COUNT] = {
     "none", "sign", "sign-hessian", "factor", "hessian-factor", "gauss-newton", "swap", "relabel", "axis-major",
-    "transpose", "asym", "nan-edge", "theta0-ignored", "theta0-sign", "area-power", "energy-offset", "ulps", "float32"};
+    "transpose", "asym", "nan-edge", "theta0-ignored", "theta0-sign", "area-power", "energy-offset", "ulps", "float32",
+    "frozen", "no-projector", "hessian-alpha", "psd"};
 
 enum { F_17G, F_9G, F_REPR, F_REPR32 };
 
@@ -160,6 +168,75 @@ static int read_rest(const served *s, const cc_jv *rest, cc_rest *r)
 
 /* ---- the right numbers ---- */
 
+/* the Hessian of e without the projector of its unit vector: + u u^T (the part along itself) in
+ * every block, u = w^_u, w^_v for stretch (scaled alpha dw_m dw_n / |w|) or d^ for a spring
+ * (scaled +-1 / |d|) */
+static void drop_projector(const served *s, const double *x, const cc_rest *r, cc_eval *e)
+{
+    if (s->nv == 2) {
+        double d[3], l = 0;
+        for (int t = 0; t < 3; t++) d[t] = x[t] - x[3 + t], l += d[t] * d[t];
+        l = sqrt(l);
+        for (int m = 0; m < 2; m++)
+            for (int q = 0; q < 2; q++)
+                for (int a = 0; a < 3; a++)
+                    for (int b = 0; b < 3; b++) e->d2C[0][3 * m + a][3 * q + b] += (m == q ? 1 : -1) * d[a] * d[b] / (l * l * l);
+        return;
+    }
+    if (s->nv != 3 || strcmp(s->cond->condition, "stretch")) return;
+    for (int c = 0; c < 2; c++) {
+        const double *dw = c == 0 ? r->dwu : r->dwv;
+        double w[3] = {0, 0, 0}, l = 0;
+        for (int m = 0; m < 3; m++)
+            for (int t = 0; t < 3; t++) w[t] += dw[m] * x[3 * m + t];
+        for (int t = 0; t < 3; t++) l += w[t] * w[t];
+        l = sqrt(l);
+        for (int m = 0; m < 3; m++)
+            for (int q = 0; q < 3; q++)
+                for (int a = 0; a < 3; a++)
+                    for (int b = 0; b < 3; b++) e->d2C[c][3 * m + a][3 * q + b] += r->alpha * dw[m] * dw[q] * w[a] * w[b] / (l * l * l);
+    }
+}
+
+/* A = its projection onto the positive semi-definite matrices (n x n symmetric, by Jacobi
+ * rotations: the eigenvalues below 0 set to 0) */
+static void project_psd(double A[CC_MAX_DOF][CC_MAX_DOF], int n)
+{
+    double V[CC_MAX_DOF][CC_MAX_DOF], D[CC_MAX_DOF][CC_MAX_DOF];
+    for (int i = 0; i < n; i++)
+        for (int j = 0; j < n; j++) D[i][j] = 0.5 * (A[i][j] + A[j][i]), V[i][j] = i == j;
+    for (int sweep = 0; sweep < 50; sweep++) {
+        double off = 0;
+        for (int p = 0; p < n; p++)
+            for (int q = p + 1; q < n; q++) off += D[p][q] * D[p][q];
+        if (off < 1e-30) break;
+        for (int p = 0; p < n; p++)
+            for (int q = p + 1; q < n; q++) {
+                if (fabs(D[p][q]) < 1e-300) continue;
+                double th = 0.5 * (D[q][q] - D[p][p]) / D[p][q];
+                double t = (th >= 0 ? 1 : -1) / (fabs(th) + sqrt(th * th + 1)), c = 1 / sqrt(t * t + 1), sn = t * c;
+                for (int k = 0; k < n; k++) {   /* D = J^T D J, V = V J */
+                    double dp = D[k][p], dq = D[k][q];
+                    D[k][p] = c * dp - sn * dq, D[k][q] = sn * dp + c * dq;
+                }
+                for (int k = 0; k < n; k++) {
+                    double dp = D[p][k], dq = D[q][k];
+                    D[p][k] = c * dp - sn * dq, D[q][k] = sn * dp + c * dq;
+                }
+                for (int k = 0; k < n; k++) {
+                    double vp = V[k][p], vq = V[k][q];
+                    V[k][p] = c * vp - sn * vq, V[k][q] = sn * vp + c * vq;
+                }
+            }
+    }
+    for (int i = 0; i < n; i++)
+        for (int j = 0; j < n; j++) {
+            double v = 0;
+            for (int k = 0; k < n; k++) v += V[i][k] * fmax(D[k][k], 0) * V[j][k];
+            A[i][j] = v;
+        }
+}
+
 /* a in the condition form at x; 0, or -1 where the formula is undefined */
 static int right(const served *s, int force, double k, const double *x, const cc_rest *r, answer *a)
 {
@@ -176,6 +253,11 @@ static int right(const served *s, int force, double k, const double *x, const cc
     }
     cc_eval e;
     if (s->cond->eval(x, r, CC_WANT_ALL, &e) != CC_WANT_ALL) return -1;
+    if (s->mutation == M_NO_PROJECTOR) drop_projector(s, x, r, &e);
+    if (s->mutation == M_HESSIAN_ALPHA && s->nv == 3)
+        for (int c = 0; c < e.ncomp; c++)
+            for (int i = 0; i < n; i++)
+                for (int j = 0; j < n; j++) e.d2C[c][i][j] /= r->alpha;
     a->has_value = 1;
     if (!force) {
         memcpy(a->C, e.C, sizeof a->C);
@@ -191,6 +273,7 @@ static int right(const served *s, int force, double k, const double *x, const cc
                 a->H[0][i][j] += k * (e.dC[c][i] * e.dC[c][j] + (s->mutation == M_GAUSS_NEWTON ? 0 : e.C[c] * e.d2C[c][i][j]));
         }
     }
+    if (s->mutation == M_PSD) project_psd(a->H[0], n);
     return 0;
 }
 
@@ -463,6 +546,7 @@ int main(int argc, char **argv)
         cond[slash - serve] = 0;
         s.cond = cc_condition_find(cond, slash + 1);
         if (!s.cond) return usage();
+        if (s.mutation == M_FROZEN && !strcmp(cond, "bend")) s.cond = cc_condition_find("bend", "pritchard");
         s.nv = s.cond->nv, s.ncomp = s.cond->ncomp;
     }
     size_t cap = 1 << 20, len = 0;
