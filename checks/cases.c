@@ -130,3 +130,23 @@ int cc_case_parse(int nv, const char *s, int *id)
     *id = edge ? -(int)v - 1 : (int)v;
     return 0;
 }
+
+int cc_case_relabel(int nv, const int *perm, int as_given, const double *x, const cc_rest *r0, double *y, cc_rest *r)
+{
+    char err[CC_ERRLEN];
+    *r = *r0;
+    for (int m = 0; m < nv; m++) memcpy(y + 3 * m, x + 3 * perm[m], 3 * sizeof(double));
+    if (nv == 4) {   /* the rest hinge relabelled, and what the variants read of it worked out again */
+        double xr[12];
+        for (int m = 0; m < 4; m++) memcpy(xr + 3 * m, r0->rest_x + 3 * perm[m], 3 * sizeof(double));
+        if (cc_rest_hinge_shape(r, xr, err) < 0) return -1;
+        if (as_given) r->rest_angle = r0->rest_angle;   /* the request's "theta0", read as given */
+        return 0;
+    }
+    if (nv == 3 && !as_given) {
+        double uv[6] = {0, 0, r0->du1, r0->dv1, r0->du2, r0->dv2}, up[6];
+        for (int m = 0; m < 3; m++) up[2 * m] = uv[2 * perm[m]], up[2 * m + 1] = uv[2 * perm[m] + 1];
+        if (cc_rest_triangle(r, up, r0->area_power, r0->bu, r0->bv, err) < 0) return -1;
+    }
+    return 0;
+}

@@ -32,4 +32,10 @@ void cc_case_label(int nv, int id, char *buf, int n);
 /* id from a label "17", "#17", "e3" or "e3:..."; 0, or -1 if malformed or unknown */
 int cc_case_parse(int nv, const char *s, int *id);
 
+/* the element (x, r0) of nv vertices as a program whose vertex m is our vertex perm[m] reads it:
+ * y_m = x_perm[m], and its rest data relabelled likewise -- a hinge's worked out again from its
+ * relabelled rest shape (its theta0 the request's when as_given), a triangle's (u, v) (as given:
+ * not at all); 0, or -1 where the relabelled rest is degenerate */
+int cc_case_relabel(int nv, const int *perm, int as_given, const double *x, const cc_rest *r0, double *y, cc_rest *r);
+
 #endif

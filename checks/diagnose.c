@@ -818,27 +818,10 @@ static int moved(const job *j, const reorder *o, int m, int s)
     return o->axis_major ? s * j->t->nv + m : 3 * o->perm[m] + s;
 }
 
-/* the positions and rest data as a program with labels o reads them: its x_m is our x_perm[m] */
+/* the positions and rest data as a program with labels o reads them (cc_case_relabel) */
 static int relabel_input(const job *j, const reorder *o, const double *x, const cc_rest *r0, double *y, cc_rest *r)
 {
-    char err[CC_ERRLEN];
-    int nv = j->t->nv;
-    *r = *r0;
-    for (int m = 0; m < nv; m++) memcpy(y + 3 * m, x + 3 * o->perm[m], 3 * sizeof(double));
-    if (nv == 4) {   /* the rest hinge relabelled, and what the variants read of it worked out again */
-        double xr[12];
-        for (int m = 0; m < 4; m++) memcpy(xr + 3 * m, r0->rest_x + 3 * o->perm[m], 3 * sizeof(double));
-        if (cc_rest_hinge_shape(r, xr, err) < 0) return -1;
-        if (o->x_only) r->rest_angle = r0->rest_angle;   /* the request's "theta0", read as given */
-        return 0;
-    }
-    if (o->x_only) return 0;
-    if (nv == 3) {
-        double uv[6] = {0, 0, r0->du1, r0->dv1, r0->du2, r0->dv2}, up[6];
-        for (int m = 0; m < 3; m++) up[2 * m] = uv[2 * o->perm[m]], up[2 * m + 1] = uv[2 * o->perm[m] + 1];
-        if (cc_rest_triangle(r, up, r0->area_power, r0->bu, r0->bv, err) < 0) return -1;
-    }
-    return 0;
+    return cc_case_relabel(j->t->nv, o->perm, o->x_only, x, r0, y, r);
 }
 
 /* 1 if s's analytic derivative is its reference reordered by o */
@@ -1068,48 +1051,6 @@ static void find_gauss_newton(const job *j, const sample *s, int nf, cc_diagnosi
     if (factor_follows(f, lam, nf, &name, &p, &l)) add_proportional(f, lam, nf, lo, hi, "term -k C d2C of the Jacobian", dg);
 }
 
-/* P = the projection of the symmetric n x n matrix H (row-major) onto the positive semi-definite
- * matrices: its eigenvalues below 0 set to 0 (Jacobi rotations) */
-static void psd_projection(const double *H, int n, double *P)
-{
-    double D[CC_MAX_DOF][CC_MAX_DOF], V[CC_MAX_DOF][CC_MAX_DOF];
-    for (int i = 0; i < n; i++)
-        for (int k = 0; k < n; k++) D[i][k] = 0.5 * (H[i * n + k] + H[k * n + i]), V[i][k] = i == k;
-    for (int sweep = 0; sweep < 50; sweep++) {
-        double off = 0, size = 0;
-        for (int p = 0; p < n; p++)
-            for (int q = 0; q < n; q++) {
-                if (p == q) size += D[p][q] * D[p][q];
-                else off += D[p][q] * D[p][q];
-            }
-        if (!(off > 1e-30 * size)) break;
-        for (int p = 0; p < n; p++)
-            for (int q = p + 1; q < n; q++) {
-                if (!(fabs(D[p][q]) > 1e-300)) continue;
-                double th = 0.5 * (D[q][q] - D[p][p]) / D[p][q];
-                double t = (th >= 0 ? 1 : -1) / (fabs(th) + sqrt(th * th + 1)), c = 1 / sqrt(t * t + 1), sn = t * c;
-                for (int k = 0; k < n; k++) {
-                    double dp = D[k][p], dq = D[k][q];
-                    D[k][p] = c * dp - sn * dq, D[k][q] = sn * dp + c * dq;
-                }
-                for (int k = 0; k < n; k++) {
-                    double dp = D[p][k], dq = D[q][k];
-                    D[p][k] = c * dp - sn * dq, D[q][k] = sn * dp + c * dq;
-                }
-                for (int k = 0; k < n; k++) {
-                    double vp = V[k][p], vq = V[k][q];
-                    V[k][p] = c * vp - sn * vq, V[k][q] = sn * vp + c * vq;
-                }
-            }
-    }
-    for (int i = 0; i < n; i++)
-        for (int k = 0; k < n; k++) {
-            double v = 0;
-            for (int m = 0; m < n; m++) v += V[i][m] * fmax(D[m][m], 0) * V[k][m];
-            P[i * n + k] = v;
-        }
-}
-
 /* the Jacobian projected onto the definite matrices: the energy's Hessian with its negative
  * eigenvalues clamped (a solver's safeguard, not the derivative of the force) */
 static void find_projected(const job *j, const sample *s, int nf, cc_diagnosis *dg)
@@ -1119,7 +1060,7 @@ static void find_projected(const job *j, const sample *s, int nf, cc_diagnosis *
     int cnt = 0;
     for (int i = 0; i < nf; i++) {
         double P[NMAX];
-        psd_projection(s[i].R, j->n, P);
+        cc_psd_projection(s[i].R, j->n, P);
         cnt += rel_error(s[i].A, P, j->N, NULL) <= fmax(1e-6, 100 * j->w->tol);
     }
     if (cnt && reported(cnt, nf))

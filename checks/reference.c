@@ -175,3 +175,45 @@ cc_diff cc_compare_flat_floor(const double *a, const double *r, int n, double fl
     d.k = -1;
     return d;
 }
+
+/* P = the projection of the symmetric n x n matrix H (row-major) onto the positive semi-definite
+ * matrices: its eigenvalues below 0 set to 0 (Jacobi rotations) */
+void cc_psd_projection(const double *H, int n, double *P)
+{
+    double D[CC_MAX_DOF][CC_MAX_DOF], V[CC_MAX_DOF][CC_MAX_DOF];
+    for (int i = 0; i < n; i++)
+        for (int k = 0; k < n; k++) D[i][k] = 0.5 * (H[i * n + k] + H[k * n + i]), V[i][k] = i == k;
+    for (int sweep = 0; sweep < 50; sweep++) {
+        double off = 0, size = 0;
+        for (int p = 0; p < n; p++)
+            for (int q = 0; q < n; q++) {
+                if (p == q) size += D[p][q] * D[p][q];
+                else off += D[p][q] * D[p][q];
+            }
+        if (!(off > 1e-30 * size)) break;
+        for (int p = 0; p < n; p++)
+            for (int q = p + 1; q < n; q++) {
+                if (!(fabs(D[p][q]) > 1e-300)) continue;
+                double th = 0.5 * (D[q][q] - D[p][p]) / D[p][q];
+                double t = (th >= 0 ? 1 : -1) / (fabs(th) + sqrt(th * th + 1)), c = 1 / sqrt(t * t + 1), sn = t * c;
+                for (int k = 0; k < n; k++) {
+                    double dp = D[k][p], dq = D[k][q];
+                    D[k][p] = c * dp - sn * dq, D[k][q] = sn * dp + c * dq;
+                }
+                for (int k = 0; k < n; k++) {
+                    double dp = D[p][k], dq = D[q][k];
+                    D[p][k] = c * dp - sn * dq, D[q][k] = sn * dp + c * dq;
+                }
+                for (int k = 0; k < n; k++) {
+                    double vp = V[k][p], vq = V[k][q];
+                    V[k][p] = c * vp - sn * vq, V[k][q] = sn * vp + c * vq;
+                }
+            }
+    }
+    for (int i = 0; i < n; i++)
+        for (int k = 0; k < n; k++) {
+            double v = 0;
+            for (int m = 0; m < n; m++) v += V[i][m] * fmax(D[m][m], 0) * V[k][m];
+            P[i * n + k] = v;
+        }
+}

@@ -67,4 +67,8 @@ cc_diff cc_compare_gradient_floor(double a[CC_MAX_COMP][CC_MAX_DOF], double r[CC
                                   int ndof, double floor);
 cc_diff cc_compare_flat_floor(const double *a, const double *r, int n, double floor);
 
+/* P = the projection of the symmetric n x n matrix H (row-major, n <= CC_MAX_DOF) onto the
+ * positive semi-definite matrices: its eigenvalues below 0 set to 0 (Jacobi rotations) */
+void cc_psd_projection(const double *H, int n, double *P);
+
 #endif

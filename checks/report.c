@@ -3,6 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "checks/diagnose.h"
+#include "checks/identify.h"
 #include "checks/report.h"
 #include "io/gnuplot.h"
 #include "io/json.h"
@@ -243,19 +244,74 @@ static void json_row(FILE *f, const cc_audit *a, const cc_audit_row *w)
     fputc('}', f);
 }
 
-/* [row, row, ...] of every row of n audits */
-void cc_report_json(FILE *f, const cc_audit *a, int n)
+/* "pass", "fail" or "no claim" of n audits */
+static const char *verdict_of(const cc_audit *a, int n)
+{
+    int claimed = 0;
+    for (int i = 0; i < n; i++) {
+        if (cc_audit_failed(&a[i])) return "fail";
+        claimed |= a[i].target.claim != CC_CLAIM_NONE || cc_claim_given(&a[i].target.claims);
+    }
+    return claimed ? "pass" : "no claim";
+}
+
+/* , "identified": {...} */
+static void json_identified(FILE *f, const cc_identity *id, const cc_audit_opts *o, double k_request)
+{
+    char claim[64];
+    if (id->bridson_force) snprintf(claim, sizeof claim, "bridson-force");
+    else snprintf(claim, sizeof claim, "%s/%s", id->cond->condition, id->cond->variant);
+    fputs(", \"identified\": {\"claims\": ", f);
+    cc_json_string(f, claim);
+    const char *form = id->form != CC_FORM_OWN ? cc_form_name(id->form)
+                       : id->cond && id->cond->claim == CC_CLAIM_FROZEN ? "frozen-magnitude"
+                       : id->cond && id->cond->claim == CC_CLAIM_NONE ? "as published" : "exact";
+    json_kv_string(f, "hessian", form);
+    int nv = id->bridson_force ? 4 : id->cond->nv;
+    double P0 = o->sample.area_power > 0 ? o->sample.area_power : 1.0;
+    if (nv == 3 && id->area_power != P0) json_kv_number(f, "area_power", id->area_power);
+    if (id->k > 0 && fabs(id->k - k_request) > 1e-6 * fabs(k_request)) json_kv_number(f, "k", id->k);
+    int ident = 1;
+    for (int m = 0; m < nv; m++) ident &= id->perm[m] == m;
+    if (!ident) {
+        fputs(", \"vertex_map\": [", f);
+        for (int m = 0; m < nv; m++) fprintf(f, m ? ", %d" : "%d", id->perm[m]);
+        fputc(']', f);
+    }
+    if (id->same_as) {
+        char same[64];
+        snprintf(same, sizeof same, "%s/%s", id->same_as->condition, id->same_as->variant);
+        json_kv_string(f, "same_as", same);
+    }
+    json_kv_number(f, "max_rel_error", id->max_rel);
+    fprintf(f, ", \"matches\": %s, \"elements\": %d}", id->found ? "true" : "false", id->elements);
+}
+
+void cc_report_json_identified(FILE *f, const cc_audit *a, int n, const cc_identity *id, double k_request)
 {
     int first = 1;
-    fputs("[\n", f);
+    fputs("{\"verdict\": ", f);
+    cc_json_string(f, verdict_of(a, n));
+    if (n > 0) {
+        const cc_audit_opts *o = &a[0].opts;
+        fprintf(f, ", \"options\": {\"samples\": %d, \"seed\": %llu, \"edges\": %s", o->samples,
+                (unsigned long long)o->seed, o->edges ? "true" : "false");
+        json_kv_number(f, "area_power", o->sample.area_power > 0 ? o->sample.area_power : 1.0);
+        json_kv_number(f, "precision", o->precision);
+        fputc('}', f);
+        if (id && id->any) json_identified(f, id, o, k_request);
+    }
+    fputs(", \"rows\": [\n", f);
     for (int i = 0; i < n; i++)
         for (int r = 0; r < a[i].nrows; r++) {
             fputs(first ? "  " : ",\n  ", f);
             json_row(f, &a[i], &a[i].rows[r]);
             first = 0;
         }
-    fputs("\n]\n", f);
+    fputs("\n]}\n", f);
 }
+
+void cc_report_json(FILE *f, const cc_audit *a, int n) { cc_report_json_identified(f, a, n, NULL, 0); }
 
 /* ---- plots ---- */
 

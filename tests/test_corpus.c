@@ -312,9 +312,94 @@ static void test_system_corpus(void)
     CU_ASSERT(named >= 0.95 * mistakes);
 }
 
+/* ---- identification: what a program computes, said without being told ---- */
+
+/* A program, how it is audited (no --claims), and what it must be identified as: the claim (or
+ * the variant that gives the same numbers), the form of its derivatives, and one more key of the
+ * "identified" object that must hold a value (NULL: none). */
+typedef struct id_entry {
+    const char *serve, *mutation, *condition;
+    int force;
+    const char *claims, *same_as;   /* the identified claim, or the same function's other name */
+    const char *hessian;
+    const char *key, *value;        /* e.g. "area_power", "0.75" */
+} id_entry;
+
+static const id_entry identities[] = {
+    {"stretch/bw98", "none", "stretch", 0, "stretch/bw98", NULL, "exact", NULL, NULL},
+    {"stretch/bw98", "area-power", "stretch", 0, "stretch/bw98", NULL, "exact", "area_power", "0.75"},
+    {"stretch/bw98", "none", "stretch", 1, "stretch/bw98", NULL, "exact", NULL, NULL},
+    {"stretch/bw98", "factor", "stretch", 1, "stretch/bw98", NULL, "exact", "k", "4"},
+    {"shear/bw98", "none", "shear", 0, "shear/bw98", NULL, "exact", NULL, NULL},
+    {"shear/normalized", "none", "shear", 1, "shear/normalized", NULL, "exact", NULL, NULL},
+    {"bend/pritchard", "none", "bend", 0, "bend/pritchard", NULL, "frozen-magnitude", NULL, NULL},
+    {"bend/pritchard", "none", "bend", 1, "bend/pritchard", NULL, "frozen-magnitude", NULL, NULL},
+    {"bend/pritchard-exact", "frozen", "bend", 1, "bend/pritchard", NULL, "frozen-magnitude", NULL, NULL},
+    {"bend/pritchard-exact", "none", "bend", 0, "bend/pritchard-exact", "bend/bridson", "exact", NULL, NULL},
+    {"bend/bridson", "none", "bend", 1, "bend/pritchard-exact", "bend/bridson", "exact", NULL, NULL},
+    {"bend/macri", "none", "bend", 0, "bend/macri", NULL, "as published", NULL, NULL},
+    {"bend/discrete-shells", "none", "bend", 1, "bend/discrete-shells", NULL, "exact", NULL, NULL},
+    {"bend/quadratic", "none", "bend", 0, "bend/quadratic", NULL, "exact", NULL, NULL},
+    {"bend/pritchard-exact", "gauss-newton", "bend", 1, "bend/pritchard-exact", NULL, "gauss-newton", NULL, NULL},
+    {"bend/discrete-shells", "psd", "bend", 1, "bend/discrete-shells", NULL, "projected", NULL, NULL},
+    {"bend/bridson", "relabel", "bend", 0, "bend/pritchard-exact", "bend/bridson", "exact", "vertex_map", "["},
+    {"bridson-force", "none", "bend", 1, "bridson-force", NULL, "exact", NULL, NULL},
+    {"spring/linear", "none", "spring", 1, "spring/linear", NULL, "exact", NULL, NULL},
+    {"spring/linear", "float32", "spring", 0, "spring/linear", NULL, "exact", NULL, NULL},
+};
+
+#define NID ((int)(sizeof identities / sizeof identities[0]))
+
+/* the member `key` of the "identified" object of the JSON report at path, as text, into out */
+static void identified(const char *path, const char *key, char *out, int len)
+{
+    out[0] = 0;
+    char *text = cc_test_read_file(path), err[160];
+    if (!text) return;
+    cc_jdoc *doc = cc_jdoc_parse(text, strlen(text), err, sizeof err);
+    free(text);
+    const cc_jv *id = doc ? cc_jv_get(cc_jdoc_root(doc), "identified") : NULL, *v = id ? cc_jv_get(id, key) : NULL;
+    if (v && v->type == CC_JV_STRING) snprintf(out, (size_t)len, "%s", v->str);
+    else if (v && v->type == CC_JV_NUMBER) snprintf(out, (size_t)len, "%.6g", v->num);
+    else if (v && v->type == CC_JV_BOOL) snprintf(out, (size_t)len, "%s", v->num ? "true" : "false");
+    else if (v && v->type == CC_JV_ARRAY) snprintf(out, (size_t)len, "[%d]", v->n);
+    cc_jdoc_free(doc);
+}
+
+static void test_identification(void)
+{
+    int right = 0;
+    printf("\n");
+    for (int i = 0; i < NID; i++) {
+        const id_entry *e = &identities[i];
+        char json[] = "/tmp/cc_corpus_idXXXXXX", cmd[1024], claims[64], form[64], matches[16], extra[64] = "";
+        static char out[1 << 16], err[1 << 14];
+        int fd = mkstemp(json);
+        if (fd < 0) continue;
+        close(fd);
+        snprintf(cmd, sizeof cmd, "audit %s --exec '%s --serve %s --mutation %s' --samples 30 --json %s%s", e->condition,
+                 CC_MUTANT, e->serve, e->mutation, json, e->force ? " --contract force --k 2" : "");
+        cc_test_run_cli(cmd, out, sizeof out, err, sizeof err);
+        identified(json, "claims", claims, sizeof claims);
+        identified(json, "hessian", form, sizeof form);
+        identified(json, "matches", matches, sizeof matches);
+        if (e->key) identified(json, e->key, extra, sizeof extra);
+        remove(json);
+        int ok = (!strcmp(claims, e->claims) || (e->same_as && !strcmp(claims, e->same_as))) && !strcmp(form, e->hessian) &&
+                 !strcmp(matches, "true") && (!e->key || !strncmp(extra, e->value, strlen(e->value)));
+        right += ok;
+        printf("  %-22s %-13s %-9s identified %s (%s)%s%s%s  %s\n", e->serve, e->mutation, e->force ? "force" : "condition",
+               claims, form, e->key ? " " : "", e->key ? e->key : "", e->key ? extra : "", ok ? "ok" : "MISS");
+        if (!ok) printf("      clothcheck %s\n", cmd);
+    }
+    printf("  %d of %d programs identified as what they compute\n", right, NID);
+    CU_ASSERT_EQUAL(right, NID);
+}
+
 static const cc_test_case tests[] = {
     {"the element corpus: no false PASS, no false FAIL, 95 % of kinds right", test_corpus},
     {"the system corpus: no false PASS, no false FAIL, 95 % of mistakes named", test_system_corpus},
+    {"identification: each program named as what it computes", test_identification},
     {NULL, NULL},
 };
 

@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include "checks/identify.h"
 #include "checks/report.h"
 #include "cli/audit_exec.h"
 #include "cli/cli.h"
@@ -125,8 +126,48 @@ static const char *field_name(const cc_exec_audit *ea, int bit)
     return ea->force ? "jacobian" : "hessian";
 }
 
+/* the parts the program gives, in the contract's words ("value, gradient and Hessian") into buf */
+static void given_parts(const cc_exec_audit *ea, int provides, char *buf, int len)
+{
+    const char *p[3];
+    int n = 0;
+    for (int b = CC_WANT_VALUE; b <= CC_WANT_HESS; b <<= 1)
+        if (provides & b) p[n++] = field_name(ea, b);
+    if (n == 3) snprintf(buf, (size_t)len, "%s, %s and %s", p[0], p[1], p[2]);
+    else if (n == 2) snprintf(buf, (size_t)len, "%s and %s", p[0], p[1]);
+    else snprintf(buf, (size_t)len, "%s", n ? p[0] : "numbers");
+}
+
+/* the identification's line: what the program computes, or what it is closest to */
+static void report_identity(FILE *f, const cc_exec_audit *ea, const cc_memo *m, const cc_audit *a, const cc_identity *id)
+{
+    char label[160], parts[64];
+    double k = ea->claims.k > 0 ? ea->claims.k : 1.0;
+    if (!id->any) return;
+    cc_identity_label(id, &a->opts, k, label, sizeof label);
+    given_parts(ea, m->provides, parts, sizeof parts);
+    if (!id->found) {
+        fprintf(f, "  => it matches no registered formulation: the closest is %s, which differs by %.2g\n", label,
+                id->max_rel);
+        return;
+    }
+    fprintf(f, "  => identified: %s: %s agree with it to %.1e (%d elements)", label, parts, id->max_rel, id->elements);
+    int nv = id->bridson_force ? 4 : id->cond->nv, ident = 1;
+    for (int q = 0; q < nv; q++) ident &= id->perm[q] == q;
+    if (id->form == CC_FORM_OWN && ident) {   /* a claim that holds as it is */
+        char again[96] = "";
+        if (nv == 3 && id->area_power != (a->opts.sample.area_power > 0 ? a->opts.sample.area_power : 1.0))
+            snprintf(again, sizeof again, " --area-power %g", id->area_power);
+        if (id->k > 0 && fabs(id->k - k) > 1e-6 * k) snprintf(again + strlen(again), sizeof again - strlen(again), " --k %.6g", id->k);
+        if (id->bridson_force) fprintf(f, "; audit it as that with --claims bridson-force%s", again);
+        else fprintf(f, "; audit it as that with --claims %s/%s%s", id->cond->condition, id->cond->variant, again);
+    }
+    fputc('\n', f);
+}
+
 /* what the report adds below the engine's table; 1 if that fails the audit */
-static int report_extras(FILE *f, const cc_exec_audit *ea, const cc_exec *x, const cc_memo *m, const cc_audit *a)
+static int report_extras(FILE *f, const cc_exec_audit *ea, const cc_exec *x, const cc_memo *m, const cc_audit *a,
+                         const cc_identity *id)
 {
     int missing = (CC_WANT_VALUE | CC_WANT_GRAD | CC_WANT_HESS) & ~m->provides;
     for (int b = CC_WANT_VALUE; b <= CC_WANT_HESS; b <<= 1)
@@ -146,8 +187,8 @@ static int report_extras(FILE *f, const cc_exec_audit *ea, const cc_exec *x, con
                 agrees, a->opts.precision, why, CC_AUDIT_TOL_LIMITED * a->opts.precision,
                 CC_AUDIT_TOL_LIMITED_FD * a->opts.precision);
     }
+    report_identity(f, ea, m, a, id);
     fprintf(f, "  the program answered %d requests, %ld elements\n", x->batches, x->elements);
-    (void)m;
     return 0;
 }
 
@@ -172,6 +213,7 @@ int cc_audit_exec(const cc_exec_audit *ea)
     x.force = ea->force, x.condition = ea->condition, x.k = ea->claims.k > 0 ? ea->claims.k : 1.0;
     x.variant = ea->claims.bridson_force ? "bridson-force" : ea->claims.cond ? ea->claims.cond->variant : NULL;
     x.timeout = ea->timeout;
+    x.free_ncomp = !ea->force && !cc_claim_given(&ea->claims);   /* bend/quadratic has 3 */
     int nv = cc_condition_find(ea->condition, NULL)->nv;
     if (cc_memo_init(&m, nv, components(ea)) < 0) return cc_cli_error("audit", "out of memory");
     cc_audit *a = calloc(1, sizeof *a);
@@ -185,10 +227,18 @@ int cc_audit_exec(const cc_exec_audit *ea)
     cc_exec_close(&x);
     if (!rc) {
         FILE *out = ea->json_stdout ? stderr : stdout;
-        if (ea->json_stdout) cc_report_json(stdout, a, 1);
+        double k = ea->claims.k > 0 ? ea->claims.k : 1.0;
+        cc_identity id = {0};
+        if (!cc_claim_given(&ea->claims) || cc_audit_failed(a)) {   /* what it computes, if not what it claims */
+            cc_target t = a->target;
+            t.claims.as_energy = ea->force && !ea->claims.bridson_force, t.claims.k = k;
+            if (cc_identify(&t, &a->opts, &id) < 0) id.any = 0;
+            if (id.any && cc_identity_is_claim(&id, &ea->claims, &a->opts) && !id.found) id.any = 0;   /* the rows say it */
+        }
+        if (ea->json_stdout) cc_report_json_identified(stdout, a, 1, &id, k);
         else cc_report_table(stdout, a, 1);
-        if (ea->json) cc_report_json(ea->json, a, 1);
-        int extra_fail = report_extras(out, ea, &x, &m, a);
+        if (ea->json) cc_report_json_identified(ea->json, a, 1, &id, k);
+        int extra_fail = report_extras(out, ea, &x, &m, a, &id);
         if (ea->plots) rc = cc_audit_write_plots(ea->plots, a, 1);   /* while the table still holds the answers */
         if (!rc) rc = cc_audit_failed(a) || extra_fail ? CC_EXIT_FAIL : CC_EXIT_OK;
     }

@@ -32,6 +32,7 @@ typedef struct cc_exec {
     long elements;           /* elements asked so far */
     int seen;                /* CC_WANT_* bits of the fields any answer held */
     cc_jdecimals dec;        /* the decimals of every number received */
+    int free_ncomp;          /* 1: no claim says how many components C has; its first answer does */
     char last[96];           /* the start of the last line received, for messages */
 } cc_exec;
 

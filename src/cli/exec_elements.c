@@ -208,6 +208,12 @@ static int read_answer(reader *rd, cc_memo *m, const char *line, cc_memo_entry *
     else if (els->n != n)
         rc = cc_exec_fail(rd->err, rd->errlen, "answer to request %d holds %d elements, the request %d",
                       rd->batch, els->n, n);
+    if (rc == 0 && rd->x->free_ncomp && !rd->x->seen && n > 0) {   /* C's components, from its first answer */
+        const cc_jv *o = &els->items[0], *v = cc_jv_get(o, "value"), *g = cc_jv_get(o, "gradient");
+        int nc = v && v->type == CC_JV_ARRAY ? v->n : g && g->type == CC_JV_ARRAY ? g->n : 0;
+        if (nc >= 1 && nc <= CC_MAX_COMP) m->ncomp = nc;
+        rd->x->free_ncomp = 0;
+    }
     for (int i = 0; i < n && rc == 0; i++) {
         rd->elem = i;
         const cc_jv *o = &els->items[i];

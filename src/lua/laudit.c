@@ -21,7 +21,7 @@
  *                            reference=, quantity=}, ...}: what kind of mistake each failing
  *                          row shows (checks/diagnose.h); {} for a condition whose rows pass
  *   audit:table()       -> the readable table, as `clothcheck audit` prints it
- *   audit:json()        -> the JSON rows, as `clothcheck audit --json` writes them
+ *   audit:json()        -> the JSON report, as `clothcheck audit --json` writes it
  *   audit:plots(dir)    -> number of PNGs | false, message (no gnuplot) | nil, message
  *   tostring(audit)     -> the table
  * A condition written in Lua has no hyper-dual value code, so its exact references are reported
