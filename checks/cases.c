@@ -105,7 +105,8 @@ int cc_case_make(int nv, uint64_t seed, int id, const cc_sample_opts *o, cc_case
     if (nv == 4) {
         const hinge_edge *h = &hinges[j];
         cc_sample_hinge_at_angle(h->theta, h->wa, h->wb, h->sa, h->sb, c->x);
-        return o && o->hinge_rest ? cc_rest_hinge_shape(&c->r, o->hinge_rest, err) : cc_rest_hinge(&c->r, h->theta0, err);
+        return o && o->hinge_rest ? cc_rest_hinge_shape(&c->r, o->hinge_rest, err)
+                                  : cc_rest_hinge(&c->r, o && o->flat_rest ? 0.0 : h->theta0, err);
     }
     return nv == 3 ? edge_triangle(j, o, c) : edge_spring(j, c);
 }

@@ -334,7 +334,8 @@ void cc_identity_label(const cc_identity *id, const cc_audit_opts *o, double k_r
     if (at < len) at += snprintf(buf + at, (size_t)(len - at), " (%s)", form);
     if (nv == 3 && id->area_power != P0 && at < len)
         at += snprintf(buf + at, (size_t)(len - at), ", alpha = a^%g", id->area_power);
-    if (id->k > 0 && !same_k(id, k_request) && at < len) at += snprintf(buf + at, (size_t)(len - at), ", k = %.6g", id->k);
+    if (id->found && id->k > 0 && !same_k(id, k_request) && at < len)   /* a fitted k means something only in a match */
+        at += snprintf(buf + at, (size_t)(len - at), ", k = %.6g", id->k);
     if (!identity(id->perm, nv) && at < len) {
         at += snprintf(buf + at, (size_t)(len - at), ", your");
         for (int m = 0; m < nv && at < len; m++) at += snprintf(buf + at, (size_t)(len - at), m ? ", x%d" : " x%d", m);

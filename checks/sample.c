@@ -74,7 +74,7 @@ static int sample_hinge_rest(const cc_sample_opts *o, uint64_t seed, uint64_t in
     cc_rng g = cc_rng_make(seed ^ 0x4e57u, index);
     double wa = cc_rng_range(&g, 0.3, 1.5), wb = cc_rng_range(&g, 0.3, 1.5);
     double sa = cc_rng_range(&g, -0.7, 0.7), sb = cc_rng_range(&g, -0.7, 0.7);
-    int flat = cc_rng_uniform(&g) < 0.25;
+    int flat = cc_rng_uniform(&g) < 0.25 || (o && o->flat_rest);
     double theta0 = flat ? 0.0 : cc_rng_range(&g, -3.0, 3.0);
     cc_sample_hinge_at_angle(theta0, wa, wb, sa, sb, xr);
     if (!flat) return cc_rest_hinge_shape(r, xr, err);

@@ -30,6 +30,8 @@ typedef struct cc_sample_opts {
     double bu, bv;       /* rest stretch (0: 1.0) */
     const double *hinge_rest;   /* 12 rest positions of every hinge, or NULL: a random rest
                                    hinge per element (flat or folded, sample_hinge_rest) */
+    int flat_rest;              /* 1: every random rest hinge flat (rest angle 0), and the edge
+                                   cases too: for a program without a rest angle */
 } cc_sample_opts;
 
 /* x (3*nv) and rest data for case (seed, index) of an element with nv vertices; 0 or -1 */

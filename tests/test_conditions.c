@@ -43,7 +43,7 @@ static void fd_hessian_of_gradient(const cc_condition *c, const double *x, const
 static void fd_agreement(const cc_condition *c, double p, double *gerr, double *herr)
 {
     static double g[CC_MAX_COMP][CC_MAX_DOF], H[CC_MAX_COMP][CC_MAX_DOF][CC_MAX_DOF];
-    cc_sample_opts o = {p, 1.0, 1.0, NULL};
+    cc_sample_opts o = {p, 1.0, 1.0, NULL, 0};
     *gerr = *herr = 0;
     for (int i = 0; i < SAMPLES; i++) {
         double x[CC_MAX_DOF];

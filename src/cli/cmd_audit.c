@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include "checks/diagnose.h"
 #include "checks/report.h"
 #include "cli/audit_exec.h"
 #include "cli/cli.h"
@@ -13,7 +14,7 @@
 static void audit_usage(FILE *f)
 {
     fputs("usage: clothcheck audit [CONDITION] [--variant V] [--reference R] [--samples N]\n"
-          "                        [--seed S] [--case ID] [--area-power P] [--x-rest \"...\"]\n"
+          "                        [--seed S] [--case ID] [--area-power P] [--x-rest \"...\" | --flat-rest]\n"
           "                        [--json FILE] [--plots DIR]\n"
           "       clothcheck audit CONDITION --exec \"CMD\" [--claims C/V | bridson-force]\n"
           "                        [--contract condition|force] [--k K] [--exec-timeout S]\n"
@@ -38,12 +39,14 @@ static void audit_usage(FILE *f)
           "  --case ID        audit only case ID as printed in reports: 17, #17 or e3 (edge case 3)\n"
           "  --area-power P   alpha = a^P for random stretch/shear triangles (default 1)\n"
           "  --x-rest \"...\"   the rest hinge of every random bend element, 4 points 'x y z'\n"
-          "                   separated by ';' (default: a random flat hinge per element)\n"
+          "                   separated by ';' (default: a random rest hinge per element, flat\n"
+          "                   for one in four, folded to an angle in (-3, 3) for the others)\n"
+          "  --flat-rest      every rest hinge flat (rest angle 0), for a bend without theta0\n"
           "  --json FILE      write the report as JSON, {verdict, options, identified, rows} (FILE\n"
           "                   '-': to stdout, instead of the table)\n"
           "  --plots DIR      write V-curves and the bend-angle figure (.dat, .gp, .png) into DIR\n"
-          "\n"
-          "Your own code, in any language (docs/your-code.md):\n"
+          "\n", f);
+    fputs("Your own code, in any language (docs/your-code.md):\n"
           "  --exec \"CMD\"     start CMD (words split as a shell would, without one) and audit it\n"
           "                   through the element protocol: one JSON request per line on its stdin,\n"
           "                   one JSON answer per line on its stdout. CONDITION says which elements\n"
@@ -56,16 +59,25 @@ static void audit_usage(FILE *f)
           "                   force: force, jacobian, energy (E = k/2 C.C of the claimed variant)\n"
           "  --k K            stiffness sent with each request and used by the claim (default 1)\n"
           "  --exec-timeout S seconds the program may take per request (default 30)\n"
-          "  --precision single  judge it as a program computing in floats (detected when every\n"
-          "                   number it sends is a float's)\n"
+          "  --precision single|double  judge it as a program computing in floats, or in\n"
+          "                   doubles (detected: single when every number it sends is a float's\n"
+          "                   rounding, whatever its digits; numbers printed with fewer digits\n"
+          "                   than a double's are judged to those digits)\n"
           "\n"
           "A variant passes where it agrees with what it claims: exact variants with fd-true and\n"
           "exact, frozen-magnitude variants with fd-frozen and exact-frozen; claim-none variants\n"
           "are reported only. Steps are relative to each element's scale, max|dC|/max|d2C|\n"
           "clamped between its smallest and largest length.\n"
-          "Under each failing gradient or Hessian row, lines starting '^' diagnose the kind of\n"
-          "mistake: sign, scale, asymmetric, frozen-magnitude, off-rest, translation, rotation,\n"
-          "localized, direction or unknown (docs/derive.md).\n"
+          "Under each failing row, lines starting '^' diagnose the kind of mistake (docs/your-code.md,\n"
+          "docs/derive.md):", f);
+    for (int k = 0, col = 17; k < CC_FIND_COUNT; k++) {   /* every kind the engine names */
+        const char *name = cc_finding_name((cc_finding_kind)k);
+        col += (int)strlen(name) + 2;
+        if (col > 92) fputs("\n", f), col = (int)strlen(name) + 2;
+        fprintf(f, "%s%s%s", col == (int)strlen(name) + 2 ? "" : " ", name, k + 1 < CC_FIND_COUNT ? "," : ".\n");
+    }
+    fputs("A program audited without --claims, or whose claim fails, is identified: the registered\n"
+          "formulation its numbers are (variant, derivatives, area power, k, labels), or the closest.\n"
           "\n"
           "Exit status: 0 every claim holds, 1 a variant (or the program) fails its claim, 2 bad\n"
           "input or a program that misbehaves (exits, hangs, answers out of protocol).\n"
@@ -98,7 +110,7 @@ typedef struct audit_args {
 
 static const cc_optspec specs[] = {
     {"variant", 1}, {"reference", 1}, {"samples", 1}, {"seed", 1}, {"case", 1},
-    {"area-power", 1}, {"x-rest", 1}, {"json", 1}, {"plots", 1}, {"help", 0},
+    {"area-power", 1}, {"x-rest", 1}, {"flat-rest", 0}, {"json", 1}, {"plots", 1}, {"help", 0},
     {"exec", 1}, {"claims", 1}, {"contract", 1}, {"k", 1}, {"exec-timeout", 1}, {"precision", 1}, {NULL, 0},
 };
 
@@ -149,6 +161,8 @@ static int take_option(audit_args *a, const cc_opt *o)
             return cc_cli_error("audit", "--area-power must be a number in (0, 4] (got '%s')", o->value);
         a->opts.sample.area_power = d;
         a->area_power_given = 1;
+    } else if (!strcmp(o->name, "flat-rest")) {
+        a->opts.sample.flat_rest = 1;
     } else if (!strcmp(o->name, "x-rest")) {
         cc_rest r;
         int rc = cc_rest_hinge_option("audit", o->value, a->x_rest, &r);
@@ -223,6 +237,10 @@ static int parse_args(int argc, char **argv, audit_args *a)
     int nv = a->condition ? cc_condition_find(a->condition, NULL)->nv : 0;
     if (a->opts.sample.hinge_rest && nv && nv != 4)
         return cc_cli_error("audit", "--x-rest is the rest hinge of bend elements; it does not apply to %s", a->condition);
+    if (a->opts.sample.flat_rest && nv && nv != 4)
+        return cc_cli_error("audit", "--flat-rest is about bend elements' rest hinges; it does not apply to %s", a->condition);
+    if (a->opts.sample.flat_rest && a->opts.sample.hinge_rest)
+        return cc_cli_error("audit", "--flat-rest and --x-rest both say what the rest hinge is: give one");
     if (a->area_power_given && nv && nv != 3)
         return cc_cli_error("audit", "--area-power applies to the triangle conditions (stretch, shear), not to %s",
                             a->condition);
