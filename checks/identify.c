@@ -19,6 +19,7 @@ typedef struct hyp {
     cc_form form;
     double P;                   /* a triangle's area power */
     int perm[CC_MAX_NV];
+    int as_given;               /* relabelled with the rest data as given (cc_case_relabel) */
 } hyp;
 
 /* The target's numbers at the compared elements. */
@@ -67,7 +68,7 @@ static int hyp_at(const hyp *h, int nv, int force, const double *x, const cc_res
 {
     cc_rest rp, r;
     double y[CC_MAX_DOF];
-    if (with_power(r0, h->P, &rp) < 0 || cc_case_relabel(nv, h->perm, 0, x, &rp, y, &r) < 0) return -1;
+    if (with_power(r0, h->P, &rp) < 0 || cc_case_relabel(nv, h->perm, h->as_given, x, &rp, y, &r) < 0) return -1;
     cc_deriv q;
     double c[CC_MAX_COMP];
     int got;
@@ -267,7 +268,7 @@ int cc_identify(const cc_target *t, const cc_audit_opts *o, cc_identity *out)
         cc_form f[CC_FORM_COUNT];
         int nf = forms_of(c, force, f);
         for (int q = 0; q < nf && nh < 64; q++) {
-            all[nh] = (hyp){c, f[q], P0, {0, 1, 2, 3}};
+            all[nh] = (hyp){c, f[q], P0, {0, 1, 2, 3}, 0};
             consider(best, ID_KEEP, &all[nh++], t, s, ns, force, tol);
         }
     }
@@ -283,7 +284,10 @@ int cc_identify(const cc_target *t, const cc_audit_opts *o, cc_identity *out)
             for (int p = 0; p < 3 && nv == 3; p++)
                 if (powers[p] != P0) h.P = powers[p], consider(screened, ID_KEEP, &h, t, s, few, force, tol);
             h.P = P0;
-            while (next_perm(h.perm, nv)) consider(screened, ID_KEEP, &h, t, s, few, force, tol);
+            for (h.as_given = 0; h.as_given < 2; h.as_given++) {   /* the rest relabelled too, or as given */
+                for (int m = 0; m < CC_MAX_NV; m++) h.perm[m] = m;
+                while (next_perm(h.perm, nv)) consider(screened, ID_KEEP, &h, t, s, few, force, tol);
+            }
         }
         for (int i = 0; i < ID_KEEP && !isnan(screened[i].d); i++) consider(best, ID_KEEP, &screened[i].h, t, s, ns, force, tol);
     }
@@ -296,6 +300,7 @@ int cc_identify(const cc_target *t, const cc_audit_opts *o, cc_identity *out)
     out->area_power = nv == 3 ? best[0].h.P : 0;
     out->k = force ? best[0].k : 0;
     memcpy(out->perm, best[0].h.perm, sizeof out->perm);
+    out->rest_as_given = best[0].h.as_given;
     for (int i = 1; i < ID_KEEP && !isnan(best[i].d); i++)   /* another variant that is the same function */
         if (best[i].d <= tol && best[i].h.form == CC_FORM_OWN && best[i].h.cond && best[i].h.cond != best[0].h.cond &&
             identity(best[i].h.perm, nv) && best[i].h.P == best[0].h.P) {
@@ -341,6 +346,8 @@ void cc_identity_label(const cc_identity *id, const cc_audit_opts *o, double k_r
         for (int m = 0; m < nv && at < len; m++) at += snprintf(buf + at, (size_t)(len - at), m ? ", x%d" : " x%d", m);
         if (at < len) at += snprintf(buf + at, (size_t)(len - at), " our");
         for (int m = 0; m < nv && at < len; m++) at += snprintf(buf + at, (size_t)(len - at), m ? ", x%d" : " x%d", id->perm[m]);
+        if (id->rest_as_given && at < len)
+            at += snprintf(buf + at, (size_t)(len - at), nv == 4 ? " (theta0 as the request gives it)" : " (the (u, v) as given)");
     }
     if (id->same_as && at < len)
         snprintf(buf + at, (size_t)(len - at), "; %s/%s gives the same numbers", id->same_as->condition, id->same_as->variant);

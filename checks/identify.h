@@ -44,6 +44,8 @@ typedef struct cc_identity {
     double area_power;         /* a triangle's P (the request's where it is no other), else 0 */
     double k;                  /* the force form's stiffness (the request's where it is no other) */
     int perm[CC_MAX_NV];       /* vertex m of the target is our vertex perm[m] (identity: 0 1 2 3) */
+    int rest_as_given;         /* with perm: the rest data read as the request gives it (a hinge's
+                                  theta0, a triangle's (u, v)), not relabelled */
     const cc_condition *same_as;   /* another variant whose own derivatives give the same numbers, or NULL */
     double max_rel;            /* how close: the largest normwise relative error over the elements */
     double tol;                /* the agreement asked for */

@@ -277,6 +277,7 @@ static void json_identified(FILE *f, const cc_identity *id, const cc_audit_opts 
         fputs(", \"vertex_map\": [", f);
         for (int m = 0; m < nv; m++) fprintf(f, m ? ", %d" : "%d", id->perm[m]);
         fputc(']', f);
+        if (id->rest_as_given) fputs(", \"rest_as_given\": true", f);
     }
     if (id->same_as) {
         char same[64];
