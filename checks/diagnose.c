@@ -1222,6 +1222,17 @@ static int explained(const cc_diagnosis *dg)
 }
 
 /* dg's findings ordered by rank, keeping the order within a rank */
+/* 1 if finding g only restates that something differs: a factor that follows no named quantity,
+ * a growth, nothing known */
+static int weak(const cc_finding *g)
+{
+    return g->kind == CC_FIND_UNKNOWN || g->kind == CC_FIND_GROWS ||
+           (g->kind == CC_FIND_PROPORTIONAL && strstr(g->text, "follows none") != NULL);
+}
+
+/* dg's findings ordered by rank, keeping the order within a rank; where the first explains the
+ * whole error on every failing element (a rank-0 kind: a sign, a factor, frozen magnitudes, the
+ * rest angle, a Gauss-Newton Jacobian), the weak ones after it go: they would point elsewhere */
 static void order_findings(cc_diagnosis *dg)
 {
     cc_finding f[CC_DIAG_MAX];
@@ -1229,7 +1240,10 @@ static void order_findings(cc_diagnosis *dg)
     for (int r = 0; r < 3; r++)
         for (int i = 0; i < dg->n; i++)
             if (rank(dg->f[i].kind) == r) f[n++] = dg->f[i];
-    memcpy(dg->f, f, sizeof(cc_finding) * (size_t)n);
+    int k = 0, whole = n && rank(f[0].kind) == 0 && f[0].share == f[0].of;
+    for (int i = 0; i < n; i++)
+        if (!(whole && i > 0 && weak(&f[i]))) dg->f[k++] = f[i];
+    dg->n = k;
 }
 
 /* ---- the value against the claim's ---- */
