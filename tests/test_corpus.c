@@ -43,20 +43,21 @@ typedef struct served {
     int has_hessian;         /* 0 where d2C = 0 (the quadratic model): Hessian mistakes are no mistakes */
     int has_theta0;          /* 1 if C reads the rest angle */
     int has_energy;          /* 0 for Bridson's force */
+    int nv_hinge;            /* 1 for a hinge's variant */
 } served;
 
 static const served variants[] = {
-    {"stretch/bw98", "stretch", 2, 2, 1, 0, 1},
-    {"shear/bw98", "shear", 0, 1, 1, 0, 1},
-    {"shear/normalized", "shear", 0, 1, 1, 0, 1},
-    {"bend/pritchard", "bend", 0, 1, 1, 1, 1},
-    {"bend/pritchard-exact", "bend", 2, 1, 1, 1, 1},
-    {"bend/macri", "bend", 0, 1, 1, 1, 1},
-    {"bend/bridson", "bend", 0, 1, 1, 1, 1},
-    {"bend/discrete-shells", "bend", 0, 1, 1, 1, 1},
-    {"bend/quadratic", "bend", 0, 3, 0, 0, 1},
-    {"spring/linear", "spring", 1, 1, 1, 0, 1},
-    {"bridson-force", "bend", 1, 1, 1, 1, 0},
+    {"stretch/bw98", "stretch", 2, 2, 1, 0, 1, 0},
+    {"shear/bw98", "shear", 0, 1, 1, 0, 1, 0},
+    {"shear/normalized", "shear", 0, 1, 1, 0, 1, 0},
+    {"bend/pritchard", "bend", 0, 1, 1, 1, 1, 1},
+    {"bend/pritchard-exact", "bend", 2, 1, 1, 1, 1, 1},
+    {"bend/macri", "bend", 0, 1, 1, 1, 1, 1},
+    {"bend/bridson", "bend", 0, 1, 1, 1, 1, 1},
+    {"bend/discrete-shells", "bend", 0, 1, 1, 1, 1, 1},
+    {"bend/quadratic", "bend", 0, 3, 0, 0, 1, 1},
+    {"spring/linear", "spring", 1, 1, 1, 0, 1, 0},
+    {"bridson-force", "bend", 1, 1, 1, 1, 0, 1},
 };
 
 /* A mutation, the kind it must be named (NULL: a right program, it must pass) and where it
@@ -125,6 +126,17 @@ static int applies(const served *v, const mutation *m, int force)
     return 1;
 }
 
+/* 1 if mutation `name` is in the smallest subset (the sanitizer build's: its code paths, not its
+ * statistics) */
+static int tiny(const char *name)
+{
+    static const char *const some[] = {"none", "float32", "nan-edge", "theta0-ignored", "gauss-newton", "area-power",
+                                       "swap"};
+    for (size_t i = 0; i < sizeof some / sizeof some[0]; i++)
+        if (!strcmp(name, some[i])) return 1;
+    return 0;
+}
+
 /* The outcome of one entry. */
 typedef struct outcome {
     int status;              /* exit status of the audit */
@@ -156,9 +168,9 @@ static void first_kind(const char *path, char *kind, int len)
 static void command(const served *v, const mutation *m, int force, const char *json, char *buf, int len)
 {
     const char *claim = v->spec;
-    snprintf(buf, (size_t)len, "audit %s --exec '%s --serve %s --mutation %s --format %s' --claims %s%s --samples 100 "
+    snprintf(buf, (size_t)len, "audit %s --exec '%s --serve %s --mutation %s --format %s' --claims %s%s --samples %d "
              "--json %s", v->condition, CC_MUTANT, v->spec, m->name, m->format, claim,
-             force ? " --contract force --k 2" : "", json);
+             force ? " --contract force --k 2" : "", CC_CORPUS_TINY && !run_all ? 30 : 100, json);
 }
 
 static outcome run_entry(const served *v, const mutation *m, int force)
@@ -193,6 +205,8 @@ static void test_corpus(void)
             for (int mi = 0; mi < NMUT; mi++) {
                 const mutation *m = &mutations[mi];
                 if (!applies(v, m, force)) continue;
+                /* under the sanitizers: a few mutations, the stretch as a condition and the bends as forces */
+                if (!run_all && CC_CORPUS_TINY && (!tiny(m->name) || force != (v->nv_hinge))) continue;
                 char label[160];
                 snprintf(label, sizeof label, "%s %s %s %s", v->spec, force ? "force" : "condition", m->name, m->format);
                 if (only && !strstr(label, only)) continue;
@@ -283,10 +297,11 @@ static void first_system_finding(const char *path, char *out, int len)
 
 static void test_system_corpus(void)
 {
-    int false_pass = 0, false_fail = 0, mistakes = 0, named = 0;
+    int false_pass = 0, false_fail = 0, mistakes = 0, named = 0, ran = 0;
     printf("\n");
     for (int i = 0; i < NSYS; i++) {
         const system_entry *e = &systems[i];
+        if (CC_CORPUS_TINY && !run_all && i % 10) continue;   /* every tenth under the sanitizers */
         int sim = !strcmp(e->program, "sim");
         char json[] = "/tmp/cc_corpus_sysXXXXXX", cmd[1024], finding[600];
         static char out[1 << 16], err[1 << 14];
@@ -300,12 +315,13 @@ static void test_system_corpus(void)
         first_system_finding(json, finding, sizeof finding);
         remove(json);
         int ok = e->words ? rc == 1 && strstr(finding, e->words) != NULL : rc == 0;
+        ran++;
         false_pass += e->words && rc == 0, false_fail += !e->words && rc != 0;
         mistakes += e->words != NULL, named += e->words && ok;
         printf("  %-8s %-18s exit %d  %s\n", e->program, e->mistake[0] ? e->mistake : "(right)", rc, ok ? "ok" : "MISS");
         if (!ok) printf("      clothcheck %s\n      first finding: %s\n", cmd, finding);
     }
-    printf("  %d simulators: %d false PASS, %d false FAIL; %d of %d mistakes named\n", NSYS, false_pass, false_fail,
+    printf("  %d simulators: %d false PASS, %d false FAIL; %d of %d mistakes named\n", ran, false_pass, false_fail,
            named, mistakes);
     CU_ASSERT_EQUAL(false_pass, 0);
     CU_ASSERT_EQUAL(false_fail, 0);
@@ -370,8 +386,11 @@ static void test_identification(void)
 {
     int right = 0;
     printf("\n");
+    int tried = 0;
     for (int i = 0; i < NID; i++) {
         const id_entry *e = &identities[i];
+        if (CC_CORPUS_TINY && !run_all && i % 5) continue;
+        tried++;
         char json[] = "/tmp/cc_corpus_idXXXXXX", cmd[1024], claims[64], form[64], matches[16], extra[64] = "";
         static char out[1 << 16], err[1 << 14];
         int fd = mkstemp(json);
@@ -392,8 +411,8 @@ static void test_identification(void)
                claims, form, e->key ? " " : "", e->key ? e->key : "", e->key ? extra : "", ok ? "ok" : "MISS");
         if (!ok) printf("      clothcheck %s\n", cmd);
     }
-    printf("  %d of %d programs identified as what they compute\n", right, NID);
-    CU_ASSERT_EQUAL(right, NID);
+    printf("  %d of %d programs identified as what they compute\n", right, tried);
+    CU_ASSERT_EQUAL(right, tried);
 }
 
 static const cc_test_case tests[] = {
