@@ -95,6 +95,12 @@ local function audit_part(part, f, quantity)
     end
     return false, {msg}
   end
+  for _, row in ipairs(a:rows()) do   -- numbers that are not finite first: the other rows leave those elements out
+    if row.quantity == "finite" and not row.pass then
+      local d = row.diagnosis[1]
+      return false, {"non-finite: " .. part.fn .. ": " .. (d and d.text or "returns numbers that are not finite")}
+    end
+  end
   for _, row in ipairs(a:rows()) do
     if row.quantity == quantity then
       if row.pass then return true end

@@ -141,4 +141,38 @@ for _, f in ipairs(a:diagnosis()) do
 end
 assert(found, a:table())
 end
+-- a Lua condition whose gradient is NaN on one edge case: the audit's row "finite" fails and
+-- names the element and the entry; the other rows leave that element out (no other kind)
+do
+  local nanny = cc.define{condition = "spring", variant = "nan-short", nv = 2, ncomp = 1, claim = "exact",
+    value = function(x, rest) return norm(x) - rest.rest_length end,
+    gradient = function(x)
+      local n, g = norm(x), {}
+      for s = 1, 3 do g[s] = (x[s] - x[s + 3]) / n; g[s + 3] = -g[s] end
+      if n < 0.01 then g[2] = 0 / 0 end   -- the very short spring, edge case e0
+      return g
+    end,
+    hessian = function(x)
+      local n, d, H = norm(x), {x[1] - x[4], x[2] - x[5], x[3] - x[6]}, {}
+      for a = 1, 3 do for b = 1, 3 do
+        local h = ((a == b and 1 or 0) - d[a] * d[b] / (n * n)) / n
+        H[(a - 1) * 6 + b], H[(a + 2) * 6 + b + 3] = h, h
+        H[(a - 1) * 6 + b + 3], H[(a + 2) * 6 + b] = -h, -h
+      end end
+      return H
+    end}
+  local a = cc.audit(nanny, {samples = 20})
+  assert(a:failed(), "a NaN never passes")
+  local fin = row(a, "target", "finite")
+  assert(fin and not fin.pass, a:table())
+  local d = fin.diagnosis[1]
+  assert(d.kind == "non-finite" and d.text:find("The gradient is NaN at edge case e0:short, entry 1 (vertex 0 y)", 1, true), d.text)
+  for _, r in ipairs(a:rows()) do
+    if r.quantity ~= "finite" and r.diagnosis[1] then error("another kind: " .. r.diagnosis[1].kind) end
+  end
+  -- evaluated on its own, the same condition is an error at that element, as every condition's NaN is
+  local ok, err = pcall(nanny.eval, nanny, {0, 0, 0, 0.001, 0, 0}, {rest = 1})
+  assert(not ok and tostring(err):find("numbers must be finite"), tostring(err))
+end
+
 print("lua_audit: all assertions passed")

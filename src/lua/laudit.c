@@ -159,7 +159,9 @@ static int l_audit(lua_State *L)
     if (cc_claim_given(&o.claims) && (cc_claim_nv(&o.claims) != t.nv || cc_claim_ncomp(&o.claims) != t.ncomp))
         return luaL_error(L, "claims: %s/%s has %d vertices and %d components, the claim %d and %d", t.condition,
                           t.variant, t.nv, t.ncomp, cc_claim_nv(&o.claims), cc_claim_ncomp(&o.claims));
+    lc->nonfinite_ok = 1;   /* the audit's row "finite" says where, by element and entry */
     int rc = cc_audit_run(&t, &o, a);
+    lc->nonfinite_ok = 0;
     if (lc->err[0]) return luaL_error(L, "%s", lc->err);
     if (rc < 0) return luaL_error(L, "audit of %s/%s: no element could be built", t.condition, t.variant);
     return 1;

@@ -24,6 +24,8 @@ typedef struct cc_lcondition {
     cc_claim claim;          /* what its derivatives claim */
     int frozen;              /* 1 if it gives value_frozen(x, xf, rest): C with magnitudes frozen at xf */
     char err[256];           /* the last error raised inside a Lua callback */
+    int nonfinite_ok;        /* 1 while an audit runs: numbers that are not finite are passed on
+                                (its row "finite" names them), not errors */
 } cc_lcondition;
 
 typedef struct cc_lmesh {

@@ -95,7 +95,7 @@ static int result_numbers(cc_lcondition *lc, const char *fn, const double *x, co
         return -1;
     }
     lua_pop(lc->L, 1);
-    for (int i = 0; i < n; i++)
+    for (int i = 0; i < n && !lc->nonfinite_ok; i++)
         if (!isfinite(out[i])) {
             snprintf(lc->err, sizeof lc->err, "%s/%s: %s returned %s as number %d (numbers must be finite)", lc->name,
                      lc->variant, fn, cc_lua_nonfinite_name(out[i]), i + 1);
