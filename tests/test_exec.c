@@ -103,6 +103,10 @@ static void test_single_precision(void)
     /* doubles printed with 9 digits are judged to those digits, and are not floats */
     CU_ASSERT_EQUAL(spring("digits9", "--claims spring/linear --samples 50"), 0);
     CU_ASSERT(says(out, "judged to 5.0e-09 (it prints 9 significant digits)"));
+    /* C's %g: six digits, near some float whatever they are, judged to those digits and told so */
+    CU_ASSERT_EQUAL(spring("digits6", "--claims spring/linear --samples 50"), 0);
+    CU_ASSERT(says(out, "judged to 5.0e-06 (it prints 6 significant digits)"));
+    CU_ASSERT(says(out, "too few digits for a sharp audit: print %.17g (%.9g for floats)"));
     /* a double-precision program is not taken for a single-precision one */
     CU_ASSERT_EQUAL(spring("right", "--claims spring/linear --samples 50"), 0);
     CU_ASSERT_PTR_NULL(strstr(out, "single precision"));

@@ -192,9 +192,11 @@ static int report_extras(FILE *f, const cc_exec_audit *ea, const cc_exec *x, con
         if (ea->precision == CC_PRECISION_SINGLE) snprintf(why, sizeof why, "--precision single");
         else if (floats) snprintf(why, sizeof why, "single: every number it sent is a float's rounding");
         else snprintf(why, sizeof why, "it prints %d significant digits", x->dec.max_digits);
-        fprintf(f, "  precision: %sjudged to %.1e (%s): tolerances %.2g, %.2g for differences of its gradient\n",
+        fprintf(f, "  precision: %sjudged to %.1e (%s): tolerances %.2g, %.2g for differences of its gradient%s\n",
                 agrees, a->opts.precision, why, CC_AUDIT_TOL_LIMITED * a->opts.precision,
-                CC_AUDIT_TOL_LIMITED_FD * a->opts.precision);
+                CC_AUDIT_TOL_LIMITED_FD * a->opts.precision,
+                CC_AUDIT_TOL_LIMITED_FD * a->opts.precision > 0.01 && !floats
+                    ? " -- too few digits for a sharp audit: print %.17g (%.9g for floats)" : "");
     }
     report_identity(f, ea, m, a, id);
     fprintf(f, "  the program answered %d requests, %ld elements\n", x->batches, x->elements);

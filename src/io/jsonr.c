@@ -388,6 +388,7 @@ double cc_jdecimals_precision(const cc_jdecimals *d, int floats_declared, int do
     /* evidence enough: many numbers, or a few printed with more digits than a float's value needs
      * by chance (a double is a float's 12-digit rounding about once in 2^20) */
     int enough = d->count > 20 || (d->count >= 3 && d->max_digits >= 12);
+    if (d->max_digits < 8) enough = 0;   /* a decimal of 7 digits or fewer is near some float anyway */
     *floats = floats_declared || (!doubles_declared && enough && d->nonfloat == 0);
     double p = *floats ? fmax(printed, 0x1p-24) : printed;
     return p > 1e-15 ? p : 0;

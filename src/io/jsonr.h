@@ -53,7 +53,8 @@ typedef struct cc_jdecimals {
 cc_jdoc *cc_jdoc_parse(const char *text, size_t len, char *err, int errlen);
 /* the relative rounding of numbers with decimals d: half a unit of the last digit of the most
  * digits printed and, where every one is a float's rounding (with enough of them to tell: more
- * than 20, or 3 printed with 12 digits or more; or floats declared), a float's 2^-24 at least;
+ * than 20, or 3 printed with 12 digits or more, and some printed with 8 digits or more: every
+ * decimal of 7 is near a float; or floats declared), a float's 2^-24 at least;
  * 0 for doubles printed in full. *floats = 1 where
  * they are taken for floats. */
 double cc_jdecimals_precision(const cc_jdecimals *d, int floats_declared, int doubles_declared, int *floats);

@@ -7,7 +7,7 @@ program can misbehave, for clothcheck's tests (tests/test_exec.c).
 MODE: right (default); single (numbers rounded to floats, printed as Python prints their
 doubles), single9 (floats printed '%.9g', as C programs print them), single-repr (floats printed
 with the fewest digits that read back as the float, as numpy prints a float32), digits9 (doubles
-printed '%.9g'); mistakes: sign, half (C/2 and its derivatives), swap (gradient laid out
+printed '%.9g'), digits6 (doubles printed '%g', C's default); mistakes: sign, half (C/2 and its derivatives), swap (gradient laid out
 axis-major); misbehaviour: exit, crash, garbage, array, noelements, count, entries, hang, error,
 twolines, silent, nan, stderr, unflushed (never flushes stdout), nonewline (flushes its answer
 without the newline).
@@ -59,7 +59,8 @@ def dumps(obj, fmt):
     return json.dumps(obj)
 
 
-FORMATS = {"single9": lambda v: "%.9g" % v, "single-repr": float32_repr, "digits9": lambda v: "%.9g" % v}
+FORMATS = {"single9": lambda v: "%.9g" % v, "single-repr": float32_repr, "digits9": lambda v: "%.9g" % v,
+           "digits6": lambda v: "%g" % v}
 
 
 def element(el, mode):
