@@ -126,7 +126,11 @@ void cc_report_table(FILE *f, const cc_audit *a, int n)
             fprintf(f, "%d random element%s", a[i].ncases - edges, a[i].ncases - edges == 1 ? "" : "s");
             if (edges) fprintf(f, " + %d edge case%s", edges, edges == 1 ? "" : "s");
         }
-        fprintf(f, ", seed %llu)\n", (unsigned long long)a[i].opts.seed);
+        fprintf(f, ", seed %llu", (unsigned long long)a[i].opts.seed);
+        if (t->nv == 3)   /* the area weight the triangles carry: alpha = a^P */
+            fprintf(f, ", alpha = a^%g", a[i].opts.sample.area_power > 0 ? a[i].opts.sample.area_power : 1.0);
+        if (t->nv == 4 && a[i].opts.sample.flat_rest) fputs(", flat rests", f);
+        fputs(")\n", f);
         if (cc_claim_given(&t->claims)) {
             char label[96];
             cc_claim_label(&t->claims, label, sizeof label);

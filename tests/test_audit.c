@@ -500,7 +500,7 @@ static void test_table_counts(void)
 {
     static char out[1 << 18], err[4096];
     CU_ASSERT_EQUAL(cc_test_run_cli("audit stretch --samples 100", out, sizeof out, err, sizeof err), 0);
-    CU_ASSERT_PTR_NOT_NULL(strstr(out, "(100 random elements + 5 edge cases, seed 1)"));
+    CU_ASSERT_PTR_NOT_NULL(strstr(out, "(100 random elements + 5 edge cases, seed 1, alpha = a^1)"));
     CU_ASSERT_PTR_NULL(strstr(out, "nan"));
     const char *r = strstr(out, " ridders ");
     CU_ASSERT_PTR_NOT_NULL_FATAL(r);

@@ -173,6 +173,48 @@ static void test_json_read_numbers(void)
     }
 }
 
+/* the decimals of the document text[0..n), n bytes exactly (the text not terminated) */
+static cc_jdecimals decimals_of(const char *text)
+{
+    size_t n = strlen(text);
+    char *copy = malloc(n ? n : 1), err[160];   /* no NUL after it: a reader that reads past it is caught */
+    memcpy(copy, text, n);
+    cc_jdoc *d = cc_jdoc_parse(copy, n, err, sizeof err);
+    cc_jdecimals dec = d ? cc_jdoc_decimals(d) : (cc_jdecimals){-1, -1, -1};
+    cc_jdoc_free(d);
+    free(copy);
+    return dec;
+}
+
+/* every number's significant digits and whether a float rounds to it: %.17g of a double is not a
+ * float's, %.9g and the shortest repr of a float are, whatever their digits; zeros do not count;
+ * an exponent at the very end of the text is read within it (tests/fuzz/regress/json) */
+static void test_json_decimals(void)
+{
+    cc_jdecimals d = decimals_of("[0.10000000000000001, 0.2, 0, -0.0, 3]");
+    CU_ASSERT_EQUAL(d.count, 3);
+    CU_ASSERT_EQUAL(d.max_digits, 17);
+    CU_ASSERT_EQUAL(d.nonfloat, 1);   /* 0.1 as a double; 0.2 and 3 are near floats to their digits */
+    d = decimals_of("[0.100000001, -0.946289062, 1.17549435e-38, 3.40282347e+38]");   /* floats, %.9g */
+    CU_ASSERT(d.count == 4 && d.max_digits == 9 && d.nonfloat == 0);
+    d = decimals_of("[0.1, 0.3333333, 1e-05]");   /* numpy's float32 reprs */
+    CU_ASSERT(d.count == 3 && d.max_digits == 7 && d.nonfloat == 0);
+    d = decimals_of("[0.333333333333, 1.0000001234]");   /* doubles that no float rounds to */
+    CU_ASSERT_EQUAL(d.nonfloat, 2);
+    d = decimals_of("8e0");
+    CU_ASSERT(d.count == 1 && d.max_digits == 1 && d.nonfloat == 0);
+    d = decimals_of("[1.5e-3, 2.50E+2]");
+    CU_ASSERT(d.count == 2 && d.max_digits == 3);
+    int floats;
+    cc_jdecimals f = {30, 0, 9}, g = {30, 0, 6}, h = {30, 1, 17};
+    CU_ASSERT_DOUBLE_EQUAL(cc_jdecimals_precision(&f, 0, 0, &floats), 0x1p-24, 1e-20);
+    CU_ASSERT_EQUAL(floats, 1);
+    CU_ASSERT_DOUBLE_EQUAL(cc_jdecimals_precision(&g, 0, 0, &floats), 5e-6, 1e-18);   /* %g: its digits */
+    CU_ASSERT_EQUAL(floats, 0);
+    CU_ASSERT_DOUBLE_EQUAL(cc_jdecimals_precision(&h, 0, 0, &floats), 0, 0);
+    CU_ASSERT_DOUBLE_EQUAL(cc_jdecimals_precision(&h, 1, 0, &floats), 0x1p-24, 1e-20);   /* declared */
+}
+
 int main(void)
 {
     static const cc_test_case tests[] = {
@@ -181,6 +223,7 @@ int main(void)
         {"mkdir -p", test_mkdir_p},
         {"JSON numbers and strings", test_json_numbers},
         {"JSON numbers read as strtod reads them", test_json_read_numbers},
+        {"the decimals of JSON numbers: digits and floats", test_json_decimals},
         {NULL, NULL}};
     return cc_test_main("io", tests);
 }

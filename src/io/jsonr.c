@@ -239,9 +239,16 @@ static void decimal_shape(const char *s, size_t n, int *digits, int *last)
         if (d || s[k] != '0') d++;
         scale -= frac;
     }
-    if (k < n) e = atoi(s + k + 1);   /* the number has passed strtod: the exponent is well formed */
+    if (k < n) {   /* the exponent, read within s[0..n) (the text goes on after the number) */
+        int neg = 0;
+        k++;
+        if (k < n && (s[k] == '+' || s[k] == '-')) neg = s[k++] == '-';
+        for (; k < n && s[k] >= '0' && s[k] <= '9'; k++)
+            if (e < 100000) e = 10 * e + (s[k] - '0');
+        if (neg) e = -e;
+    }
     *digits = d;
-    *last = scale + (e > 1000 ? 1000 : e < -1000 ? -1000 : e);
+    *last = scale + (e > 1000 ? 1000 : e < -1000 ? -1000 : e);   /* a finite nonzero double has |e| < 400 */
 }
 
 /* count v, read from s[0..n), in the document's decimals */
