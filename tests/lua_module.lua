@@ -122,7 +122,7 @@ assert(bsim:step(5))
 assert(bsim:energies().bend > 0 and #bsim:element_energies("bend") == cloth.nh)
 
 -- extreme scales: refused with a message naming the coordinate, never inf or NaN; a Lua
--- condition returning a number that is not finite is an error naming it
+-- condition returning a number that is not finite is an error naming it when evaluated
 local sp = cc.condition("spring", "linear")
 local okx, msgx = pcall(sp.eval, sp, {0, 0, 0, 1e200, 0, 0}, {rest = 1})
 assert(not okx and msgx:find("beyond 1e%+30"), msgx)
@@ -132,8 +132,10 @@ local nan = cc.define{condition = "nan", variant = "v", nv = 2, value = function
   gradient = function() return {0, 0, 0, 0, 0, 0} end, hessian = function() local h = {} for i = 1, 36 do h[i] = 0 end return h end}
 okx, msgx = pcall(nan.eval, nan, {0, 0, 0, 1, 0, 0})
 assert(not okx and msgx:find("value returned nan as number 1 %(numbers must be finite%)"), msgx)
-okx, msgx = pcall(cc.audit, nan, {samples = 3})
-assert(not okx and msgx:find("numbers must be finite"), msgx)
+-- audited, the same NaN fails the audit's row "finite", which names where (no error)
+local an = cc.audit(nan, {samples = 3})
+assert(an:failed() and an:table():find("target       finite              NOT finite at", 1, true))
+assert(an:diagnosis()[1].kind == "non-finite" and an:diagnosis()[1].text:find("The value is NaN at ", 1, true))
 
 -- Bridson's bending force on one hinge: its Jacobian against central differences of the
 -- force, the net force zero, and bad hinges refused with a message
