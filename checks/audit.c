@@ -386,6 +386,19 @@ static int converges(const cc_target *t, const cc_case *c, cc_eval *e, const ref
     return compare_ref(t, c, &as, w->q, &half, w->ref).rel <= 0.1 * rel;
 }
 
+/* 1 if the parts of reference d that quantity q compares are finite */
+static int deriv_finite(const cc_deriv *d, const cc_target *t, cc_quantity q)
+{
+    int n = 3 * t->nv;
+    for (int k = 0; k < t->ncomp; k++)
+        for (int i = 0; i < n; i++) {
+            if (q == CC_Q_GRADIENT && !isfinite(d->g[k][i])) return 0;
+            for (int j = 0; q != CC_Q_GRADIENT && q != CC_Q_VALUE && j < n; j++)
+                if (!isfinite(d->H[k][i][j])) return 0;
+        }
+    return 1;
+}
+
 static void audit_row_at(const cc_target *t, const cc_case *c, cc_eval *e, refs_at *ra,
                          cc_audit_row *w, int *baseline_bad)
 {
@@ -394,6 +407,10 @@ static void audit_row_at(const cc_target *t, const cc_case *c, cc_eval *e, refs_
     else d = get_ref(t, c, ra, w->ref, w->q != CC_Q_GRADIENT && w->q != CC_Q_TRANSLATION && w->q != CC_Q_ROTATION);
     if ((!d && !is_structure(w->q)) || (w->q == CC_Q_VALUE && !(ra->claim_bits & CC_CLAIM_HAS_VALUE))) {
         w->undefined++;
+        return;
+    }
+    if (d && !is_structure(w->q) && !deriv_finite(d, t, w->q)) {   /* a reference singular here (acos at a flat hinge) */
+        w->undefined++, w->ref_nonfinite++;
         return;
     }
     switch (w->q) {

@@ -123,6 +123,8 @@ typedef struct cc_audit_row {
     int worst_case;           /* case id of the element where max_rel occurred */
     int samples;              /* elements compared */
     int undefined;            /* elements where the target or the reference was undefined */
+    int ref_nonfinite;        /* of them, those where the reference is not finite (a formula singular
+                                 there, as Macri's acos at a flat hinge) */
     int rough;                /* elements skipped: the differenced function jumps within the step
                                  (its differences at half the step do not settle) */
     double tol;               /* pass threshold on max_rel */
