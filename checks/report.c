@@ -73,10 +73,15 @@ static void print_row(FILE *f, const cc_audit *a, const cc_audit_row *w)
             fprintf(f, "      %s %-16s %s\n", i ? " " : "^", cc_finding_name(w->diag.f[i].kind), w->diag.f[i].text);
         return;
     }
-    snprintf(err, sizeof err, isnan(w->max_rel) ? "NaN" : "%.2e", w->max_rel);
-    fprintf(f, "  %-12s %-19s %-10s %9s  %-18s %11.4e %11.4e  %-19s %s", cc_row_reference(w),
-            cc_quantity_name(w->q), w->scheme, err, where, w->worst.analytic, w->worst.reference,
-            label, result(w));
+    if (w->samples == 0)   /* every element skipped: nothing to show but why */
+        fprintf(f, "  %-12s %-19s %-10s %9s  %-18s %11s %11s  %-19s %s", cc_row_reference(w),
+                cc_quantity_name(w->q), w->scheme, "-", "-", "-", "-", "no element compared", result(w));
+    else {
+        snprintf(err, sizeof err, isnan(w->max_rel) ? "NaN" : "%.2e", w->max_rel);
+        fprintf(f, "  %-12s %-19s %-10s %9s  %-18s %11.4e %11.4e  %-19s %s", cc_row_reference(w),
+                cc_quantity_name(w->q), w->scheme, err, where, w->worst.analytic, w->worst.reference,
+                label, result(w));
+    }
     if (w->undefined) fprintf(f, " [undefined at %d element%s%s]", w->undefined, w->undefined == 1 ? "" : "s",
                               w->ref_nonfinite ? ", the reference not finite there" : "");
     if (w->rough) fprintf(f, " [jumps within the step at %d element%s]", w->rough, w->rough == 1 ? "" : "s");
@@ -226,7 +231,7 @@ static void json_row(FILE *f, const cc_audit *a, const cc_audit_row *w)
     json_kv_string(f, "variant", a->target.variant);
     json_kv_string(f, "reference", cc_row_reference(w));
     json_kv_string(f, "quantity", cc_quantity_name(w->q));
-    json_kv_number(f, "max_rel_error", w->available ? w->max_rel : NAN);
+    json_kv_number(f, "max_rel_error", w->available && (w->samples > 0 || w->q == CC_Q_FINITE) ? w->max_rel : NAN);
     fprintf(f, ", \"pass\": %s", w->available && w->pass ? "true" : "false");
     json_kv_string(f, "status", !w->available ? "not applicable" : w->pass ? "pass" : "fail");
     json_worst(f, w);

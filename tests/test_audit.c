@@ -513,6 +513,29 @@ static void test_table_counts(void)
     CU_ASSERT_PTR_NULL(strstr(out, "1 elements"));
 }
 
+/* Macri's exact reference at a flat hinge is not finite (acos' derivative is infinite at 1):
+ * its rows count the element as undefined, say why, print no nan and no finding of their own. */
+static void test_reference_not_finite(void)
+{
+    static char out[1 << 16], err[4096], js[1 << 18];
+    CU_ASSERT_EQUAL(cc_test_run_cli("audit bend --variant macri --case e0", out, sizeof out, err, sizeof err), 0);
+    CU_ASSERT_PTR_NULL(strstr(out, "nan"));
+    const char *ex = strstr(out, "  exact        gradient ");
+    CU_ASSERT_PTR_NOT_NULL_FATAL(ex);
+    const char *eol = strchr(ex, '\n');
+    CU_ASSERT_PTR_NOT_NULL_FATAL(eol);
+    const char *why = strstr(ex, "[undefined at 1 element, the reference not finite there]");
+    CU_ASSERT_TRUE(why && why < eol);
+    const char *nc = strstr(ex, "no element compared");
+    CU_ASSERT_TRUE(nc && nc < eol);
+    CU_ASSERT_NOT_EQUAL(strncmp(eol + 1, "      ^", 7), 0);   /* no finding under it */
+    CU_ASSERT_EQUAL(cc_test_run_cli("audit bend --variant macri --case e0 --json -", js, sizeof js, err, sizeof err), 0);
+    CU_ASSERT_PTR_NOT_NULL(strstr(js, "\"reference_nonfinite\": 1"));
+    const char *row = strstr(js, "\"reference\": \"exact\", \"quantity\": \"gradient\"");
+    CU_ASSERT_PTR_NOT_NULL_FATAL(row);
+    CU_ASSERT_EQUAL(strncmp(strstr(row, "\"max_rel_error\": "), "\"max_rel_error\": null", 21), 0);
+}
+
 /* clothcheck demo ends with what to see in its table: which variants are exact, which only
  * frozen-magnitude, which neither, worked out from the numbers. */
 static void test_demo_summary(void)
@@ -602,6 +625,7 @@ static const cc_test_case tests[] = {
     {"plots with and without gnuplot", test_plots},
     {"bench --audit", test_bench_audit},
     {"table: elements counted, one case, no nan", test_table_counts},
+    {"a reference not finite: undefined, with its reason", test_reference_not_finite},
     {"demo: what to see", test_demo_summary},
     {NULL, NULL},
 };
