@@ -883,7 +883,15 @@ static int reorder_count(const job *j, const reorder *o, const sample *s, int nf
 static void find_relabelled(const job *j, const sample *s, int nf, cc_diagnosis *dg)
 {
     cc_ref r = j->w->ref;
-    if (r != CC_REF_CLAIM && r != CC_REF_CLAIM_EXACT && r != CC_REF_EXACT && r != CC_REF_EXACT_FROZEN) return;
+    int exact = r == CC_REF_CLAIM || r == CC_REF_CLAIM_EXACT || r == CC_REF_EXACT || r == CC_REF_EXACT_FROZEN;
+    int claimed = j->t->claims.cond || j->t->claims.bridson_force;
+    if (!exact && (j->t->value_hd || claimed || (r != CC_REF_FD_TRUE && r != CC_REF_FD_FROZEN)))
+        return;   /* differences only where no exact reference says it (a condition written in Lua) */
+    for (int i = 0; i < dg->n; i++)   /* a sign, a factor or frozen magnitudes on every element say it already */
+        if ((dg->f[i].kind == CC_FIND_SIGN || dg->f[i].kind == CC_FIND_SCALE || dg->f[i].kind == CC_FIND_FROZEN) &&
+            !dg->f[i].vertices && dg->f[i].share == dg->f[i].of)
+            return;
+    if (!exact && nf > 4) nf = 4;   /* a reference differenced anew per element and order: a layout holds on all */
     int nv = j->t->nv;
     for (int x_only = 0; x_only < (nv >= 3 ? 2 : 1); x_only++) {   /* a triangle's positions alone, a hinge's theta0 as given */
         reorder o = {{0, 1, 2, 3}, 0, 0, x_only};
@@ -1221,7 +1229,6 @@ static int explained(const cc_diagnosis *dg)
     return 0;
 }
 
-/* dg's findings ordered by rank, keeping the order within a rank */
 /* 1 if finding g only restates that something differs: a factor that follows no named quantity,
  * a growth, nothing known */
 static int weak(const cc_finding *g)
@@ -1232,7 +1239,9 @@ static int weak(const cc_finding *g)
 
 /* dg's findings ordered by rank, keeping the order within a rank; where the first explains the
  * whole error on every failing element (a rank-0 kind: a sign, a factor, frozen magnitudes, the
- * rest angle, a Gauss-Newton Jacobian), the weak ones after it go: they would point elsewhere */
+ * rest angle, a Gauss-Newton Jacobian), the weak ones after it go: they would point elsewhere;
+ * where it is a layout (the right numbers in other slots: relabelled, swapped), the structural
+ * ones go too, being what a layout breaks (translation, rotation, symmetry, a direction) */
 static void order_findings(cc_diagnosis *dg)
 {
     cc_finding f[CC_DIAG_MAX];
@@ -1241,8 +1250,9 @@ static void order_findings(cc_diagnosis *dg)
         for (int i = 0; i < dg->n; i++)
             if (rank(dg->f[i].kind) == r) f[n++] = dg->f[i];
     int k = 0, whole = n && rank(f[0].kind) == 0 && f[0].share == f[0].of;
+    int layout = n && (f[0].kind == CC_FIND_RELABELLED || f[0].kind == CC_FIND_SWAP) && f[0].share == f[0].of;
     for (int i = 0; i < n; i++)
-        if (!(whole && i > 0 && weak(&f[i]))) dg->f[k++] = f[i];
+        if (!((whole || layout) && i > 0 && (weak(&f[i]) || (layout && rank(f[i].kind) == 2)))) dg->f[k++] = f[i];
     dg->n = k;
 }
 

@@ -15,7 +15,8 @@
 --   kind = "check": fn is anything; the part's check(fn, work, part) returns true, or false
 --     and a list of lines saying what is wrong (a step of an integrator, a filter of MPCG,
 --     ...); when fn gives nothing yet it returns false, {grade.todo_message(part)}.
---     grade.compare and grade.classify compare numbers and name the typical mistakes;
+--     grade.compare and grade.classify compare numbers and name the typical mistakes (given
+--     the numbers' shape, a vector or matrix over vertices, also their layout: grade.layout);
 --     grade.invariance checks numbers that are a function of positions under a motion they
 --     must not see (a translation: a vertex where a difference belongs); grade.audited grades
 --     a check part by the audit, as a gradient or Hessian part, and adds what the audit alone
@@ -113,11 +114,118 @@ local function audit_part(part, f, quantity)
   return false, {"no " .. quantity .. " row in the audit"}
 end
 
+-- The layouts a list of numbers can be read in, as maps from the slot an entry belongs in to
+-- the slot it was written to (1-based): items of size 3 nv (a vector per vertex) or (3 nv)^2 (a
+-- matrix over them, row-major) one after the other, `want` being the right layout.
+local function axis_major(nv)   -- vertex-major slot 3m + s to axis-major s nv + m
+  return function(i) local m, s = (i - 1) // 3, (i - 1) % 3; return s * nv + m + 1 end
+end
+local function relabel(p)       -- vertex m's entries written where vertex p[m] belongs
+  return function(i) local m, s = (i - 1) // 3, (i - 1) % 3; return 3 * p[m + 1] + s + 1 end
+end
+local function vertex_orders(nv)   -- every order of 0..nv-1 but the identity, for nv <= 4
+  local out = {}
+  local function permute(prefix, left)
+    if #left == 0 then
+      for i = 1, #prefix do if prefix[i] ~= i - 1 then out[#out + 1] = prefix; return end end
+      return
+    end
+    for i = 1, #left do
+      local p, l = {table.unpack(prefix)}, {table.unpack(left)}
+      p[#p + 1] = table.remove(l, i)
+      permute(p, l)
+    end
+  end
+  local all = {}
+  for m = 0, nv - 1 do all[#all + 1] = m end
+  if nv <= 4 then permute({}, all) end
+  return out
+end
+
+-- The layout mistake that turns want into got, as a line "KIND: WHAT: ...", or nil: the entries
+-- axis-major (x of every vertex, then y, then z), the vertices in another order, a matrix
+-- transposed or its 3x3 blocks transposed in place. shape = {nv = vertices, matrix = true for
+-- a (3 nv) x (3 nv) matrix, of = what the 3-vectors are ("vertex" by default), names = the
+-- first two 3-vectors' names ("x0", "x1" by default)}; the numbers are items of that shape one
+-- after the other. For check parts (M.compare calls it).
+function M.layout(got, want, what, shape, tol)
+  tol = tol or 1e-9
+  local nv, of = shape.nv, shape.of or "vertex"
+  local n = 3 * nv
+  local size = shape.matrix and n * n or n
+  if #want == 0 or #want % size ~= 0 or #got ~= #want then return nil end
+  local scale = 1e-300
+  for i = 1, #want do scale = math.max(scale, math.abs(want[i])) end
+  -- true when got holds want's entries moved by map (slot -> slot within one item; a matrix's
+  -- rows and columns both moved by it, or transposed)
+  local function holds(map, transposed)
+    for base = 0, #want - size, size do
+      for i = 1, shape.matrix and n or size do
+        for j = 1, shape.matrix and n or 1 do
+          local from, to
+          if shape.matrix then
+            local a, b = map(i), map(j)
+            if transposed then a, b = b, a end
+            from, to = (i - 1) * n + j, (a - 1) * n + b
+          else
+            from, to = i, map(i)
+          end
+          local g = got[base + to]
+          if type(g) ~= "number" or not (math.abs(g - want[base + from]) <= tol * scale) then return false end
+        end
+      end
+    end
+    return true
+  end
+  local same = function(i) return i end
+  local prefix = what ~= "" and what .. ": " or ""
+  if nv >= 2 and holds(axis_major(nv)) then
+    local a, b = shape.names and shape.names[1] or "x0", shape.names and shape.names[2] or "x1"
+    return string.format("relabelled: %sthe right numbers laid out axis-major (the x of every %s, then the y's, then " ..
+                         "the z's); they go %s by %s: %s.x, %s.y, %s.z, %s.x, ...", prefix, of, of, of, a, a, a, b)
+  end
+  if shape.matrix and holds(same, true) then
+    return "transposed: " .. prefix .. "the right matrix transposed: entry (i, j) must be the derivative of " ..
+           "component i with respect to coordinate j"
+  end
+  if shape.matrix and nv >= 2 then   -- row and column exchanged within each 3x3 block
+    local ok = true
+    for base = 0, #want - size, size do
+      for i = 0, n - 1 do
+        for j = 0, n - 1 do
+          local g = got[base + (i - i % 3 + j % 3) * n + (j - j % 3 + i % 3) + 1]
+          ok = ok and type(g) == "number" and math.abs(g - want[base + i * n + j + 1]) <= tol * scale
+        end
+      end
+    end
+    if ok then
+      return "transposed: " .. prefix .. "each 3x3 block transposed in place: in block (m, n) the row must be " ..
+             "the axis s of vertex m, the column the axis t of vertex n"
+    end
+  end
+  local plural = of == "vertex" and "vertices" or of .. "s"
+  for _, p in ipairs(vertex_orders(nv)) do
+    if holds(relabel(p)) then   -- your vertex p[m] holds our vertex m
+      local yours, ours = {}, {}
+      for m = 0, nv - 1 do yours[#yours + 1], ours[#ours + 1] = "x" .. p[m + 1], "x" .. m end
+      return string.format("relabelled: %sthe right numbers for the %s in another order: your %s are our %s",
+                           prefix, plural, table.concat(yours, ", "), table.concat(ours, ", "))
+    end
+  end
+  return nil
+end
+
+-- true when lines (from M.compare) name a layout: the right numbers in other slots
+function M.is_layout(lines)
+  return lines ~= nil and lines[1] ~= nil and (lines[1]:find("^relabelled: ") or lines[1]:find("^transposed: ")) ~= nil
+end
+
 -- Compare the numbers a student's function gave (a list, or nil while the TODO is open) with
 -- the right ones: true, or false and lines naming the kind of difference -- "sign" (the
--- negative), "scale" (a constant multiple), "swapped" (the two halves exchanged) -- or by how
+-- negative), "scale" (a constant multiple), "swapped" (the two halves exchanged), with a shape
+-- (M.layout) "relabelled" or "transposed" (the right numbers in other slots) -- or by how
 -- much it differs. For check parts.
-function M.compare(got, want, what, part, tol)
+function M.compare(got, want, what, part, tol, shape)
   tol = tol or 1e-9
   if got == nil then return false, {todo_message(part)} end
   if type(got) ~= "table" then
@@ -159,16 +267,18 @@ function M.compare(got, want, what, part, tol)
   if #want % 2 == 0 and off(function(i) return want[i <= h and i + h or i - h] end) <= tol * n then
     return false, {"swapped: " .. what .. ": its two halves the other way round"}
   end
+  local moved = shape and M.layout(got, want, what, shape, tol)
+  if moved then return false, {moved} end
   return false, {string.format("%s: off the right values by up to %.3g (right entries up to %.3g)",
                                what, e, n)}
 end
 
--- Compare with the right values (M.compare); when they differ, name the first of the typical
--- mistakes the numbers match instead: alternatives = {{values, "kind: message" [, tol]}, ...}
--- (tol defaults to the comparison's). Otherwise M.compare's lines, and note after them if
--- given. For check parts.
-function M.classify(got, want, what, part, tol, alternatives, note)
-  local ok, lines = M.compare(got, want, what, part, tol)
+-- Compare with the right values (M.compare, with shape if given); when they differ, name the
+-- first of the typical mistakes the numbers match instead: alternatives = {{values, "kind:
+-- message" [, tol]}, ...} (tol defaults to the comparison's). Otherwise M.compare's lines, and
+-- note after them if given. For check parts.
+function M.classify(got, want, what, part, tol, alternatives, note, shape)
+  local ok, lines = M.compare(got, want, what, part, tol, shape)
   if ok then return true end
   for _, alt in ipairs(alternatives) do
     if M.compare(got, alt[1], "", part, alt[3] or tol) then return false, {alt[2]} end

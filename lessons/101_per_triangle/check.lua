@@ -3,7 +3,8 @@
 -- missing 1/det shows as a scale) and on a second, mirrored one (det < 0). A wrong answer is
 -- first checked the lesson's first way: w must not change when the triangle is moved
 -- ("translation": x1 where x1 - x0 belongs); then named "sign", "scale", "relabelled" (the
--- coefficients of two vertices exchanged), "component-swap" (w_u's for w_v's), or how far off.
+-- coefficients of two vertices exchanged, or laid out in another order), "component-swap"
+-- (w_u's for w_v's), or how far off.
 local here = arg[0]:match("^(.*)/[^/]*$") or "."
 package.path = here .. "/../?.lua;" .. package.path
 local grade = require "grade"
@@ -56,6 +57,11 @@ local function check_dw(f, _, part)
     local what = "{a_0, a_1, a_2, b_0, b_1, b_2} (triangle " .. k .. ")"
     local got, want = f({{table.unpack(uv[1])}, {table.unpack(uv[2])}, {table.unpack(uv[3])}}), right_dw(uv)
     local ok, lines = grade.compare(got, want, what, part)
+    local interleaved = {want[1], want[4], want[2], want[5], want[3], want[6]}
+    if not ok and grade.compare(got, interleaved, "", part) then
+      return false, {"relabelled: " .. what .. ": the right coefficients interleaved (a_0, b_0, a_1, b_1, ...); " ..
+                     "the order is a_0, a_1, a_2, b_0, b_1, b_2"}
+    end
     if not ok then
       if type(got) == "table" and #got == 6 then
         local function sum(i)   -- a sum that is 0 but for rounding, as 0
@@ -102,7 +108,7 @@ local function check_w(f, _, part)
         {{want[4], want[5], want[6], want[1], want[2], want[3]},
          "component-swap: your w_u is w_v and your w_v is w_u: w_u takes the a_m (dw[1..3]), w_v the b_m (dw[4..6])"},
         {w_from(d, y), "relabelled: x1 and x2 exchanged: x1 is x[4..6], x2 is x[7..9]"},
-      })
+      }, nil, {nv = 2, of = "vector", names = {"w_u", "w_v"}})
     end
   end
   return true

@@ -30,6 +30,7 @@ end
 
 local function check_arccos(f, _, part)
   local pos, neg, npos, nneg = 0, 0, 0, 0
+  local got_all, want_all = {}, {}
   for deg = -170, 170, 20 do
     local x = folded(math.rad(deg))
     local got = f({table.unpack(x)})
@@ -39,6 +40,7 @@ local function check_arccos(f, _, part)
     local sgn = th < 0 and -1 or 1
     local e_same, e_flip, sc = 0, 0, 0
     for i = 1, 12 do
+      got_all[#got_all + 1], want_all[#want_all + 1] = got[i], sgn * want[i]
       e_same = math.max(e_same, math.abs(got[i] - sgn * want[i]))
       e_flip = math.max(e_flip, math.abs(got[i] + sgn * want[i]))
       sc = math.max(sc, math.abs(want[i]))
@@ -51,6 +53,8 @@ local function check_arccos(f, _, part)
     end
   end
   if npos + nneg == 0 then return true end
+  local moved = grade.layout(got_all, want_all, "grad_arccos", {nv = 4})
+  if moved then return false, {moved} end
   if neg > 0 and nneg == neg and npos == 0 then
     return false, {string.format("sign: right on every fold with theta > 0, the negative of the right gradient on the %d with theta < 0: " ..
                                  "the value is |theta|, whose sine is |sin theta|", neg)}

@@ -53,7 +53,7 @@ local function check_jacobian(f, work, part)
     {trans, "transposed: entry (i, j) is dF_i/dx_j; yours holds dF_j/dx_i -- the Jacobian is not symmetric, so the order matters"},
     {sym, "symmetrised: this is (J + J^T)/2, the part the simulator's symmetric solver uses; the Jacobian itself is not symmetric"},
     {norest, "off-rest: right at rest, wrong away from it: u_i moves too -- the product rule gives A sigma du_i/dx_j as well", 1e-6},
-  }, "(it uses grad_A of part (1))")
+  }, "(it uses grad_A of part (1))", {nv = 4, matrix = true})
 end
 
 -- the derivation as steps for the stepper, on the first hinge (theta0 = 0.3, away from rest),

@@ -73,7 +73,7 @@ local function check_hessian(f, work, part)
   end
   return grade.classify(got, want, "the Hessian of C_u", part, 1e-13, {
     {same, "seed: every entry of row i is d2f/dx_i^2: both e1 and e2 were put on x_i; the e2 seed goes on x_j"},
-  })
+  }, nil, {nv = 3, matrix = true})
 end
 
 return grade.run{lesson = "403_hyper_dual", dir = arg[1], hint = arg[2], parts = {

@@ -87,8 +87,9 @@ local function check_force(f, _, part)
       per_form[#per_form + 1] = -KD * g[i] * per[(i - 1) // 3 + 1]
     end
   end
-  local ok, lines = grade.compare(got, want, "the damping force", part, 1e-10)
+  local ok, lines = grade.compare(got, want, "the damping force", part, 1e-10, {nv = 4})
   if ok then return true end
+  if grade.is_layout(lines) then return false, lines end
   if grade.compare(got, per_form, "", part, 1e-10) then
     return false, {"per-particle: each particle is damped by its own rate dC/dx_m . v_m (001 5.2's first form): " ..
                    "it drags on rigid translations and rotations and its forces do not sum to zero; use one C-dot, (58)"}
@@ -121,7 +122,7 @@ local function check_jacobian(f, _, part)
   return grade.classify(got, want, "dd/dv", part, 1e-10, {
     {blockdiag, "per-particle: only the diagonal blocks -k_d g_m g_m^T: the Jacobian of per-particle damping; " ..
       "C-dot of (58) depends on every particle's velocity"},
-  })
+  }, nil, {nv = 4, matrix = true})
 end
 
 return grade.run{lesson = "501_damping_chain_rule", dir = arg[1], hint = arg[2], parts = {

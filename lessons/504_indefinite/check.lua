@@ -44,7 +44,7 @@ local function check_stiffness(f, _, part)
     {flipped, "clamp-side: clamp drops C d2C where the element is stretched (C > 0); it must go where it is compressed, " ..
       "C < 0 -- there C d2C curves the energy down"},
     {negated, "sign: the C d2C term has the wrong sign: d(C dC) = dC dC^T + C d2C"},
-  })
+  }, nil, {nv = 3, matrix = true})
 end
 
 -- S = Q diag(d) Q^T with Q = (I - 2 u u^T/u.u)(I - 2 w w^T/w.w)

@@ -1,0 +1,32 @@
+-- A typical wrong answer to lesson 101: w_u and w_v written axis by axis.
+-- Expected diagnosis: relabelled
+--
+-- Both vectors right, but the list goes w_u.x, w_v.x, w_u.y, ... where it is w_u's three
+-- components, then w_v's.
+
+local M = {}
+
+-- the (u,v) edges of 001 (2): du1 = u1 - u0, dv1 = v1 - v0, du2 = u2 - u0, dv2 = v2 - v0
+function M.edges(uv)
+  return uv[2][1] - uv[1][1], uv[2][2] - uv[1][2], uv[3][1] - uv[1][1], uv[3][2] - uv[1][2]
+end
+
+-- (1): (w_u w_v) = (x1 - x0, x2 - x0) [du1 du2; dv1 dv2]^-1, so w_u = ((x1-x0) dv2 - (x2-x0) dv1)/det:
+-- x0 enters with (dv1 - dv2)/det, x1 with dv2/det, x2 with -dv1/det, (6)-(8); likewise (10)-(12)
+function M.dw(uv)
+  local du1, dv1, du2, dv2 = M.edges(uv)
+  local det = du1 * dv2 - du2 * dv1
+  return {(dv1 - dv2) / det, dv2 / det, -dv1 / det, (du2 - du1) / det, -du2 / det, du1 / det}
+end
+
+-- (2): w = sum_m (dw/dx_m) x_m, (3)-(4)
+function M.w(x, uv)
+  local d, w = M.dw(uv), {}
+  for s = 1, 3 do
+    w[2 * s - 1] = d[1] * x[s] + d[2] * x[3 + s] + d[3] * x[6 + s]
+    w[2 * s] = d[4] * x[s] + d[5] * x[3 + s] + d[6] * x[6 + s]
+  end
+  return w
+end
+
+return M
