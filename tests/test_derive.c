@@ -5,11 +5,19 @@
  * Macri's first depart at (40), frozen. A wrong derivative planted into one step of a
  * test-only copy of pritchard-exact's derivation makes that step, and no earlier one, the
  * first departure, whichever step it is. The command keeps its JSON contract, prints every
- * step with --step when standard input is not a terminal, and refuses bad input with exit 2.
+ * step with --step when standard input is not a terminal, steps on a terminal (Enter, d jumping
+ * to the first departure, q quitting with the explanation still printed), and refuses bad
+ * input with exit 2.
  */
+#define _XOPEN_SOURCE 600
+#include <errno.h>
+#include <fcntl.h>
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
 #include "cc_test.h"
 #include "checks/cases.h"
 #include "checks/derive.h"
@@ -209,6 +217,83 @@ static void test_cli_text_and_step(void)
     cli_says("derive --help", 0, "usage: clothcheck derive");
 }
 
+/* Run `clothcheck ARGS` on a pseudo-terminal, answering its n prompts ("-- Enter: ...") with
+ * keys[0..n) in turn; out gets what the terminal showed (carriage returns dropped). The
+ * exit status, -1 on failure, -2 where the machine has no pseudo-terminals. */
+static int run_on_terminal(const char *args, const char *const *keys, int n, char *out, size_t cap)
+{
+    int m = posix_openpt(O_RDWR | O_NOCTTY);
+    if (m < 0) return -2;   /* no pseudo-terminals here */
+    if (grantpt(m) || unlockpt(m) || !ptsname(m)) return -1;
+    char slave[256], cmd[1024];
+    snprintf(slave, sizeof slave, "%s", ptsname(m));
+    snprintf(cmd, sizeof cmd, "exec '%s' %s", CC_CLI_PATH, args);
+    pid_t pid = fork();
+    if (pid < 0) return -1;
+    if (pid == 0) {
+        setsid();
+        int s = open(slave, O_RDWR);
+        if (s < 0) _exit(127);
+        dup2(s, 0), dup2(s, 1), dup2(s, 2);
+        execl("/bin/sh", "sh", "-c", cmd, (char *)NULL);
+        _exit(127);
+    }
+    size_t len = 0;
+    int answered = 0;
+    for (;;) {
+        ssize_t r = read(m, out + len, cap - 1 - len);
+        if (r < 0 && errno == EINTR) continue;
+        if (r <= 0) break;   /* EIO once the program has exited */
+        len += (size_t)r;
+        out[len] = '\0';
+        int prompts = 0;
+        for (const char *p = out; (p = strstr(p, "-- Enter:")); p++) prompts++;
+        while (answered < prompts && answered < n) {
+            char line[16];
+            snprintf(line, sizeof line, "%s\n", keys[answered++]);
+            if (write(m, line, strlen(line)) < 0) break;
+        }
+        if (len + 1 >= cap) break;
+    }
+    close(m);
+    int st;
+    if (waitpid(pid, &st, 0) < 0 || !WIFEXITED(st)) return -1;
+    size_t k = 0;
+    for (size_t i = 0; i < len; i++)
+        if (out[i] != '\r') out[k++] = out[i];
+    out[k] = '\0';
+    return WEXITSTATUS(st);
+}
+
+/* --step on a terminal: d jumps to the first departure (the steps before it one line each),
+ * then to the first step that differs; q stops, and the explanation is printed all the same */
+static void test_step_on_terminal(void)
+{
+    static char out[1 << 17];
+    static const char *const jump[] = {"d", "d", "q"};
+    int rc = run_on_terminal("derive bend --variant macri --step", jump, 3, out, sizeof out);
+    if (rc == -2) {
+        fprintf(stderr, "no pseudo-terminal on this machine (posix_openpt failed): --step on a terminal not run\n");
+        return;
+    }
+    CU_ASSERT_EQUAL_FATAL(rc, 0);
+    CU_ASSERT_PTR_NOT_NULL(strstr(out, "d: jump to the first departure (step 7)"));
+    CU_ASSERT_PTR_NOT_NULL(strstr(out, "[ 6/20] e''              001 (39)                     exact\n"));
+    CU_ASSERT_PTR_NOT_NULL(strstr(out, "[ 7/20] n^A^             001 (24), (40)\n       n^A^ = "));
+    CU_ASSERT_PTR_NOT_NULL(strstr(out, "d: jump to the first step that differs from both (step 17)"));
+    CU_ASSERT_PTR_NOT_NULL(strstr(out, "[16/20] sin theta''      001 (51)                     frozen\n"));
+    CU_ASSERT_PTR_NOT_NULL(strstr(out, "(steps 18 to 20 not shown)"));
+    CU_ASSERT_PTR_NULL(strstr(out, "[18/20]"));
+    CU_ASSERT_PTR_NOT_NULL(strstr(out, "First departure: step 7, n^A^, 001 (24), (40) (verdict frozen)."));
+    CU_ASSERT_PTR_NOT_NULL(strstr(out, "First step that differs from both references: step 17"));
+    static const char *const quit[] = {"", "q"};   /* step 2 in full, then quit */
+    CU_ASSERT_EQUAL_FATAL(run_on_terminal("derive bend --variant pritchard --step", quit, 2, out, sizeof out), 0);
+    CU_ASSERT_PTR_NOT_NULL(strstr(out, "[ 2/"));
+    CU_ASSERT_PTR_NULL(strstr(out, "[ 3/"));
+    CU_ASSERT_PTR_NOT_NULL(strstr(out, "(steps 3 to "));
+    CU_ASSERT_PTR_NOT_NULL(strstr(out, "First departure: step 7"));
+}
+
 static void test_cli_bad_input(void)
 {
     static char out[4096], err[4096];
@@ -235,6 +320,7 @@ int main(void)
         {"steps without hyper-dual code", test_fd_steps},
         {"clothcheck derive --json", test_cli_json},
         {"clothcheck derive text and --step", test_cli_text_and_step},
+    {"--step on a terminal: jump, quit, explanation", test_step_on_terminal},
         {"clothcheck derive bad input", test_cli_bad_input},
         {NULL, NULL}};
     return cc_test_main("derive", tests);

@@ -34,8 +34,11 @@ static void derive_usage(FILE *f)
           "                 the element, as for clothcheck eval; without --x a sample element\n"
           "                 (printed) is used, with a flat sample rest hinge for the variants\n"
           "                 that read one (discrete-shells, quadratic)\n"
-          "  --step         one step at a time: Enter for the next, q to quit (when standard input\n"
-          "                 is a terminal; otherwise everything is printed)\n"
+          "  --step         one step at a time: Enter for the next, d to jump to the first departure\n"
+          "                 and then to the first step that differs from both references (the\n"
+          "                 steps between one line each), q to quit (the explanation of the first\n"
+          "                 departure is printed all the same); when standard input is a\n"
+          "                 terminal, otherwise everything is printed\n"
           "  --json         print {\"condition\", \"variant\", \"x\", \"steps\": [{\"name\", \"equations\",\n"
           "                 \"value\", \"derivative_error_exact\", \"derivative_error_frozen\", \"verdict\"}],\n"
           "                 \"first_departure\"}\n"
@@ -129,14 +132,40 @@ static void print_departure(const cc_derive *d)
     }
 }
 
-/* wait for Enter; 1 if the user asked to quit */
-static int wait_key(void)
+/* what the reader of --step asked for at the prompt */
+typedef enum step_key { KEY_NEXT, KEY_DEPARTURE, KEY_QUIT } step_key;
+
+/* the next step after step i worth a jump: the first departure, then the first step that
+ * differs from both references; -1 if none is left */
+static int next_departure(const cc_derive *d, int i)
+{
+    if (d->first_departure > i) return d->first_departure;
+    if (d->first_differs > i) return d->first_differs;
+    return -1;
+}
+
+/* wait for a line at the prompt: Enter, d (jump to step `to`, when to >= 0) or q */
+static step_key wait_key(const cc_derive *d, int to)
 {
     char line[64];
-    printf("-- Enter: next step, q: quit -- ");
+    if (to >= 0)
+        printf("-- Enter: next step, d: jump to the %s (step %d), q: quit -- ",
+               to == d->first_departure ? "first departure" : "first step that differs from both", to + 1);
+    else
+        printf("-- Enter: next step, q: quit -- ");
     fflush(stdout);
-    if (!fgets(line, sizeof line, stdin)) return 1;
-    return line[0] == 'q' || line[0] == 'Q';
+    if (!fgets(line, sizeof line, stdin)) return KEY_QUIT;
+    if (line[0] == 'q' || line[0] == 'Q') return KEY_QUIT;
+    if ((line[0] == 'd' || line[0] == 'D') && to >= 0) return KEY_DEPARTURE;
+    return KEY_NEXT;
+}
+
+/* one line for step i passed over: its name and verdict */
+static void print_step_line(const cc_derive *d, int i)
+{
+    const cc_step_check *k = &d->steps[i];
+    printf("[%2d/%d] %-16s %-28s %s\n", i + 1, d->nsteps, k->step->name, k->step->equations,
+           cc_step_verdict_name(k->verdict));
 }
 
 /* v, with -0 printed as 0 */
@@ -162,7 +191,18 @@ static void print_text(const cc_derive *d, const cc_rest *r, int rest_shape, int
     printf("Entries are named q<component> x<vertex>.<axis> [x<vertex>.<axis>] (Pritchard's labels).\n\n");
     for (int i = 0; i < d->nsteps; i++) {
         print_step(d, i);
-        if (step && i + 1 < d->nsteps && wait_key()) return;
+        if (!step || i + 1 >= d->nsteps) continue;
+        int to = next_departure(d, i);
+        step_key key = wait_key(d, to);
+        if (key == KEY_QUIT) {
+            printf("\n(steps %d to %d not shown)\n\n", i + 2, d->nsteps);
+            break;
+        }
+        if (key == KEY_DEPARTURE) {   /* the steps up to it one line each, then it in full */
+            printf("\n");
+            while (i + 1 < to) print_step_line(d, ++i);
+            printf("\n");
+        }
     }
     print_departure(d);
 }
