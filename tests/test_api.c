@@ -31,17 +31,19 @@ typedef struct wrapped {
     int hess_unfilled;        /* 1: eval leaves the Hessian as it found it */
     double k;                 /* stiffness of the force form */
     int bridson;              /* 1: the force is cc_bridson_force, c unused */
+    double fixed_power;       /* > 0: a triangle weighted by a^fixed_power, whatever the rest says */
     const clothcheck_model *inner;   /* a model to audit from inside the first callback, or NULL */
     const char *inner_claims; /* and its claims */
     int inner_done;           /* 1 once it ran */
     char inner_snap[SNAPLEN]; /* its rows, as snap() writes them */
 } wrapped;
 
-/* r = the variant's rest data rebuilt from the public rest; 0 or -1 */
-static int rest_back(const clothcheck_rest *p, cc_rest *r)
+/* r = the variant's rest data rebuilt from the public rest (a triangle's area power
+ * replaced by `power` when it is > 0); 0 or -1 */
+static int rest_back(const clothcheck_rest *p, double power, cc_rest *r)
 {
     char err[CC_ERRLEN];
-    if (p->nv == 3) return cc_rest_triangle(r, p->uv, p->area_power, p->bu, p->bv, err);
+    if (p->nv == 3) return cc_rest_triangle(r, p->uv, power > 0 ? power : p->area_power, p->bu, p->bv, err);
     if (p->nv == 4) return cc_rest_hinge_shape(r, p->x_rest, err);
     return cc_rest_spring(r, p->length, err);
 }
@@ -66,7 +68,7 @@ static int wrapped_eval(void *user, const double *x, const clothcheck_rest *rest
     cc_rest r;
     cc_eval e;
     run_inner(w);
-    if (rest_back(rest, &r) < 0 || w->c->eval(x, &r, CC_WANT_ALL, &e) < 0) return 1;
+    if (rest_back(rest, w->fixed_power, &r) < 0 || w->c->eval(x, &r, CC_WANT_ALL, &e) < 0) return 1;
     int n = 3 * w->c->nv;
     for (int k = 0; k < w->c->ncomp; k++) {
         C[k] = e.C[k];
@@ -84,7 +86,7 @@ static int energy_parts(wrapped *w, const double *x, const clothcheck_rest *rest
 {
     cc_rest r;
     cc_eval e;
-    if (rest_back(rest, &r) < 0) return 1;
+    if (rest_back(rest, w->fixed_power, &r) < 0) return 1;
     if (w->bridson) return cc_bridson_force(x, &r, w->k, F, (double (*)[12])J) < 0;
     if (w->c->eval(x, &r, CC_WANT_ALL, &e) < 0) return 1;
     int n = 3 * w->c->nv;
@@ -367,6 +369,35 @@ static void test_print(void)
 }
 
 /* bad input: NULL and a clear message, never a crash */
+/* options.area_power: the power the random triangles are handed; a model hard-wired to
+ * a^0.75 fails stretch/bw98 at the default a^1, the finding naming the power, and holds it at
+ * area_power 0.75 */
+static void test_area_power(void)
+{
+    wrapped w = {.fixed_power = 0.75};
+    clothcheck_model m = condition_model(&w, "stretch", "bw98");
+    clothcheck_result *r = audit(&m, "stretch/bw98", 0);
+    CU_ASSERT_EQUAL(clothcheck_verdict(r), 1);
+    CU_ASSERT(has_finding(r, "claim", "gradient", "proportional"));
+    static char text[1 << 16];
+    snap(r, text, sizeof text);
+    CU_ASSERT_PTR_NOT_NULL(strstr(text, "the area weight is a^0.75 where the requests carry area_power 1"));
+    clothcheck_free(r);
+    clothcheck_options o = {.samples = SAMPLES, .claims = "stretch/bw98", .area_power = 0.75};
+    r = clothcheck_audit(&m, &o);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(r);
+    CU_ASSERT_EQUAL(clothcheck_verdict(r), 0);
+    clothcheck_free(r);
+    o.area_power = -1;
+    CU_ASSERT(!clothcheck_audit(&m, &o) && strstr(clothcheck_error(), "area_power must be"));
+    o.area_power = NAN;
+    CU_ASSERT(!clothcheck_audit(&m, &o) && strstr(clothcheck_error(), "area_power must be"));
+    wrapped s = {0};
+    clothcheck_model spring = condition_model(&s, "spring", "linear");
+    o = (clothcheck_options){.area_power = 0.5};
+    CU_ASSERT(!clothcheck_audit(&spring, &o) && strstr(clothcheck_error(), "area_power is the weight of triangles"));
+}
+
 static void test_bad_input(void)
 {
     wrapped w = {0};
@@ -544,6 +575,7 @@ int main(void)
         {"force form: energy k/2 C.C, missing energy and Jacobian, sign", test_force_energy},
         {"force form: Bridson's force model", test_force_bridson},
         {"print: the engine's table", test_print},
+        {"options: the area power of the random triangles", test_area_power},
         {"bad input: NULL and a clear error", test_bad_input},
         {"reentrant: audits in threads at once", test_threads},
         {"reentrant: each thread's own error", test_thread_errors},

@@ -120,6 +120,7 @@ static void test_claims(void)
 {
     const char *own = "standard, bend_variant=pritchard-exact, k_bend=1e-3, d_bend=2e-4";   /* what the adapter simulates */
     CU_ASSERT_EQUAL(sim_claims("", own), 0);
+    CU_ASSERT(says(out, "  claims: standard, bend_variant=pritchard-exact, k_bend=1e-3, d_bend=2e-4  (alpha = a^0.75)\n"));
     CU_ASSERT(row_is("claim: energy", "PASS") && row_is("claim: force", "PASS"));
     CU_ASSERT(row_is("claim: df/dx", "PASS") && row_is("claim: df/dv", "PASS"));
     CU_ASSERT_EQUAL(sim_claims("doubled", own), 1);
@@ -129,6 +130,13 @@ static void test_claims(void)
     /* a claim that is not what it simulates: the term and the factor */
     CU_ASSERT_EQUAL(sim_claims("", "standard, bend_variant=pritchard-exact, k_bend=1e-3, d_bend=2e-4, k_stretch=4000"), 1);
     CU_ASSERT(says(out, "the force: the stretch term is 1.25 times what the claim gives"));
+    /* a bare term weighs by a^1, as every request does, unless area_power says otherwise */
+    sim_claims("", "stretch:bw98:k=5000");
+    CU_ASSERT(says(out, "  claims: stretch:bw98:k=5000  (alpha = a^1)\n"));
+    sim_claims("", "stretch:bw98:k=5000, area_power=0.5");
+    CU_ASSERT(says(out, "(alpha = a^0.5)\n"));
+    sim_claims("", "bend:pritchard:k=1e-3");
+    CU_ASSERT(says(out, "  claims: bend:pritchard:k=1e-3\n"));
     /* without --claims the rows say so */
     CU_ASSERT_EQUAL(sim(""), 0);
     CU_ASSERT(says(out, "claim: force     not applicable: no --claims"));

@@ -51,6 +51,15 @@ static int engine_options(const clothcheck_model *m, const clothcheck_options *p
         snprintf(err, (size_t)nerr, "k must be 0 (default 1) or a positive finite stiffness (got %g)", p->k);
         return -1;
     }
+    if (!(p->area_power >= 0 && p->area_power <= 4)) {
+        snprintf(err, (size_t)nerr, "area_power must be 0 (default 1) or in (0, 4] (got %g)", p->area_power);
+        return -1;
+    }
+    if (p->area_power > 0 && m->nv != 3) {
+        snprintf(err, (size_t)nerr, "area_power is the weight of triangles (nv 3); this model has nv %d", m->nv);
+        return -1;
+    }
+    if (p->area_power > 0) o->sample.area_power = p->area_power;
     if (p->samples) o->samples = p->samples;
     if (p->seed) o->seed = p->seed;
     if (!p->claims) return 0;

@@ -104,13 +104,14 @@ typedef struct clothcheck_options {
                                    the energy k/2 C.C of that variant -- or "bridson-force",
                                    Bridson's bending force on a hinge */
     double k;                   /* stiffness of the claimed force or energy (0: 1) */
+    double area_power;          /* p of the area weight alpha = a^p handed to the random
+                                   triangles (0: 1, as clothcheck audit --area-power) */
 } clothcheck_options;
 
 /* What one kind of mistake the engine recognises in a failing row. */
 typedef struct clothcheck_finding {
-    const char *kind;   /* "sign", "scale", "asymmetric", "frozen-magnitude", "off-rest",
-                           "translation", "rotation", "localized", "direction", "projector",
-                           "unknown" (docs/derive.md) */
+    const char *kind;   /* "sign", "scale", "frozen-magnitude", "rest-angle", "gauss-newton",
+                           "relabelled", "proportional", ... (docs/derive.md lists them all) */
     const char *text;   /* one or two sentences for a person */
 } clothcheck_finding;
 

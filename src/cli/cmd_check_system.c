@@ -46,7 +46,8 @@ static void usage(FILE *f)
           "  --claims SPEC      what it simulates, comma-separated: 'standard' (001 Table 1),\n"
           "                     terms as stretch:bw98:k=5000[:d=1000] (shear, bend too),\n"
           "                     gravity=9.81, and NAME=VALUE of the simulator's parameters\n"
-          "                     (density=0.1, area_power=0.75, bend_variant=pritchard-exact, ...)\n"
+          "                     (density=0.1, area_power=0.75, bend_variant=pritchard-exact, ...);\n"
+          "                     alpha = a^1 unless area_power or 'standard' (a^0.75) says otherwise\n"
           "  --h H              the step sent with every state (default 0.01)\n"
           "  --seed S           random states and directions (default 1)\n"
           "  --directions K     random directions per state and check (default 3)\n"
@@ -60,6 +61,7 @@ static void usage(FILE *f)
 
 typedef struct sys_args {
     const char *exec, *mesh, *json, *claims;
+    double claim_area_power;   /* p of alpha = a^p in the claims' stretch or shear, 0 without one */
     int grid;
     double timeout;
     cc_sys_opts o;
@@ -125,6 +127,9 @@ static void print_table(FILE *f, const sys_args *a, const cc_mesh *m, const cc_e
 {
     fprintf(f, "check-system: %s on %s (%d vertices, %d triangles, %d hinges), h = %g, seed %llu\n", a->exec,
             a->mesh ? a->mesh : "a square grid", m->nv, m->nt, m->nh, a->o.h, a->o.seed);
+    if (a->claims)
+        fprintf(f, "  claims: %s%s", a->claims, a->claim_area_power > 0 ? "" : "\n");
+    if (a->claims && a->claim_area_power > 0) fprintf(f, "  (alpha = a^%g)\n", a->claim_area_power);
     fputs("  it provides:", f);
     for (int k = 0; k < 6; k++)
         if (x->provides & (1 << k)) fprintf(f, " %s", want_names[k]);
@@ -207,6 +212,7 @@ int cc_cmd_check_system(int argc, char **argv)
         if (cc_sys_claims_parse(a.claims, &p, err) < 0 || cc_sys_claims_build(&cl, m, &p, err) < 0)
             rc = cc_cli_error("check-system", "--claims: %s", err);
         a.o.terms = cl.terms, a.o.term_names = cl.names, a.o.nterms = cl.n;
+        a.claim_area_power = p.k_stretch > 0 || p.k_shear > 0 ? p.area_power : 0;
     }
     cc_sys_target t = {m, x.provides, &x, cc_exec_system_eval, cc_exec_system_precision};
     if (!rc && cc_sys_run(&t, &a.o, r, err, sizeof err) < 0) rc = cc_cli_error("check-system", "%s: %s", a.exec, err);

@@ -60,6 +60,7 @@ int cc_sys_claims_parse(const char *spec, cc_sim_params *p, char *err)
 {
     if (cc_sim_preset("pritchard-table1", p, err) < 0) return -1;
     no_terms(p);
+    p->area_power = 1.0;   /* alpha = a, as every request's default; 'standard' brings Table 1's a^0.75 */
     p->threads = 1;
     char *copy = strdup(spec), *save = NULL;
     if (!copy) return snprintf(err, CC_ERRLEN, "out of memory"), -1;

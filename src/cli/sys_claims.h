@@ -8,6 +8,8 @@
  *   gravity=9.81                   gravity along -z (or gravity=X Y Z)
  *   NAME=VALUE                     any simulator parameter by name (density=0.1,
  *                                  area_power=0.75, bend_variant=pritchard-exact, air_drag=...)
+ * The area weight is alpha = a^1, as in every request, unless area_power or a preset says
+ * otherwise.
  */
 #ifndef CC_SYS_CLAIMS_H
 #define CC_SYS_CLAIMS_H
