@@ -82,6 +82,25 @@ static void test_student_bend_mistakes(void)
     CU_ASSERT(says(out, "a square root, division or acos meeting 0"));
 }
 
+/* without --claims the report names what the program computes: the Python student's force is
+ * Bridson's, read with another labelling, or with k = 1 whatever the request's k; the spring
+ * is spring/linear; a formula nothing registered computes gets "matches no" */
+static void test_identified_without_claims(void)
+{
+    const char *opts = "--contract force --k 3 --samples 30";
+    CU_ASSERT_EQUAL(audit("bend", "docs/examples/python/bridson_bend.py", "", opts), 0);
+    CU_ASSERT(says(out, "=> identified: bridson-force (exact): force and jacobian agree with it to "));
+    CU_ASSERT(says(out, "audit it as that with --claims bridson-force"));
+    audit("bend", "docs/examples/python/bridson_bend.py", "--mistake relabelled", opts);
+    CU_ASSERT(says(out, "=> identified: bridson-force (exact), your x0, x1, x2, x3 our x2, x0, x1, x3"));
+    audit("bend", "docs/examples/python/bridson_bend.py", "--mistake forgot-k", opts);
+    CU_ASSERT(says(out, "=> identified: bridson-force (exact), k = 1: "));
+    audit("bend", "docs/examples/python/bridson_bend.py", "--mistake missing-term", opts);
+    CU_ASSERT(says(out, "=> it matches no registered formulation"));
+    CU_ASSERT_EQUAL(spring("right", "--samples 30"), 0);
+    CU_ASSERT(says(out, "=> identified: spring/linear (exact): value, gradient and hessian agree with it to "));
+}
+
 static void test_numbers_not_finite_are_findings(void)
 {
     CU_ASSERT_EQUAL(spring("nan", "--claims spring/linear --samples 20"), 1);
@@ -208,6 +227,7 @@ int main(void)
         {"right programs pass", test_right_programs_pass},
         {"consistent mistakes found by the claim", test_consistent_mistakes_found_by_the_claim},
         {"a student's bend force, each planted mistake", test_student_bend_mistakes},
+        {"identified without --claims: what the program computes", test_identified_without_claims},
         {"numbers that are not finite are findings", test_numbers_not_finite_are_findings},
         {"single precision", test_single_precision},
         {"misbehaving programs: one line, exit 2", test_misbehaving_programs},
