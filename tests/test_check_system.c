@@ -288,6 +288,8 @@ static void test_json_and_mesh_file(void)
     CU_ASSERT_PTR_NOT_NULL_FATAL(text);
     CU_ASSERT(says(text, "{\"check\": \"df/dv\", \"status\": \"fail\", \"gates\": true"));
     CU_ASSERT(says(text, "\"failed\": true"));
+    CU_ASSERT(!strncmp(text, "{\"verdict\": \"fail\", \"options\": {\"mesh\": \"", 41));
+    CU_ASSERT(says(text, "grid3x3.obj\", \"claims\": null, \"area_power\": null, \"h\": "));
     free(text);
     remove(path);
 }

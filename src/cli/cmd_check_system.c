@@ -52,7 +52,9 @@ static void usage(FILE *f)
           "  --seed S           random states and directions (default 1)\n"
           "  --directions K     random directions per state and check (default 3)\n"
           "  --exec-timeout S   seconds the program may take per request (default 30)\n"
-          "  --json FILE        the checks as JSON ('-': on stdout instead of the table)\n"
+          "  --json FILE        the checks as JSON ('-': on stdout instead of the table): {verdict,\n"
+          "                     options, checks: [{check, status, gates, tests, max_rel_error,\n"
+          "                     findings}], requests, failed}\n"
           "\n"
           "Exit status: 0 every check holds, 1 one fails, 2 bad input or a program that misbehaves\n"
           "(exits, crashes, hangs, answers out of protocol: one line on stderr).\n",
@@ -158,9 +160,23 @@ static void print_table(FILE *f, const sys_args *a, const cc_mesh *m, const cc_e
     fprintf(f, "  => %s\n", cc_sys_failed(r) ? "FAILS" : "every check holds");
 }
 
-static void print_json(FILE *f, const cc_exec_system *x, const cc_sys_report *r)
+/* {"verdict", "options": {...}, "checks": [...], "requests", "failed"} */
+static void print_json(FILE *f, const sys_args *a, const cc_exec_system *x, const cc_sys_report *r)
 {
-    fputs("{\"checks\": [", f);
+    fprintf(f, "{\"verdict\": \"%s\", \"options\": {", cc_sys_failed(r) ? "fail" : "pass");
+    if (a->mesh) fputs("\"mesh\": ", f), cc_json_string(f, a->mesh);
+    else fprintf(f, "\"grid\": %d", a->grid);
+    fputs(", \"claims\": ", f);
+    if (a->claims) cc_json_string(f, a->claims);
+    else fputs("null", f);
+    fputs(", \"area_power\": ", f);
+    if (a->claim_area_power > 0) cc_json_number(f, a->claim_area_power);
+    else fputs("null", f);
+    fprintf(f, ", \"h\": ");
+    cc_json_number(f, a->o.h);
+    fprintf(f, ", \"seed\": %llu, \"directions\": %d, \"precision\": ", a->o.seed, a->o.directions);
+    cc_json_number(f, r->precision);
+    fputs("}, \"checks\": [", f);
     for (int c = 0; c < CC_SYS_CHECKS; c++) {
         const cc_sys_check *k = &r->c[c];
         const char *status = !k->applies || !k->tests ? "not applicable" : k->pass ? "pass" : "fail";
@@ -219,10 +235,10 @@ int cc_cmd_check_system(int argc, char **argv)
     cc_sys_claims_free(&cl);
     cc_exec_system_close(&x);
     if (!rc) {
-        if (a.json && !strcmp(a.json, "-")) print_json(stdout, &x, r);
+        if (a.json && !strcmp(a.json, "-")) print_json(stdout, &a, &x, r);
         else print_table(stdout, &a, m, &x, r);
         if (jf.f) {
-            print_json(jf.f, &x, r);
+            print_json(jf.f, &a, &x, r);
             if (cc_outfile_commit(&jf, err, sizeof err) < 0) rc = cc_cli_error("check-system", "%s", err);
         }
         if (!rc) rc = cc_sys_failed(r) ? CC_EXIT_FAIL : CC_EXIT_OK;
