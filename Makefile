@@ -1,9 +1,10 @@
 # Thin wrapper over CMake (in the style of neovim's top-level Makefile).
-#   make demo   install missing packages, configure, build, run the main job: the derivative
-#               table, then the side-by-side bend comparison (lua/scenarios/bend_compare.lua)
-#   make test   install missing packages, configure, build, run every test; then build again
-#               with AddressSanitizer + UndefinedBehaviorSanitizer (build-asan/) and run every
-#               test there too (what CI runs)
+#   make demo   install the missing packages the demo needs, configure, build, run the main job:
+#               the derivative table, then the side-by-side bend comparison
+#               (lua/scenarios/bend_compare.lua)
+#   make test   install the missing packages the tests need too, configure, build, run every
+#               test; then build again with AddressSanitizer + UndefinedBehaviorSanitizer
+#               (build-asan/) and run every test there too (what CI runs)
 #   make test-quick   every test once, in the normal build only
 #   make fuzz   build the libFuzzer targets with clang (build-fuzz/) and run each for
 #               FUZZ_SECONDS (default 60) after replaying tests/fuzz/regress/, JOBS at a time
@@ -14,7 +15,9 @@
 #               (default /usr/local): lib/libclothcheck.a, include/clothcheck/clothcheck.h,
 #               lib/pkgconfig/clothcheck.pc, lib/cmake/clothcheck/ (docs/api.md)
 # Variables: BUILD_TYPE=Release|Debug, SANITIZE=ON, BUILD_DIR=build, NATIVE=OFF (portable
-#            x86-64 instead of x86-64-v3 where the building CPU has AVX2; see CMakeLists.txt)
+#            x86-64 instead of x86-64-v3 where the building CPU has AVX2; see CMakeLists.txt),
+#            DEPS=demo|test (the package set .ci/install-deps checks: test when a goal is one
+#            of TEST_GOALS, else demo; README.md lists both for other systems)
 BUILD_TYPE ?= Release
 SANITIZE   ?= OFF
 NATIVE     ?= ON
@@ -23,13 +26,18 @@ JOBS       ?= $(shell nproc 2>/dev/null || echo 2)
 FUZZ_SECONDS ?= 60
 PREFIX     ?= /usr/local
 MAKEFLAGS  += --no-print-directory
+# goals that run tests, so need the test set of packages (g++, python3, clang + libFuzzer,
+# valgrind); everything else (build, demo, bench, install) the demo set. One set per make run:
+# make demo test checks the test set once.
+TEST_GOALS := test test-quick test-sanitize fuzz corpus
+DEPS       ?= $(if $(filter $(TEST_GOALS),$(MAKECMDGOALS)),test,demo)
 
 .PHONY: all deps configure build demo test test-quick test-sanitize fuzz bench corpus install clean
 
 all: build
 
 deps:
-	@sh .ci/install-deps
+	@sh .ci/install-deps $(DEPS)
 
 configure: deps
 	@cmake -S . -B $(BUILD_DIR) -DCMAKE_BUILD_TYPE=$(BUILD_TYPE) -DCC_SANITIZE=$(SANITIZE) -DCC_NATIVE=$(NATIVE) >/dev/null
