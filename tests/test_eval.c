@@ -1,4 +1,5 @@
-/* Suite: the `clothcheck eval` command and its JSON contract (DESIGN "The eval contract"). */
+/* Suite: the `clothcheck eval` command and its JSON contract
+ * (docs/design.md "The eval contract"). */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>

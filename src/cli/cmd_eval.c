@@ -1,5 +1,5 @@
 /* clothcheck eval: one condition on one element, value, gradient and Hessian.
- * The JSON form is a contract other tools rely on (DESIGN "The eval contract"). */
+ * The JSON form is a contract other tools rely on (docs/design.md "The eval contract"). */
 #include <math.h>
 #include <stdio.h>
 #include <string.h>

@@ -1,5 +1,5 @@
 /* Bridson et al.'s bending force (2003) as a force model of its own, not a condition
- * (DESIGN "The condition contract", last paragraph; 004; 002 "Force Magnitude").
+ * (docs/design.md "The condition contract", last paragraph; 004; 002 "Force Magnitude").
  *
  *   F_i = k |e|^2 / (|nA| + |nB|) (sin(theta/2) - sin(theta0/2)) u_i,   i = 0..3
  *

@@ -1,4 +1,4 @@
-/* The condition contract (DESIGN "The condition contract").
+/* The condition contract (docs/design.md "The condition contract").
  *
  * A condition variant is one module, src/conditions/<condition>_<variant>.c, that for one
  * element (2 vertices for a spring, 3 for stretch and shear, 4 for bend) and its rest data

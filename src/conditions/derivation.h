@@ -1,5 +1,5 @@
 /* Derivations as data: the published derivation of each condition variant as an ordered list
- * of steps (DESIGN "Finite-difference checks"; `clothcheck derive`).
+ * of steps (docs/design.md "Finite-difference checks"; `clothcheck derive`).
  *
  * A step is one named intermediate quantity q(x) of the derivation, n numbers (a scalar, a
  * vector, a few scalars) as a function of the element's positions x (3*nv doubles), with

@@ -1,5 +1,6 @@
-/* The cloth simulator (DESIGN "Simulator"): Baraff & Witkin's backward Euler step solved by
- * MPCG over 3x3-block sparse matrices, with explicit and symplectic Euler for comparison.
+/* The cloth simulator (docs/design.md "Simulator"): Baraff & Witkin's backward Euler step
+ * solved by MPCG over 3x3-block sparse matrices, with explicit and symplectic Euler for
+ * comparison.
  *
  * Life of a simulation:
  *     cc_sim_params p;  cc_sim_preset("pritchard-table1", &p, err);

@@ -1,5 +1,6 @@
-/* Forces and force Jacobians of one element from any condition (DESIGN "The condition
- * contract"; Baraff & Witkin 1998 Section 4, with 001 (58) for dC/dt).
+/* Forces and force Jacobians of one element from any condition
+ * (docs/design.md "The condition contract"; Baraff & Witkin 1998 Section 4, with 001 (58)
+ * for dC/dt).
  *
  *   E  = k/2 C.C
  *   f  = -k dC^T C
