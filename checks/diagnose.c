@@ -18,13 +18,32 @@
 #define CLEAR 10.0          /* an element fails clearly above CLEAR x the row's tolerance; below,
                                the difference may be the reference's own error */
 
-static const char *const kind_names[] = {"sign", "scale", "asymmetric", "frozen-magnitude", "off-rest",
-                                         "translation", "rotation", "localized", "direction", "projector",
-                                         "proportional", "relabelled", "component-swap", "rest-angle", "gauss-newton", "projected", "non-finite",
-                                         "grows-with",
-                                         "unknown"};
 
-const char *cc_finding_name(cc_finding_kind k) { return k >= 0 && k < CC_FIND_COUNT ? kind_names[k] : "?"; }
+/* every kind's name, rank and summary (kinds.h) */
+typedef struct kind_info {
+    const char *name;
+    int rank;
+    const char *summary;
+} kind_info;
+
+#define KIND_INFO(id, name, rank, detector, summary) {name, rank, summary},
+static const kind_info kinds[CC_FIND_COUNT] = {CC_FINDING_KINDS(KIND_INFO)};
+#undef KIND_INFO
+
+const char *cc_finding_name(cc_finding_kind k) { return k >= 0 && k < CC_FIND_COUNT ? kinds[k].name : "?"; }
+
+const char *cc_finding_summary(cc_finding_kind k) { return k >= 0 && k < CC_FIND_COUNT ? kinds[k].summary : "?"; }
+
+/* the order findings are listed in: the kinds that explain the whole error first (kinds.h) */
+static int rank(cc_finding_kind k) { return kinds[k].rank; }
+
+/* 1 if a finding of dg already says what the error is (a sign, a factor, a relabelling, ...) */
+static int explained(const cc_diagnosis *dg)
+{
+    for (int i = 0; i < dg->n; i++)
+        if (rank(dg->f[i].kind) < 2 || dg->f[i].kind == CC_FIND_OFF_REST) return 1;
+    return 0;
+}
 
 void cc_vertices_text(unsigned mask, char *buf, int len)
 {
@@ -442,8 +461,9 @@ static int grows_off_rest(const job *j, const double err[4])
     return err[0] <= tol && far > 10 * tol && err[1] < 0.5 * far;
 }
 
-static void find_off_rest(const job *j, cc_diagnosis *dg)
+static void find_off_rest(const job *j, const sample *s, int nf, cc_diagnosis *dg)
 {
+    (void)s, (void)nf;
     double err[REST_ELEMENTS][4], x0[CC_MAX_DOF];
     cc_rest r;
     int projected = 0;
@@ -483,14 +503,15 @@ static void rigid_residuals(const job *j, sample *s, double an[2], double base[2
     base[0] = tr.rel, base[1] = ro.rel;
 }
 
-static void find_rigid(const job *j, sample *s, int nf, cc_diagnosis *dg)
+static void find_rigid(const job *j, const sample *s, int nf, cc_diagnosis *dg)
 {
     int cnt[2] = {0, 0};
     double base_tol = j->w->ref == CC_REF_EXACT || j->w->ref == CC_REF_EXACT_FROZEN ? 100 * CC_AUDIT_TOL_STRUCTURE
                                                                                      : CC_AUDIT_TOL_FD_HESS;
     for (int i = 0; i < nf; i++) {
         double an[2], base[2];
-        rigid_residuals(j, &s[i], an, base);
+        sample c = s[i];   /* the structure checks take the arrays unqualified */
+        rigid_residuals(j, &c, an, base);
         for (int q = 0; q < 2; q++) cnt[q] += an[q] > RIGID_BROKEN && base[q] <= base_tol;
     }
     if (cnt[0] && reported(cnt[0], nf))
@@ -1102,8 +1123,11 @@ static void find_swap(const job *j, const sample *s, int nf, cc_diagnosis *dg)
 static const char *nonfinite_advice(const cc_target *t);
 
 /* the worst element's analytic derivative is NaN or infinite: say where */
-static void find_nonfinite(const cc_audit *a, const cc_audit_row *w, cc_diagnosis *dg)
+static void find_nonfinite(const job *j, const sample *s, int nf, cc_diagnosis *dg)
 {
+    const cc_audit *a = j->a;
+    const cc_audit_row *w = j->w;
+    (void)s, (void)nf;
     if (isfinite(w->worst.analytic)) return;   /* a reference that is not finite is not the target's */
     char label[64];
     cc_case_label(a->target.nv, w->worst_case, label, sizeof label);
@@ -1194,8 +1218,12 @@ int cc_diagnose_growth(const cc_audit *a, const cc_audit_row *w, double *feature
 }
 
 /* the error grows with a feature of the element */
-static void find_growth(const cc_audit *a, const cc_audit_row *w, cc_diagnosis *dg)
+static void find_growth(const job *j, const sample *s, int nf, cc_diagnosis *dg)
 {
+    const cc_audit *a = j->a;
+    const cc_audit_row *w = j->w;
+    (void)s, (void)nf;
+    if (explained(dg)) return;   /* looked for only where no kind says what the error is */
     double feat[CC_DIAG_GROWTH], err[CC_DIAG_GROWTH];
     const char *name;
     int n = cc_diagnose_growth(a, w, feat, err, &name);
@@ -1207,26 +1235,6 @@ static void find_growth(const cc_audit *a, const cc_audit_row *w, cc_diagnosis *
         "The error grows as %s %s (rank correlation %.2f over %d elements: %.1e where it is smallest, %.1e "
         "where it is largest): look at the terms that change with it.", name, rho > 0 ? "grows" : "shrinks", rho, n,
         err[lo], err[hi]);
-}
-
-/* the order findings are listed in: the kinds that explain the whole error first */
-static int rank(cc_finding_kind k)
-{
-    if (k == CC_FIND_SIGN || k == CC_FIND_SCALE || k == CC_FIND_FROZEN || k == CC_FIND_REST_ANGLE ||
-        k == CC_FIND_GAUSS_NEWTON || k == CC_FIND_PROJECTED)
-        return 0;
-    if (k == CC_FIND_NONFINITE || k == CC_FIND_RELABELLED || k == CC_FIND_PROPORTIONAL || k == CC_FIND_SWAP ||
-        k == CC_FIND_PROJECTOR)
-        return 1;
-    return 2;
-}
-
-/* 1 if a finding of dg already says what the error is (a sign, a factor, a relabelling, ...) */
-static int explained(const cc_diagnosis *dg)
-{
-    for (int i = 0; i < dg->n; i++)
-        if (rank(dg->f[i].kind) < 2 || dg->f[i].kind == CC_FIND_OFF_REST) return 1;
-    return 0;
 }
 
 /* 1 if finding g only restates that something differs: a factor that follows no named quantity,
@@ -1451,6 +1459,15 @@ int cc_diagnose_wanted(const cc_audit *a, const cc_audit_row *w)
     return !frozen_ref || a->target.claim != CC_CLAIM_EXACT;
 }
 
+/* a detector: looks for its kinds on the nf failing elements s of job j, adds to dg */
+typedef void detector(const job *j, const sample *s, int nf, cc_diagnosis *dg);
+
+#define NONE NULL
+#define KIND_DETECTOR(id, name, rank, find, summary) find,
+static detector *const detectors[CC_FIND_COUNT] = {CC_FINDING_KINDS(KIND_DETECTOR)};
+#undef KIND_DETECTOR
+#undef NONE
+
 void cc_diagnose_row(const cc_audit *a, const cc_audit_row *w, cc_diagnosis *dg)
 {
     if (w->q == CC_Q_FINITE) {
@@ -1466,27 +1483,13 @@ void cc_diagnose_row(const cc_audit *a, const cc_audit_row *w, cc_diagnosis *dg)
     job j = {a, w, &a->target, w->q != CC_Q_GRADIENT, 3 * a->target.nv, 0, (1u << a->target.nv) - 1};
     j.N = a->target.ncomp * j.n * (j.hess ? j.n : 1);
     memset(dg, 0, sizeof *dg);
-    find_nonfinite(a, w, dg);
     sample *s = malloc(sizeof *s * CC_DIAG_CASES);   /* per call: audits may run side by side */
     int nf = s ? gather(&j, s) : 0;
-    if (nf > 0) {
-        find_frozen(&j, s, nf, dg);
-        find_scale(&j, s, nf, dg);
-        find_asymmetric(&j, s, nf, dg);
-        find_off_rest(&j, dg);
-        find_rigid(&j, s, nf, dg);
-        find_localized(&j, s, nf, dg);
-        find_direction(&j, s, nf, dg);
-        find_projector(&j, s, nf, dg);
-        find_proportional(&j, s, nf, dg);
-        find_relabelled(&j, s, nf, dg);
-        find_swap(&j, s, nf, dg);
-        find_rest_angle(&j, s, nf, dg);
-        find_gauss_newton(&j, s, nf, dg);
-        find_projected(&j, s, nf, dg);
-        if (!explained(dg)) find_growth(a, w, dg);
-        order_findings(dg);
-    }
+    /* with no failing element gathered, only the non-finite detector (which reads the row's
+     * worst entry) has anything to look at */
+    for (int k = 0; k < CC_FIND_COUNT; k++)
+        if (detectors[k] && (nf > 0 || k == CC_FIND_NONFINITE)) detectors[k](&j, s, nf, dg);
+    if (nf > 0) order_findings(dg);
     if (nf == 0 && dg->n)
         ;   /* the non-finite finding says it */
     else if (nf == 0)

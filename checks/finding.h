@@ -1,34 +1,18 @@
-/* The findings of a diagnosis (diagnose.h says what each kind means): plain data, kept apart so
+/* The findings of a diagnosis (kinds.h lists the kinds): plain data, kept apart so
  * that an audit row can hold its diagnosis without the audit depending on the diagnosis. */
 #ifndef CC_FINDING_H
 #define CC_FINDING_H
+
+#include "checks/kinds.h"
 
 #define CC_DIAG_MAX   10   /* findings per row, at most */
 #define CC_DIAG_CASES 16   /* failing elements examined, at most */
 #define CC_DIAG_GROWTH 48  /* elements whose errors are ranked against a feature (grows-with) */
 
-typedef enum cc_finding_kind {
-    CC_FIND_SIGN,
-    CC_FIND_SCALE,
-    CC_FIND_ASYMMETRIC,
-    CC_FIND_FROZEN,
-    CC_FIND_OFF_REST,
-    CC_FIND_TRANSLATION,
-    CC_FIND_ROTATION,
-    CC_FIND_LOCALIZED,
-    CC_FIND_DIRECTION,
-    CC_FIND_PROJECTOR,
-    CC_FIND_PROPORTIONAL,
-    CC_FIND_RELABELLED,
-    CC_FIND_SWAP,
-    CC_FIND_REST_ANGLE,
-    CC_FIND_GAUSS_NEWTON,
-    CC_FIND_PROJECTED,
-    CC_FIND_NONFINITE,
-    CC_FIND_GROWS,
-    CC_FIND_UNKNOWN,
-    CC_FIND_COUNT
-} cc_finding_kind;
+/* CC_FIND_NONFINITE, CC_FIND_FROZEN, ...: the kinds of checks/kinds.h, in its order */
+#define CC_KIND_ENUM(id, name, rank, detector, summary) CC_FIND_##id,
+typedef enum cc_finding_kind { CC_FINDING_KINDS(CC_KIND_ENUM) CC_FIND_COUNT } cc_finding_kind;
+#undef CC_KIND_ENUM
 
 typedef struct cc_finding {
     cc_finding_kind kind;

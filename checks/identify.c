@@ -13,6 +13,13 @@ static const char *const form_names[CC_FORM_COUNT] = {"own", "exact", "frozen-ma
 
 const char *cc_form_name(cc_form f) { return f >= 0 && f < CC_FORM_COUNT ? form_names[f] : "?"; }
 
+const char *cc_identity_hessian(const cc_identity *id)
+{
+    if (id->form != CC_FORM_OWN) return cc_form_name(id->form);
+    if (id->cond && id->cond->claim == CC_CLAIM_FROZEN) return "frozen-magnitude";
+    return id->cond && id->cond->claim == CC_CLAIM_NONE ? "as published" : "exact";
+}
+
 /* One hypothesis: a formulation, at unit stiffness. */
 typedef struct hyp {
     const cc_condition *cond;   /* NULL: Bridson's force */
@@ -332,10 +339,7 @@ void cc_identity_label(const cc_identity *id, const cc_audit_opts *o, double k_r
     double P0 = o->sample.area_power > 0 ? o->sample.area_power : 1.0;
     if (id->bridson_force) at = snprintf(buf, (size_t)len, "bridson-force");
     else at = snprintf(buf, (size_t)len, "%s/%s", id->cond->condition, id->cond->variant);
-    const char *form = id->form == CC_FORM_OWN
-                           ? (id->cond && id->cond->claim == CC_CLAIM_FROZEN ? "frozen-magnitude"
-                              : id->cond && id->cond->claim == CC_CLAIM_NONE ? "as published" : "exact")
-                           : cc_form_name(id->form);
+    const char *form = cc_identity_hessian(id);
     if (at < len) at += snprintf(buf + at, (size_t)(len - at), " (%s)", form);
     if (nv == 3 && id->area_power != P0 && at < len)
         at += snprintf(buf + at, (size_t)(len - at), ", alpha = a^%g", id->area_power);
@@ -351,4 +355,32 @@ void cc_identity_label(const cc_identity *id, const cc_audit_opts *o, double k_r
     }
     if (id->same_as && at < len)
         snprintf(buf + at, (size_t)(len - at), "; %s/%s gives the same numbers", id->same_as->condition, id->same_as->variant);
+}
+
+/* 1 if identity a is a better answer than b: a match over none, else the closer */
+static int better(const cc_identity *a, const cc_identity *b)
+{
+    if (!b->any) return a->any;
+    if (a->found != b->found) return a->found;
+    return a->max_rel < b->max_rel;
+}
+
+void cc_identify_audit(const cc_audit *a, int force, double k, cc_identity *id)
+{
+    const cc_claim_spec *claims = &a->opts.claims;
+    memset(id, 0, sizeof *id);
+    if (cc_claim_given(claims) && !cc_audit_failed(a)) return;
+    cc_target t = a->target;
+    t.claims.as_energy = force && !claims->bridson_force, t.claims.k = k;
+    /* the target's condition, or where it names none (a model of the C API), each condition of
+     * its vertex count */
+    for (int i = 0; i < cc_condition_count(); i++) {
+        const cc_condition *c = cc_condition_at(i);
+        if (cc_condition_known(a->target.condition) ? i > 0 : c->nv != t.nv || cc_condition_find(c->condition, NULL) != c)
+            continue;
+        cc_identity got;
+        if (!cc_condition_known(a->target.condition)) t.condition = c->condition;
+        if (cc_identify(&t, &a->opts, &got) == 0 && better(&got, id)) *id = got;
+    }
+    if (id->any && cc_identity_is_claim(id, claims, &a->opts) && !id->found) id->any = 0;   /* the claim rows say it */
 }

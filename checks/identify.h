@@ -57,6 +57,15 @@ typedef struct cc_identity {
  * of o's batch; 0, or -1 if not one element could be compared */
 int cc_identify(const cc_target *t, const cc_audit_opts *o, cc_identity *out);
 
+/* id = what the target of audit a computes, where a report should say it: when a claims nothing
+ * or fails its claim, and the claim rows do not already say it; id->any = 0 otherwise. force: the
+ * target is a force (its claim, if any, an energy), k its stiffness. */
+void cc_identify_audit(const cc_audit *a, int force, double k, cc_identity *id);
+
+/* what id's derivatives are, as reports name them: its form, or for its own derivatives
+ * "exact", "frozen-magnitude" (a frozen variant's) or "as published" (one claiming nothing) */
+const char *cc_identity_hessian(const cc_identity *id);
+
 /* 1 if id names the claim `claims` as it is (the same variant and form, the request's area
  * power, stiffness and labels): then the identification says no more than the claim rows */
 int cc_identity_is_claim(const cc_identity *id, const cc_claim_spec *claims, const cc_audit_opts *o);

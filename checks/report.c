@@ -273,10 +273,7 @@ static void json_identified(FILE *f, const cc_identity *id, const cc_audit_opts 
     else snprintf(claim, sizeof claim, "%s/%s", id->cond->condition, id->cond->variant);
     fputs(", \"identified\": {\"claims\": ", f);
     cc_json_string(f, claim);
-    const char *form = id->form != CC_FORM_OWN ? cc_form_name(id->form)
-                       : id->cond && id->cond->claim == CC_CLAIM_FROZEN ? "frozen-magnitude"
-                       : id->cond && id->cond->claim == CC_CLAIM_NONE ? "as published" : "exact";
-    json_kv_string(f, "hessian", form);
+    json_kv_string(f, "hessian", cc_identity_hessian(id));
     int nv = id->bridson_force ? 4 : id->cond->nv;
     double P0 = o->sample.area_power > 0 ? o->sample.area_power : 1.0;
     if (nv == 3 && id->area_power != P0) json_kv_number(f, "area_power", id->area_power);

@@ -17,6 +17,7 @@
 #include "api/api.h"
 #include "api/clothcheck.h"
 #include "cc_test.h"
+#include "checks/diagnose.h"
 #include "conditions/bridson_force.h"
 #include "math/cc_vec.h"
 
@@ -147,7 +148,7 @@ static const clothcheck_row *row(const clothcheck_result *r, const char *ref, co
 {
     for (int i = 0; i < clothcheck_row_count(r); i++) {
         const clothcheck_row *w = clothcheck_row_at(r, i);
-        if (!strcmp(w->reference, ref) && !strcmp(w->quantity, q)) return w;
+        if (!strcmp(clothcheck_reference_name(w->reference), ref) && !strcmp(clothcheck_quantity_name(w->quantity), q)) return w;
     }
     return NULL;
 }
@@ -157,7 +158,7 @@ static int has_finding(const clothcheck_result *r, const char *ref, const char *
 {
     const clothcheck_row *w = row(r, ref, q);
     for (int f = 0; w && f < w->nfindings; f++)
-        if (!strcmp(w->findings[f].kind, kind)) return 1;
+        if (!strcmp(clothcheck_kind_name(w->findings[f].kind), kind)) return 1;
     return 0;
 }
 
@@ -167,10 +168,11 @@ static void snap(const clothcheck_result *r, char *out, int len)
     int at = snprintf(out, (size_t)len, r ? "verdict %d\n" : "null\n", clothcheck_verdict(r));
     for (int i = 0; i < clothcheck_row_count(r) && at < len; i++) {
         const clothcheck_row *w = clothcheck_row_at(r, i);
-        at += snprintf(out + at, (size_t)(len - at), "%s %s %s %d %a [%s] [%s]", w->reference, w->quantity, w->status,
+        at += snprintf(out + at, (size_t)(len - at), "%s %s %s %d %a [%s] [%s]", clothcheck_reference_name(w->reference),
+                       clothcheck_quantity_name(w->quantity), clothcheck_status_name(w->status),
                        w->gates, w->max_rel_error, w->worst, w->note);
         for (int f = 0; f < w->nfindings && at < len; f++)
-            at += snprintf(out + at, (size_t)(len - at), " {%s: %s}", w->findings[f].kind, w->findings[f].text);
+            at += snprintf(out + at, (size_t)(len - at), " {%s: %s}", clothcheck_kind_name(w->findings[f].kind), w->findings[f].text);
         if (at < len) at += snprintf(out + at, (size_t)(len - at), "\n");
     }
     CU_ASSERT(at < len);
@@ -224,11 +226,11 @@ static void test_condition_holds(void)
         CU_ASSERT_EQUAL(clothcheck_verdict(r), 0);
         for (int q = 0; q < 3; q++) {
             const clothcheck_row *w3 = row(r, "claim", (const char *[]){"value", "gradient", "hessian"}[q]);
-            CU_ASSERT(w3 && !strcmp(w3->status, "pass") && w3->gates && w3->max_rel_error <= 1e-9);
+            CU_ASSERT(w3 && w3->status == CLOTHCHECK_PASS && w3->gates && w3->max_rel_error <= 1e-9);
         }
         const clothcheck_row *fd = row(r, "fd-true", "gradient");
-        CU_ASSERT(fd && !strcmp(fd->status, "pass") && fd->gates);
-        CU_ASSERT_STRING_EQUAL(row(r, "exact", "gradient")->status, "not applicable");
+        CU_ASSERT(fd && fd->status == CLOTHCHECK_PASS && fd->gates);
+        CU_ASSERT_EQUAL(row(r, "exact", "gradient")->status, CLOTHCHECK_NOT_APPLICABLE);
         clothcheck_free(r);
     }
 }
@@ -281,8 +283,8 @@ static void test_condition_sign(void)
     CU_ASSERT_EQUAL(clothcheck_verdict(r), 1);
     CU_ASSERT(has_finding(r, "claim", "gradient", "sign"));
     CU_ASSERT(has_finding(r, "fd-true", "gradient", "sign"));
-    CU_ASSERT_STRING_EQUAL(row(r, "claim", "value")->status, "pass");
-    CU_ASSERT_STRING_EQUAL(row(r, "claim", "hessian")->status, "pass");
+    CU_ASSERT_EQUAL(row(r, "claim", "value")->status, CLOTHCHECK_PASS);
+    CU_ASSERT_EQUAL(row(r, "claim", "hessian")->status, CLOTHCHECK_PASS);
     clothcheck_free(r);
 }
 
@@ -294,9 +296,9 @@ static void test_condition_unfilled(void)
     clothcheck_result *r = audit(&m, "spring/linear", 0);
     const clothcheck_row *h = row(r, "claim", "hessian");
     CU_ASSERT_EQUAL(clothcheck_verdict(r), 1);
-    CU_ASSERT(h && !strcmp(h->status, "fail"));   /* no element has a Hessian to compare */
-    CU_ASSERT_STRING_EQUAL(row(r, "target", "finite")->status, "fail");
-    CU_ASSERT_STRING_EQUAL(row(r, "claim", "gradient")->status, "pass");   /* the gradients are compared still */
+    CU_ASSERT(h && h->status == CLOTHCHECK_FAIL);   /* no element has a Hessian to compare */
+    CU_ASSERT_EQUAL(row(r, "target", "finite")->status, CLOTHCHECK_FAIL);
+    CU_ASSERT_EQUAL(row(r, "claim", "gradient")->status, CLOTHCHECK_PASS);   /* the gradients are compared still */
     clothcheck_free(r);
 }
 
@@ -308,8 +310,8 @@ static void test_force_energy(void)
     clothcheck_model m = force_model(&w, "spring", "linear", 1, 1);
     clothcheck_result *r = audit(&m, "spring/linear", 3);
     CU_ASSERT_EQUAL(clothcheck_verdict(r), 0);
-    CU_ASSERT_STRING_EQUAL(row(r, "claim", "value")->status, "pass");
-    CU_ASSERT_STRING_EQUAL(row(r, "fd-true", "hessian")->status, "pass");
+    CU_ASSERT_EQUAL(row(r, "claim", "value")->status, CLOTHCHECK_PASS);
+    CU_ASSERT_EQUAL(row(r, "fd-true", "hessian")->status, CLOTHCHECK_PASS);
     clothcheck_free(r);
     r = audit(&m, "spring/linear", 2);   /* the claim's k differs from the force's: "scale" */
     CU_ASSERT_EQUAL(clothcheck_verdict(r), 1);
@@ -318,10 +320,10 @@ static void test_force_energy(void)
     m.energy = NULL, m.jacobian = NULL;
     r = audit(&m, "spring/linear", 3);
     CU_ASSERT_EQUAL(clothcheck_verdict(r), 0);
-    CU_ASSERT_STRING_EQUAL(row(r, "claim", "value")->status, "not applicable");
-    CU_ASSERT_STRING_EQUAL(row(r, "claim", "hessian")->status, "not applicable");
-    CU_ASSERT_STRING_EQUAL(row(r, "fd-true", "gradient")->status, "not applicable");
-    CU_ASSERT_STRING_EQUAL(row(r, "claim", "gradient")->status, "pass");
+    CU_ASSERT_EQUAL(row(r, "claim", "value")->status, CLOTHCHECK_NOT_APPLICABLE);
+    CU_ASSERT_EQUAL(row(r, "claim", "hessian")->status, CLOTHCHECK_NOT_APPLICABLE);
+    CU_ASSERT_EQUAL(row(r, "fd-true", "gradient")->status, CLOTHCHECK_NOT_APPLICABLE);
+    CU_ASSERT_EQUAL(row(r, "claim", "gradient")->status, CLOTHCHECK_PASS);
     CU_ASSERT(strstr(row(r, "claim", "hessian")->note, "Jacobian") != NULL);
     clothcheck_free(r);
     w.grad_scale = -1;
@@ -339,8 +341,8 @@ static void test_force_bridson(void)
     clothcheck_model m = force_model(&w, NULL, NULL, 0, 1);
     clothcheck_result *r = audit(&m, "bridson-force", 1.7);
     CU_ASSERT_EQUAL(clothcheck_verdict(r), 0);
-    CU_ASSERT_STRING_EQUAL(row(r, "claim", "hessian")->status, "pass");
-    CU_ASSERT_STRING_EQUAL(row(r, "fd-true", "hessian-vs-gradient")->status, "pass");
+    CU_ASSERT_EQUAL(row(r, "claim", "hessian")->status, CLOTHCHECK_PASS);
+    CU_ASSERT_EQUAL(row(r, "fd-true", "hessian-vs-gradient")->status, CLOTHCHECK_PASS);
     clothcheck_free(r);
 }
 
@@ -396,6 +398,190 @@ static void test_area_power(void)
     clothcheck_model spring = condition_model(&s, "spring", "linear");
     o = (clothcheck_options){.area_power = 0.5};
     CU_ASSERT(!clothcheck_audit(&spring, &o) && strstr(clothcheck_error(), "area_power is the weight of triangles"));
+}
+
+/* the enums' names: the engine's words, "?" outside the enum */
+static void test_names(void)
+{
+    CU_ASSERT_STRING_EQUAL(clothcheck_status_name(CLOTHCHECK_PASS), "pass");
+    CU_ASSERT_STRING_EQUAL(clothcheck_status_name(CLOTHCHECK_NOT_APPLICABLE), "not applicable");
+    CU_ASSERT_STRING_EQUAL(clothcheck_reference_name(CLOTHCHECK_REF_FD_FROZEN), "fd-frozen");
+    CU_ASSERT_STRING_EQUAL(clothcheck_reference_name(CLOTHCHECK_REF_CLAIM), "claim");
+    CU_ASSERT_STRING_EQUAL(clothcheck_reference_name(CLOTHCHECK_REF_TARGET), "target");
+    CU_ASSERT_STRING_EQUAL(clothcheck_quantity_name(CLOTHCHECK_Q_HESSIAN_VS_GRADIENT), "hessian-vs-gradient");
+    CU_ASSERT_STRING_EQUAL(clothcheck_quantity_name(CLOTHCHECK_Q_FINITE), "finite");
+    CU_ASSERT_STRING_EQUAL(clothcheck_kind_name(CLOTHCHECK_KIND_FROZEN), "frozen-magnitude");
+    CU_ASSERT_STRING_EQUAL(clothcheck_kind_name(CLOTHCHECK_KIND_UNKNOWN), "unknown");
+    CU_ASSERT_STRING_EQUAL(clothcheck_code_name(CLOTHCHECK_BAD_CLAIM), "bad-claim");
+    for (int k = 0; k < CLOTHCHECK_KIND_COUNT; k++)   /* every public kind is the engine's */
+        CU_ASSERT_STRING_EQUAL(clothcheck_kind_name((clothcheck_kind)k), cc_finding_name((cc_finding_kind)k));
+    CU_ASSERT_STRING_EQUAL(clothcheck_kind_name(CLOTHCHECK_KIND_COUNT), "?");
+    CU_ASSERT_STRING_EQUAL(clothcheck_status_name((clothcheck_status)-1), "?");
+    CU_ASSERT_STRING_EQUAL(clothcheck_reference_name(CLOTHCHECK_REF_COUNT), "?");
+    CU_ASSERT_STRING_EQUAL(clothcheck_quantity_name(CLOTHCHECK_Q_COUNT), "?");
+    CU_ASSERT_STRING_EQUAL(clothcheck_code_name(CLOTHCHECK_CODE_COUNT), "?");
+    CU_ASSERT_STRING_EQUAL(clothcheck_version(), CLOTHCHECK_VERSION);
+    CU_ASSERT_EQUAL(clothcheck_version_number(), CLOTHCHECK_VERSION_NUMBER);
+}
+
+/* the code beside each message */
+static void test_error_codes(void)
+{
+    wrapped w = {0};
+    clothcheck_model spring = condition_model(&w, "spring", "linear"), bad = spring;
+    bad.nv = 5;
+    CU_ASSERT(!clothcheck_audit(&bad, NULL) && clothcheck_errcode() == CLOTHCHECK_MISUSE);
+    CU_ASSERT(!clothcheck_audit(&spring, &(clothcheck_options){.samples = -1}) && clothcheck_errcode() == CLOTHCHECK_BAD_OPTION);
+    CU_ASSERT(!clothcheck_audit(&spring, &(clothcheck_options){.claims = "spring/nope"}) &&
+              clothcheck_errcode() == CLOTHCHECK_BAD_CLAIM);
+    CU_ASSERT(!clothcheck_audit(&spring, &(clothcheck_options){.references = 1u << CLOTHCHECK_REF_CLAIM}) &&
+              clothcheck_errcode() == CLOTHCHECK_BAD_OPTION && strstr(clothcheck_error(), "references holds bits"));
+    CU_ASSERT(!clothcheck_audit(&spring, &(clothcheck_options){.exec_timeout = 5}) &&
+              clothcheck_errcode() == CLOTHCHECK_BAD_OPTION && strstr(clothcheck_error(), "about a program"));
+    CU_ASSERT(!clothcheck_audit(&spring, &(clothcheck_options){.only_case = "e99"}) &&
+              clothcheck_errcode() == CLOTHCHECK_BAD_OPTION && strstr(clothcheck_error(), "only_case 'e99'"));
+    CU_ASSERT(!clothcheck_audit(&spring, &(clothcheck_options){.flat_rest = 1}) &&
+              clothcheck_errcode() == CLOTHCHECK_BAD_OPTION && strstr(clothcheck_error(), "flat_rest is about"));
+    clothcheck_result *r = audit(&spring, "spring/linear", 0);
+    CU_ASSERT_EQUAL(clothcheck_errcode(), CLOTHCHECK_OK);
+    clothcheck_free(r);
+}
+
+/* the bend model's rest hinges as a callback sees them: the fold of each, and whether every
+ * one is x_rest */
+typedef struct rest_seen {
+    wrapped w;
+    const double *x_rest;    /* the rest hinge every call must carry, or NULL */
+    int calls, other, folded;
+} rest_seen;
+
+static int rest_eval(void *user, const double *x, const clothcheck_rest *rest, int want, double *C, double *dC, double *d2C)
+{
+    rest_seen *s = user;
+    s->calls++;
+    if (s->x_rest && memcmp(rest->x_rest, s->x_rest, sizeof rest->x_rest)) s->other++;
+    if (fabs(rest->theta0) > 1e-9) s->folded++;
+    return wrapped_eval(&s->w, x, rest, want, C, dC, d2C);
+}
+
+/* x_rest: every element's rest hinge, its theta0 the hinge's angle; flat_rest: theta0 = 0;
+ * a malformed x_rest is refused */
+static void test_rest_hinge(void)
+{
+    static const double fold[12] = {0, 1, 0.3, 0, 0, 0, 1, 0, 0, 0, -1, 0.3};   /* wings up: folded */
+    rest_seen s = {.w = {.c = cc_condition_find("bend", "bridson"), .grad_scale = 1}, .x_rest = fold};
+    clothcheck_model m = {.name = "bend", .nv = 4, .ncomp = 1, .user = &s, .eval = rest_eval};
+    clothcheck_options o = {.samples = SAMPLES, .claims = "bend/bridson", .x_rest = fold};
+    clothcheck_result *r = clothcheck_audit(&m, &o);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(r);
+    CU_ASSERT_EQUAL(clothcheck_verdict(r), 0);
+    CU_ASSERT(s.calls > 0 && s.other == 0 && s.folded == s.calls);
+    clothcheck_free(r);
+    s = (rest_seen){.w = s.w};
+    o.x_rest = NULL, o.flat_rest = 1;
+    r = clothcheck_audit(&m, &o);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(r);
+    CU_ASSERT(s.calls > 0 && s.folded == 0);
+    clothcheck_free(r);
+    s = (rest_seen){.w = s.w};
+    o.flat_rest = 0;   /* by default most random rests are folded */
+    r = clothcheck_audit(&m, &o);
+    CU_ASSERT(r && s.folded > s.calls / 2);
+    clothcheck_free(r);
+    double degenerate[12] = {0, 1, 0, 0, 0, 0, 0, 0, 0, 0, -1, 0};   /* the shared edge has length 0 */
+    o.x_rest = degenerate;
+    CU_ASSERT(!clothcheck_audit(&m, &o) && clothcheck_errcode() == CLOTHCHECK_BAD_OPTION && strstr(clothcheck_error(), "x_rest: "));
+    o.flat_rest = 1, o.x_rest = fold;
+    CU_ASSERT(!clothcheck_audit(&m, &o) && strstr(clothcheck_error(), "give one"));
+}
+
+/* only_case, references and precision as the command line's --case, --reference, --precision */
+static void test_options(void)
+{
+    wrapped w = {0};
+    clothcheck_model m = condition_model(&w, "stretch", "bw98");
+    clothcheck_options o = {.samples = SAMPLES, .claims = "stretch/bw98", .only_case = "#7"};
+    clothcheck_result *r = clothcheck_audit(&m, &o);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(r);
+    const clothcheck_row *g = row(r, "claim", "gradient");
+    CU_ASSERT(g && strstr(g->worst, "at #7"));
+    clothcheck_free(r);
+    o = (clothcheck_options){.samples = SAMPLES, .references = 1u << CLOTHCHECK_REF_EXACT};
+    r = clothcheck_audit(&m, &o);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(r);
+    for (int i = 0; i < clothcheck_row_count(r); i++) {
+        clothcheck_reference ref = clothcheck_row_at(r, i)->reference;
+        CU_ASSERT(ref == CLOTHCHECK_REF_EXACT || ref == CLOTHCHECK_REF_TARGET);
+    }
+    CU_ASSERT_PTR_NOT_NULL(row(r, "exact", "hessian"));
+    CU_ASSERT_PTR_NULL(row(r, "fd-true", "gradient"));
+    clothcheck_free(r);
+    /* a gradient off by 1e-6 relative: a double's audit fails it, a float's passes it */
+    w.grad_scale = 1 + 1e-6;
+    o = (clothcheck_options){.samples = SAMPLES, .claims = "stretch/bw98"};
+    r = clothcheck_audit(&m, &o);
+    CU_ASSERT(r && clothcheck_verdict(r) == 1);
+    clothcheck_free(r);
+    o.precision = CLOTHCHECK_PRECISION_SINGLE;
+    r = clothcheck_audit(&m, &o);
+    CU_ASSERT(r && row(r, "claim", "gradient") && row(r, "claim", "gradient")->status == CLOTHCHECK_PASS);
+    clothcheck_free(r);
+}
+
+/* without a claim, what the model computes: a wrapped bend/pritchard is named */
+static void test_identified(void)
+{
+    wrapped w = {0};
+    clothcheck_model m = condition_model(&w, "bend", "pritchard");
+    clothcheck_result *r = clothcheck_audit(&m, &(clothcheck_options){.samples = SAMPLES});
+    CU_ASSERT_PTR_NOT_NULL_FATAL(r);
+    const clothcheck_identity *id = clothcheck_identified(r);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(id);
+    CU_ASSERT(id->matches == 1);
+    CU_ASSERT_STRING_EQUAL(id->claims, "bend/pritchard");
+    CU_ASSERT_STRING_EQUAL(id->hessian, "frozen-magnitude");
+    CU_ASSERT(id->vertex_map[0] == 0 && id->vertex_map[3] == 3 && id->elements > 0 && id->max_rel_error < 1e-6);
+    clothcheck_free(r);
+    r = audit(&m, "bend/pritchard", 0);   /* a claim that holds: nothing to identify */
+    CU_ASSERT_PTR_NULL(clothcheck_identified(r));
+    clothcheck_free(r);
+}
+
+/* a program through the element protocol: tests/exec/spring.py, right and with a sign mistake,
+ * and programs that cannot answer */
+static void test_audit_exec(void)
+{
+    char cmd[1024];
+    snprintf(cmd, sizeof cmd, "python3 %s/tests/exec/spring.py", CC_SOURCE_DIR);
+    clothcheck_options o = {.samples = 40, .claims = "spring/linear"};
+    clothcheck_result *r = clothcheck_audit_exec("spring", cmd, &o);
+    if (!r) fprintf(stderr, "audit_exec: %s\n", clothcheck_error());
+    CU_ASSERT_PTR_NOT_NULL_FATAL(r);
+    CU_ASSERT_EQUAL(clothcheck_verdict(r), 0);
+    CU_ASSERT(row(r, "claim", "gradient") && row(r, "claim", "gradient")->status == CLOTHCHECK_PASS);
+    CU_ASSERT_PTR_NULL(clothcheck_identified(r));
+    clothcheck_free(r);
+    snprintf(cmd, sizeof cmd, "python3 %s/tests/exec/spring.py sign", CC_SOURCE_DIR);   /* -C and its derivatives */
+    r = clothcheck_audit_exec("spring", cmd, &o);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(r);
+    CU_ASSERT_EQUAL(clothcheck_verdict(r), 1);
+    CU_ASSERT(has_finding(r, "claim", "gradient", "sign"));
+    clothcheck_free(r);
+    o.claims = NULL;   /* consistent with itself: it holds, and the report says what it is closest to */
+    r = clothcheck_audit_exec("spring", cmd, &o);
+    CU_ASSERT(r && clothcheck_verdict(r) == 0 && clothcheck_identified(r) && !clothcheck_identified(r)->matches);
+    clothcheck_free(r);
+    snprintf(cmd, sizeof cmd, "python3 %s/tests/exec/spring.py exit", CC_SOURCE_DIR);
+    CU_ASSERT(!clothcheck_audit_exec("spring", cmd, &o) && clothcheck_errcode() == CLOTHCHECK_PROGRAM);
+    CU_ASSERT(!clothcheck_audit_exec("spring", "/nonexistent/program", &o) && clothcheck_errcode() == CLOTHCHECK_PROGRAM &&
+              strstr(clothcheck_error(), "cannot start"));
+    CU_ASSERT(!clothcheck_audit_exec("twist", cmd, &o) && clothcheck_errcode() == CLOTHCHECK_MISUSE);
+    CU_ASSERT(!clothcheck_audit_exec("spring", "", &o) && clothcheck_errcode() == CLOTHCHECK_MISUSE);
+    o.claims = "bend/bridson";
+    CU_ASSERT(!clothcheck_audit_exec("spring", cmd, &o) && clothcheck_errcode() == CLOTHCHECK_BAD_CLAIM &&
+              strstr(clothcheck_error(), "is not a spring variant"));
+    o.claims = NULL, o.references = 1;
+    CU_ASSERT(!clothcheck_audit_exec("spring", cmd, &o) && clothcheck_errcode() == CLOTHCHECK_BAD_OPTION);
 }
 
 static void test_bad_input(void)
@@ -577,6 +763,12 @@ int main(void)
         {"print: the engine's table", test_print},
         {"options: the area power of the random triangles", test_area_power},
         {"bad input: NULL and a clear error", test_bad_input},
+        {"names of the enums, the version", test_names},
+        {"an error code beside every message", test_error_codes},
+        {"options: x_rest and flat_rest, the rest hinges", test_rest_hinge},
+        {"options: only_case, references, precision", test_options},
+        {"identification: what an unclaimed model computes", test_identified},
+        {"clothcheck_audit_exec: a program through the element protocol", test_audit_exec},
         {"reentrant: audits in threads at once", test_threads},
         {"reentrant: each thread's own error", test_thread_errors},
         {"reentrant: an audit from inside a callback", test_nested},

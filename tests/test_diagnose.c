@@ -421,6 +421,30 @@ static void test_grows_with(void)
     CU_ASSERT_EQUAL(system(cmd), 0);
 }
 
+/* docs/derive.md's table of kinds lists every kind of kinds.h, in its order, and no other */
+static void test_kinds_documented(void)
+{
+    char path[512], row[64];
+    snprintf(path, sizeof path, "%s/docs/derive.md", CC_SOURCE_DIR);
+    char *doc = cc_test_read_file(path);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(doc);
+    const char *table = strstr(doc, "## Diagnosis: what kind of mistake"), *at = table;
+    CU_ASSERT_PTR_NOT_NULL_FATAL(table);
+    for (int k = 0; k < CC_FIND_COUNT; k++) {
+        snprintf(row, sizeof row, "\n| `%s` |", cc_finding_name((cc_finding_kind)k));
+        const char *p = strstr(at, row);
+        if (!p) fprintf(stderr, "docs/derive.md: no row for %s after the previous kind\n", cc_finding_name((cc_finding_kind)k));
+        CU_ASSERT_PTR_NOT_NULL_FATAL(p);
+        at = p + 1;
+    }
+    /* the row after the last kind is not another kind */
+    const char *next = strchr(at, '\n');
+    CU_ASSERT(next && strncmp(next, "\n| `", 5) != 0);
+    CU_ASSERT_STRING_EQUAL(cc_finding_name(CC_FIND_COUNT), "?");
+    CU_ASSERT(strlen(cc_finding_summary(CC_FIND_SIGN)) > 10);
+    free(doc);
+}
+
 int main(void)
 {
     static const cc_test_case tests[] = {
@@ -442,6 +466,7 @@ int main(void)
         {"unknown", test_unknown},
         {"correct variants get no finding", test_correct_variants_clean},
         {"pritchard's gradient", test_pritchard_diagnosis},
+        {"docs/derive.md lists every kind, in the table's order", test_kinds_documented},
         {NULL, NULL}};
     return cc_test_main("diagnose", tests);
 }

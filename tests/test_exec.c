@@ -186,7 +186,7 @@ static void test_bad_options(void)
         {"audit --exec 'python3 x.py'", "needs the CONDITION"},
         {"audit spring --exec 'python3 x.py' --claims bend/bridson", "is not a spring variant"},
         {"audit spring --exec 'python3 x.py' --claims spring/nope", "no such variant"},
-        {"audit spring --exec 'python3 x.py' --claims bridson-force", "use it with bend --contract force"},
+        {"audit spring --exec 'python3 x.py' --claims bridson-force", "it goes with bend and the force contract"},
         {"audit spring --exec 'python3 x.py' --contract energy", "--contract must be condition or force"},
         {"audit spring --exec 'python3 x.py' --k -1", "--k must be a positive number"},
         {"audit spring --exec 'python3 x.py' --exec-timeout 0", "--exec-timeout must be"},

@@ -11,7 +11,9 @@
  *   relabelled    gradient and Hessian: "relabelled", with the vertex map
  *   nan-flat      Hessian: "non-finite", NaN on the flat hinge e0
  * docs/api.md's complete example is compiled from the page and must print what the page shows,
- * and so must the Bridson example for each output the page quotes.
+ * and so must the Bridson example for each output the page quotes. Both libraries export the
+ * header's functions and nothing else (nm), and the version is one: the header's, the
+ * library's, `clothcheck --version` and the Lua module's.
  * Not in the sanitizer and fuzzing builds (CMakeLists.txt): their library needs their runtime.
  */
 #include <stdarg.h>
@@ -21,6 +23,7 @@
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
+#include "api/clothcheck.h"
 #include "cc_test.h"
 
 #define OUTCAP 65536
@@ -76,6 +79,7 @@ static void test_install_files(void)
 {
     CU_ASSERT_EQUAL_FATAL(sh("'%s' --install '%s' --prefix prefix", CC_CMAKE_COMMAND, CC_BINARY_DIR), 0);
     CU_ASSERT(exists("prefix/" CC_INSTALL_LIBDIR "/libclothcheck.a"));
+    CU_ASSERT(exists("prefix/" CC_INSTALL_LIBDIR "/libclothcheck.so." CLOTHCHECK_VERSION));
     CU_ASSERT(exists("prefix/include/clothcheck/clothcheck.h"));
     CU_ASSERT(exists("prefix/" CC_INSTALL_LIBDIR "/pkgconfig/clothcheck.pc"));
     CU_ASSERT(exists("prefix/" CC_INSTALL_LIBDIR "/cmake/clothcheck/clothcheckConfig.cmake"));
@@ -83,6 +87,68 @@ static void test_install_files(void)
     CU_ASSERT(!exists("prefix/include/clothcheck/audit.h"));   /* the engine's headers stay private */
     CU_ASSERT_EQUAL(sh("PKG_CONFIG_PATH=prefix/" CC_INSTALL_LIBDIR "/pkgconfig pkg-config --libs --static clothcheck"), 0);
     CU_ASSERT(strstr(out, "-lclothcheck") && strstr(out, "-lm"));
+}
+
+/* the names `nm` lists, one a line, sorted, into names; 0 or -1 */
+static int symbols(const char *nm_args, char *names, size_t cap)
+{
+    if (sh("nm %s | awk 'NF == 3 { print $3 }' | sort -u", nm_args) != 0) return -1;
+    snprintf(names, cap, "%s", out);
+    return 0;
+}
+
+/* each library exports exactly the functions the installed header declares */
+static void test_exports(void)
+{
+    char *header = malloc(OUTCAP), *shared = malloc(OUTCAP), *archive = malloc(OUTCAP);
+    CU_ASSERT_FATAL(header && shared && archive);
+    /* the header's functions: "clothcheck_NAME(" at the start of a declaration's name */
+    CU_ASSERT_EQUAL(sh("grep -o '[a-z_ *]clothcheck_[a-z_]*(' prefix/include/clothcheck/clothcheck.h | "
+                       "sed 's/^.//; s/($//' | sort -u"), 0);
+    snprintf(header, OUTCAP, "%s", out);
+    CU_ASSERT(strstr(header, "clothcheck_audit\n") && strstr(header, "clothcheck_version\n") &&
+              strstr(header, "clothcheck_kind_name\n") && strstr(header, "clothcheck_audit_exec\n"));
+    CU_ASSERT_EQUAL(symbols("-D --defined-only prefix/" CC_INSTALL_LIBDIR "/libclothcheck.so", shared, OUTCAP), 0);
+    CU_ASSERT_EQUAL(symbols("-g --defined-only prefix/" CC_INSTALL_LIBDIR "/libclothcheck.a", archive, OUTCAP), 0);
+    if (strcmp(shared, header)) fprintf(stderr, "libclothcheck.so exports:\n%s\nthe header declares:\n%s", shared, header);
+    if (strcmp(archive, header)) fprintf(stderr, "libclothcheck.a defines:\n%s\nthe header declares:\n%s", archive, header);
+    CU_ASSERT_STRING_EQUAL(shared, header);
+    CU_ASSERT_STRING_EQUAL(archive, header);
+    free(header), free(shared), free(archive);
+}
+
+/* one version: the header's macro, the library's clothcheck_version(), the CLI's --version and
+ * the Lua module's, linked through pkg-config without --static */
+static void test_version(void)
+{
+    FILE *f;
+    char path[1024];
+    snprintf(path, sizeof path, "%s/version.c", work);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(f = fopen(path, "w"));
+    fputs("#include <stdio.h>\n#include <string.h>\n#include <clothcheck/clothcheck.h>\n"
+          "int main(void) {\n"
+          "    printf(\"%s %s %d\\n\", CLOTHCHECK_VERSION, clothcheck_version(), clothcheck_version_number());\n"
+          "    return strcmp(CLOTHCHECK_VERSION, clothcheck_version()) || clothcheck_version_number() != CLOTHCHECK_VERSION_NUMBER;\n"
+          "}\n", f);
+    fclose(f);
+    CU_ASSERT_EQUAL(sh("export PKG_CONFIG_PATH=\"$PWD/prefix/" CC_INSTALL_LIBDIR "/pkgconfig\"; cc -std=c11 -Wall "
+                       "$(pkg-config --cflags clothcheck) version.c -o version $(pkg-config --libs clothcheck) "
+                       "-Wl,-rpath,\"$(pkg-config --variable=libdir clothcheck)\""), 0);
+    CU_ASSERT_EQUAL(sh("./version"), 0);
+    char want[64];
+    snprintf(want, sizeof want, "%s %s %d\n", CLOTHCHECK_VERSION, CLOTHCHECK_VERSION, CLOTHCHECK_VERSION_NUMBER);
+    CU_ASSERT_STRING_EQUAL(out, want);
+    CU_ASSERT_EQUAL(sh("ldd ./version | grep libclothcheck.so | grep -v 'not found'"), 0);   /* the shared one */
+    /* the static one, named as docs/api.md says: the same numbers, no libclothcheck.so */
+    CU_ASSERT_EQUAL(sh("export PKG_CONFIG_PATH=\"$PWD/prefix/" CC_INSTALL_LIBDIR "/pkgconfig\"; cc -std=c11 -Wall "
+                       "$(pkg-config --cflags clothcheck) version.c -o version_static "
+                       "\"$(pkg-config --variable=libdir clothcheck)/libclothcheck.a\" -lm -pthread && ./version_static"), 0);
+    CU_ASSERT_STRING_EQUAL(out, want);
+    CU_ASSERT_EQUAL(sh("ldd ./version_static | grep -c libclothcheck"), 1);
+    CU_ASSERT_EQUAL(sh("'%s' --version", CC_CLI_PATH), 0);
+    CU_ASSERT_STRING_EQUAL(out, "clothcheck " CLOTHCHECK_VERSION "\n");
+    CU_ASSERT_EQUAL(sh("printf 'print(require(\"clothcheck\").version)\\n' > version.lua && '%s' run version.lua", CC_CLI_PATH), 0);
+    CU_ASSERT_STRING_EQUAL(out, CLOTHCHECK_VERSION "\n");
 }
 
 /* the examples built out of tree: pkg-config (Makefiles) and find_package (CMakeLists.txt) */
@@ -213,7 +279,7 @@ static void test_doc(void)
     fputs(code, f);
     fclose(f);
     CU_ASSERT_EQUAL(sh("export PKG_CONFIG_PATH=\"$PWD/prefix/" CC_INSTALL_LIBDIR "/pkgconfig\"; cc -std=c11 -Wall -Wextra "
-                       "-Wpedantic $(pkg-config --cflags clothcheck) spring.c -o spring $(pkg-config --libs --static clothcheck)"), 0);
+                       "-Wpedantic $(pkg-config --cflags clothcheck) spring.c -o spring $(pkg-config --libs clothcheck) -lm -Wl,-rpath,\"$(pkg-config --variable=libdir clothcheck)\""), 0);
     CU_ASSERT(!strstr(out, "warning"));
     CU_ASSERT_EQUAL(sh("./spring"), 1);
     CU_ASSERT(block_after(doc, "## A complete example", "text", block, OUTCAP) == 0 && lines_in_out(block, "spring.c"));
@@ -240,6 +306,8 @@ int main(void)
 {
     static const cc_test_case tests[] = {
         {"cmake --install: library, header, pkg-config file, CMake package", test_install_files},
+        {"the libraries export the header's functions only", test_exports},
+        {"one version: header, library, CLI, Lua", test_version},
         {"examples built out of tree: pkg-config and find_package, C and C++", test_build_examples},
         {"the right force holds its claim", test_right_force},
         {"each planted mistake fails, diagnosed", test_planted_mistakes},

@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include "api/clothcheck.h"
 #include "cc_test.h"
 
 static char out[1 << 14], err[1 << 12];
@@ -30,7 +31,7 @@ static void test_runs_with_arguments(void)
     char p[64];
     script(p, "local cc = require 'clothcheck'\nprint(arg[1], arg[2], cc.version)\n");
     CU_ASSERT_EQUAL(run(p, "alpha 42"), 0);
-    CU_ASSERT_PTR_NOT_NULL(strstr(out, "alpha\t42\t0.1.0"));
+    CU_ASSERT_PTR_NOT_NULL(strstr(out, "alpha\t42\t" CLOTHCHECK_VERSION "\n"));
     remove(p);
 }
 

@@ -164,7 +164,10 @@ void cc_api_target(const clothcheck_model *m, const cc_claim_spec *s, cc_api_mod
     t->source = m->force ? force_source(m) : "C API: C, dC, d2C";
     t->nv = m->nv;
     t->ncomp = m->force ? 1 : m->ncomp;
-    t->claim = CC_CLAIM_EXACT;
+    /* its derivatives are meant to be those of its value, unless it claims a variant whose
+     * derivatives are not (Pritchard's frozen magnitudes): then only the claim rows gate, as in
+     * the audit of a program */
+    t->claim = s->cond ? s->cond->claim : CC_CLAIM_EXACT;
     t->ctx = am;
     t->eval = m->force ? force_eval : condition_eval;
     t->value = model_value;

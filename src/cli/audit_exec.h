@@ -1,29 +1,19 @@
-/* clothcheck audit COND --exec "CMD" (audit_exec.c). */
+/* clothcheck audit COND --exec "CMD" (audit_exec.c): the report of checks/exec_audit.h's run. */
 #ifndef CC_AUDIT_EXEC_H
 #define CC_AUDIT_EXEC_H
 
 #include <stdio.h>
-#include "checks/audit.h"
+#include "checks/exec_audit.h"
 
-/* --precision: detected from its numbers' decimals, or declared */
-enum { CC_PRECISION_AUTO, CC_PRECISION_SINGLE, CC_PRECISION_DOUBLE };
-
-typedef struct cc_exec_audit {
-    const char *condition;   /* stretch, shear, bend, spring: the elements sent */
-    const char *cmd;         /* the program's command line */
-    int force;               /* 1: the force contract */
-    cc_claim_spec claims;    /* what it claims to implement (none: cond NULL, bridson_force 0) */
-    double timeout;          /* seconds per batch */
-    int precision;           /* CC_PRECISION_*: what --precision says of the program */
-    cc_audit_opts opts;      /* samples, seed, edges, ... */
+typedef struct cc_exec_output {
     int json_stdout;         /* 1: the rows as JSON on stdout instead of the table (the rest on stderr) */
     FILE *json;              /* also write the rows as JSON here, or NULL */
     const char *plots;       /* folder for the plots (cc_report_plots), or NULL */
-} cc_exec_audit;
+} cc_exec_output;
 
-/* run the audit and print its report; the exit status (0 pass, 1 fail, 2 bad input or a
- * misbehaving program, after one line on stderr) */
-int cc_audit_exec(const cc_exec_audit *ea);
+/* run the audit ea and print its report as out says; the exit status (0 pass, 1 fail, 2 bad
+ * input or a misbehaving program, after one line on stderr) */
+int cc_audit_exec(const cc_exec_audit *ea, const cc_exec_output *out);
 
 /* the plots of audits a[0..n) into dir (cc_report_plots), saying on stderr when gnuplot drew
  * none or fewer; 0, or CC_EXIT_USAGE when a file could not be written */

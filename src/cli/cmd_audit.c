@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 #include "checks/diagnose.h"
 #include "checks/report.h"
 #include "cli/audit_exec.h"
@@ -263,33 +264,23 @@ static int plots_dir(const char *dir)
 /* the --exec audit of a's program; the exit status */
 static int audit_program(const audit_args *a)
 {
-    cc_exec_audit ea = {0};
+    cc_exec_audit ea = cc_exec_audit_defaults();
     char err[CC_ERRLEN];
     if (!a->condition)
         return cc_cli_error("audit", "--exec needs the CONDITION its program computes (stretch, shear, bend, spring)");
     if (a->variant) return cc_cli_error("audit", "--variant does not apply to --exec: say what it implements with --claims");
     if (a->refs != CC_REFS_ALL) return cc_cli_error("audit", "--reference does not apply to --exec");
     ea.condition = a->condition, ea.cmd = a->exec, ea.force = a->force;
-    ea.timeout = a->timeout > 0 ? a->timeout : 30;
+    if (a->timeout > 0) ea.timeout = a->timeout;
     ea.precision = a->precision;
+    ea.progress = isatty(2) ? stderr : NULL;
     double k = a->k > 0 ? a->k : 1.0;
-    if (a->claims) {
-        if (cc_claim_parse(a->claims, k, a->force, &ea.claims, err, sizeof err) < 0)
-            return cc_cli_error("audit", "--claims: %s", err);
-        if (ea.claims.bridson_force && (!a->force || strcmp(a->condition, "bend")))
-            return cc_cli_error("audit", "--claims bridson-force is a force on a hinge: use it with bend --contract force");
-        if (ea.claims.cond && strcmp(ea.claims.cond->condition, a->condition))
-            return cc_cli_error("audit", "--claims %s is not a %s variant", a->claims, a->condition);
-    } else {
-        ea.claims.k = k;
-    }
-    ea.opts = a->opts;
-    if (!a->samples_given) ea.opts.samples = 200;
-    ea.opts.refs = 1u << CC_REF_FD_TRUE;
-    ea.opts.all_checks = 1;
-    ea.opts.no_fd_hessian = 1;
-    ea.opts.sweep_cases = 0;
-    ea.opts.fd_cases = 100;
+    if (a->claims && cc_exec_audit_claim(&ea, a->claims, k, err, sizeof err) < 0)
+        return cc_cli_error("audit", "--claims: %s", err);
+    if (!a->claims) ea.claims.k = k;
+    if (a->samples_given) ea.opts.samples = a->opts.samples;
+    ea.opts.seed = a->opts.seed;
+    ea.opts.sample = a->opts.sample;
     if (a->case_label) {
         if (cc_case_parse(cc_condition_find(a->condition, NULL)->nv, a->case_label, &ea.opts.case_id) < 0)
             return cc_cli_error("audit", "--case '%s' is not a case of %s", a->case_label, a->condition);
@@ -299,14 +290,12 @@ static int audit_program(const audit_args *a)
     int rc;
     if (a->json && strcmp(a->json, "-") && cc_outfile_open(&jf, a->json, err, sizeof err) < 0)
         return cc_cli_error("audit", "%s", err);
-    ea.json = jf.f;
-    ea.json_stdout = a->json && !strcmp(a->json, "-");
+    cc_exec_output out = {a->json && !strcmp(a->json, "-"), jf.f, a->plots};
     if (a->plots && (rc = plots_dir(a->plots)) != 0) {
         if (jf.f) cc_outfile_abort(&jf);
         return rc;
     }
-    ea.plots = a->plots;
-    rc = cc_audit_exec(&ea);
+    rc = cc_audit_exec(&ea, &out);
     if (jf.f && rc != CC_EXIT_USAGE) {
         if (cc_outfile_commit(&jf, err, sizeof err) < 0) return cc_cli_error("audit", "%s", err);
     } else if (jf.f) {

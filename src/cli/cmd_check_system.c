@@ -1,13 +1,13 @@
 /* clothcheck check-system: a whole simulator's forces and matrices, checked from the outside
- * through the system protocol (checks/system.h, cli/exec_system.h). */
+ * through the system protocol (checks/system.h, checks/exec_system.h). */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include "checks/system.h"
 #include "cli/cli.h"
-#include "cli/exec_system.h"
-#include "cli/sys_claims.h"
+#include "checks/exec_system.h"
+#include "checks/sys_claims.h"
 #include "io/files.h"
 #include "io/json.h"
 

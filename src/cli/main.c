@@ -1,6 +1,7 @@
 /* clothcheck: the command-line front end. One subcommand per file (cmd_*.c). */
 #include <stdio.h>
 #include <string.h>
+#include "api/clothcheck.h"
 #include "cli/cli.h"
 
 typedef struct command {
@@ -46,7 +47,7 @@ int main(int argc, char **argv)
         return CC_EXIT_OK;
     }
     if (!strcmp(argv[1], "--version")) {
-        puts("clothcheck 0.1.0");
+        printf("clothcheck %s\n", clothcheck_version());
         return CC_EXIT_OK;
     }
     for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++)

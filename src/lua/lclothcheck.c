@@ -1,11 +1,12 @@
 /* clothcheck Lua: the module entry point. require "clothcheck" gives the whole toolkit. */
 #include <lualib.h>
+#include "api/clothcheck.h"
 #include "lua/lcc.h"
 
 int luaopen_clothcheck(lua_State *L)
 {
     lua_newtable(L);
-    lua_pushliteral(L, "0.1.0");
+    lua_pushstring(L, clothcheck_version());
     lua_setfield(L, -2, "version");
     cc_lua_open_condition(L);
     cc_lua_open_mesh(L);

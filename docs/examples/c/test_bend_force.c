@@ -23,10 +23,11 @@ static void print_log(const clothcheck_result *r)
 {
     for (int i = 0; i < clothcheck_row_count(r); i++) {
         const clothcheck_row *w = clothcheck_row_at(r, i);
-        if (strcmp(w->status, "fail") != 0 || !w->gates) continue;
-        fprintf(stderr, "    %s %s: max rel error %.3g (%s)\n", w->reference, w->quantity, w->max_rel_error, w->worst);
+        if (w->status != CLOTHCHECK_FAIL || !w->gates) continue;
+        fprintf(stderr, "    %s %s: max rel error %.3g (%s)\n", clothcheck_reference_name(w->reference),
+                clothcheck_quantity_name(w->quantity), w->max_rel_error, w->worst);
         for (int f = 0; f < w->nfindings; f++)
-            fprintf(stderr, "      %s: %s\n", w->findings[f].kind, w->findings[f].text);
+            fprintf(stderr, "      %s: %s\n", clothcheck_kind_name(w->findings[f].kind), w->findings[f].text);
     }
 }
 
@@ -66,13 +67,14 @@ static clothcheck_result *audit(bend_params *p)
 }
 
 /* 1 if row (reference, quantity) of r has a finding of this kind */
-static int has_finding(const clothcheck_result *r, const char *reference, const char *quantity, const char *kind)
+static int has_finding(const clothcheck_result *r, clothcheck_reference reference, clothcheck_quantity quantity,
+                       clothcheck_kind kind)
 {
     for (int i = 0; i < clothcheck_row_count(r); i++) {
         const clothcheck_row *w = clothcheck_row_at(r, i);
-        if (strcmp(w->reference, reference) || strcmp(w->quantity, quantity)) continue;
+        if (w->reference != reference || w->quantity != quantity) continue;
         for (int f = 0; f < w->nfindings; f++)
-            if (!strcmp(w->findings[f].kind, kind)) return 1;
+            if (w->findings[f].kind == kind) return 1;
     }
     return 0;
 }
@@ -94,7 +96,7 @@ static void test_flipped_sign_is_caught(void)
     clothcheck_result *r = audit(&p);
     EXPECT(r != NULL, r);
     EXPECT(clothcheck_verdict(r) == 1, r);
-    EXPECT(has_finding(r, "claim", "gradient", "sign"), r);
+    EXPECT(has_finding(r, CLOTHCHECK_REF_CLAIM, CLOTHCHECK_Q_GRADIENT, CLOTHCHECK_KIND_SIGN), r);
     clothcheck_free(r);
 }
 

@@ -3,7 +3,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "cli/sys_claims.h"
+#include "checks/sys_claims.h"
 
 static const char *const term_names[] = {"stretch", "shear", "bend", "gravity", "drag"};
 

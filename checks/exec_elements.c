@@ -4,7 +4,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "cli/exec.h"
+#include "checks/exec.h"
 #include "io/json.h"
 #include "io/jsonr.h"
 

@@ -11,8 +11,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "cli/exec.h"
-#include "cli/exec_system.h"
+#include "checks/exec.h"
+#include "checks/exec_system.h"
 #include "io/json.h"
 #include "io/jsonr.h"
 
