@@ -12,7 +12,7 @@
 #   make corpus the whole mutation corpus (tests/test_corpus.c --all): every variant, both
 #               contracts, its confusion table (make test-quick runs a subset)
 #   make install PREFIX=P   build, then install the C library for your own tests under P
-#               (default /usr/local): lib/libclothcheck.a, include/clothcheck/clothcheck.h,
+#               (default /usr/local): lib/libclothcheck.so and .a, include/clothcheck/clothcheck.h,
 #               lib/pkgconfig/clothcheck.pc, lib/cmake/clothcheck/ (docs/api.md)
 # Variables: BUILD_TYPE=Release|Debug, SANITIZE=ON, BUILD_DIR=build, NATIVE=OFF (portable
 #            x86-64 instead of x86-64-v3 where the building CPU has AVX2; see CMakeLists.txt),

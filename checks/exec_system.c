@@ -13,6 +13,7 @@
 #include <string.h>
 #include "checks/exec.h"
 #include "checks/exec_system.h"
+#include "checks/sys_claims.h"
 #include "io/json.h"
 #include "io/jsonr.h"
 
@@ -183,5 +184,29 @@ int cc_exec_system_eval(void *ctx, const double *x, const double *v, double h, i
     if (!rc && (want & CC_SYS_SYSTEM)) rc = vector(o, "b", n, out->b, err, errlen, req);
     if (!rc) out->have = want;
     cc_jdoc_free(doc);
+    return rc;
+}
+
+int cc_exec_system_check(const char *cmd, const cc_mesh *m, const char *claims, double timeout, cc_sys_opts o,
+                         cc_exec_system *x, cc_sys_report *r, double *claim_area_power, char *err, int errlen)
+{
+    char why[768];
+    cc_sys_claims cl = {0};
+    int rc = 0;
+    memset(x, 0, sizeof *x);
+    x->timeout = timeout > 0 ? timeout : 30;
+    *claim_area_power = 0;
+    if (cc_exec_system_start(x, cmd, m, why, sizeof why) < 0) return cc_exec_fail(err, errlen, "%s: %s", cmd, why);
+    if (claims) {
+        cc_sim_params p;
+        if (cc_sys_claims_parse(claims, &p, why) < 0 || cc_sys_claims_build(&cl, m, &p, why) < 0)
+            rc = cc_exec_fail(err, errlen, "claims: %s", why);
+        o.terms = cl.terms, o.term_names = cl.names, o.nterms = cl.n;
+        *claim_area_power = p.k_stretch > 0 || p.k_shear > 0 ? p.area_power : 0;
+    }
+    cc_sys_target t = {m, x->provides, x, cc_exec_system_eval, cc_exec_system_precision};
+    if (!rc && cc_sys_run(&t, &o, r, why, sizeof why) < 0) rc = cc_exec_fail(err, errlen, "%s: %s", cmd, why);
+    cc_sys_claims_free(&cl);
+    cc_exec_system_close(x);
     return rc;
 }

@@ -4,10 +4,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include "checks/exec_system.h"
 #include "checks/system.h"
 #include "cli/cli.h"
-#include "checks/exec_system.h"
-#include "checks/sys_claims.h"
 #include "io/files.h"
 #include "io/json.h"
 
@@ -217,23 +216,11 @@ int cc_cmd_check_system(int argc, char **argv)
         cc_mesh_free(m);
         return cc_cli_error("check-system", "%s", err);
     }
-    cc_exec_system x = {0};
-    x.timeout = a.timeout > 0 ? a.timeout : 30;
+    cc_exec_system x;
     cc_sys_report *r = calloc(1, sizeof *r);
     rc = !r ? cc_cli_error("check-system", "out of memory") : 0;
-    if (!rc && cc_exec_system_start(&x, a.exec, m, err, sizeof err) < 0) rc = cc_cli_error("check-system", "%s: %s", a.exec, err);
-    cc_sys_claims cl = {0};
-    if (!rc && a.claims) {
-        cc_sim_params p;
-        if (cc_sys_claims_parse(a.claims, &p, err) < 0 || cc_sys_claims_build(&cl, m, &p, err) < 0)
-            rc = cc_cli_error("check-system", "--claims: %s", err);
-        a.o.terms = cl.terms, a.o.term_names = cl.names, a.o.nterms = cl.n;
-        a.claim_area_power = p.k_stretch > 0 || p.k_shear > 0 ? p.area_power : 0;
-    }
-    cc_sys_target t = {m, x.provides, &x, cc_exec_system_eval, cc_exec_system_precision};
-    if (!rc && cc_sys_run(&t, &a.o, r, err, sizeof err) < 0) rc = cc_cli_error("check-system", "%s: %s", a.exec, err);
-    cc_sys_claims_free(&cl);
-    cc_exec_system_close(&x);
+    if (!rc && cc_exec_system_check(a.exec, m, a.claims, a.timeout, a.o, &x, r, &a.claim_area_power, err, sizeof err) < 0)
+        rc = cc_cli_error("check-system", "%s%s", a.claims && !strncmp(err, "claims: ", 8) ? "--" : "", err);
     if (!rc) {
         if (a.json && !strcmp(a.json, "-")) print_json(stdout, &a, &x, r);
         else print_table(stdout, &a, m, &x, r);
