@@ -18,7 +18,7 @@ void cc_claim_label(const cc_claim_spec *s, char *buf, int n)
     else snprintf(buf, (size_t)n, "%s/%s", s->cond->condition, s->cond->variant);
 }
 
-int cc_claim_parse(const char *spec, double k, int as_energy, cc_claim_spec *s, char *err, int nerr)
+int cc_claim_parse(const char *spec, double k, int as_energy, cc_claim_spec *s, char *err)
 {
     memset(s, 0, sizeof *s);
     s->k = k;
@@ -30,14 +30,14 @@ int cc_claim_parse(const char *spec, double k, int as_energy, cc_claim_spec *s, 
     const char *slash = strchr(spec, '/');
     size_t len = slash ? (size_t)(slash - spec) : 0;
     if (!slash || len == 0 || len >= sizeof cond) {
-        snprintf(err, (size_t)nerr, "claim '%s' is not CONDITION/VARIANT (bend/bridson, stretch/bw98, ...) or bridson-force", spec);
+        snprintf(err, CC_ERRLEN, "claim '%s' is not CONDITION/VARIANT (bend/bridson, stretch/bw98, ...) or bridson-force", spec);
         return -1;
     }
     memcpy(cond, spec, len);
     cond[len] = '\0';
     s->cond = cc_condition_find(cond, slash + 1);
     if (!s->cond) {
-        snprintf(err, (size_t)nerr, "claim '%s': no such variant (clothcheck eval --help lists them)", spec);
+        snprintf(err, CC_ERRLEN, "claim '%s': no such variant (clothcheck eval --help lists them)", spec);
         return -1;
     }
     s->as_energy = as_energy;

@@ -29,7 +29,7 @@ void cc_claim_label(const cc_claim_spec *s, char *buf, int n);
 
 /* s from "COND/VARIANT" (a registered variant, s->cond) or "bridson-force", stiffness k,
  * taken as an energy when as_energy; 0, or -1 with why in err */
-int cc_claim_parse(const char *spec, double k, int as_energy, cc_claim_spec *s, char *err, int nerr);
+int cc_claim_parse(const char *spec, double k, int as_energy, cc_claim_spec *s, char *err);
 
 /* C and d at element (x, r) as the claim has them; the CC_CLAIM_HAS_* bits, or -1 where the
  * claimed formula is undefined */

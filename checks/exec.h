@@ -37,19 +37,12 @@ typedef struct cc_exec {
 } cc_exec;
 
 /* start the program of command line cmd; 0, or -1 with why in err */
-int cc_exec_start(cc_exec *x, const char *cmd, char *err, int errlen);
+int cc_exec_start(cc_exec *x, const char *cmd, char *err);
 
 /* ask the program what m is missing, in batches of at most CC_EXEC_BATCH elements of the same
  * want, and store its answers; 0, or -1 with a one-line reason in err (the program misbehaved
  * or passed on an error of its own) */
-int cc_exec_fetch(cc_exec *x, cc_memo *m, char *err, int errlen);
-
-/* err = the printf text (errlen bytes); -1: the protocols' way of failing with a reason */
-#ifdef __GNUC__
-int cc_exec_fail(char *err, int errlen, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
-#else
-int cc_exec_fail(char *err, int errlen, const char *fmt, ...);
-#endif
+int cc_exec_fetch(cc_exec *x, cc_memo *m, char *err);
 
 /* close the program's stdin and wait for it (killing it after a grace period) */
 void cc_exec_close(cc_exec *x);

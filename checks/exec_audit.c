@@ -23,13 +23,13 @@ cc_exec_audit cc_exec_audit_defaults(void)
     return ea;
 }
 
-int cc_exec_audit_claim(cc_exec_audit *ea, const char *spec, double k, char *err, int errlen)
+int cc_exec_audit_claim(cc_exec_audit *ea, const char *spec, double k, char *err)
 {
-    if (cc_claim_parse(spec, k, ea->force, &ea->claims, err, errlen) < 0) return -1;
+    if (cc_claim_parse(spec, k, ea->force, &ea->claims, err) < 0) return -1;
     if (ea->claims.bridson_force && (!ea->force || strcmp(ea->condition, "bend")))
-        return cc_exec_fail(err, errlen, "bridson-force is a force on a hinge: it goes with bend and the force contract");
+        return cc_fail(err, "bridson-force is a force on a hinge: it goes with bend and the force contract");
     if (ea->claims.cond && strcmp(ea->claims.cond->condition, ea->condition))
-        return cc_exec_fail(err, errlen, "%s is not a %s variant", spec, ea->condition);
+        return cc_fail(err, "%s is not a %s variant", spec, ea->condition);
     return 0;
 }
 
@@ -84,7 +84,7 @@ static void ask_elements(const cc_exec_audit *ea, cc_memo *m)
 }
 
 /* the passes: r->audit = the audit of the program once it asks nothing new; 0 or -1 with err */
-static int run_passes(const cc_exec_audit *ea, cc_exec *x, cc_exec_run *r, char *err, int errlen)
+static int run_passes(const cc_exec_audit *ea, cc_exec *x, cc_exec_run *r, char *err)
 {
     cc_memo *m = &r->memo;
     double precision = 0;
@@ -93,10 +93,10 @@ static int run_passes(const cc_exec_audit *ea, cc_exec *x, cc_exec_run *r, char 
         if (ea->progress)
             fprintf(ea->progress, "clothcheck audit: pass %d: %d elements to ask the program for\n", pass,
                     cc_memo_missing_count(m));
-        if (cc_exec_fetch(x, m, err, errlen) < 0) return -1;
+        if (cc_exec_fetch(x, m, err) < 0) return -1;
         if (pass == 1) {
             if (!x->seen)
-                return cc_exec_fail(err, errlen, "the program's answers hold none of %s",
+                return cc_fail(err, "the program's answers hold none of %s",
                                     ea->force ? "force, jacobian, energy" : "value, gradient, hessian");
             m->provides = x->seen;
             precision = program_precision(ea, x, &r->floats);
@@ -105,7 +105,7 @@ static int run_passes(const cc_exec_audit *ea, cc_exec *x, cc_exec_run *r, char 
         cc_audit_opts o = ea->opts;
         o.claims = ea->claims;
         o.precision = precision;
-        if (cc_audit_run(&t, &o, &r->audit) < 0) return cc_exec_fail(err, errlen, "no element could be built"), CC_EXEC_NO_ELEMENT;
+        if (cc_audit_run(&t, &o, &r->audit) < 0) return cc_fail(err, "no element could be built"), CC_EXEC_NO_ELEMENT;
         if (cc_memo_missing_count(m) == 0) return 0;
     }
     /* what is still missing is a search of the diagnosis (a rest shape, say) that the program's
@@ -115,7 +115,7 @@ static int run_passes(const cc_exec_audit *ea, cc_exec *x, cc_exec_run *r, char 
     return 0;
 }
 
-int cc_exec_audit_run(const cc_exec_audit *ea, cc_exec_run *r, char *err, int errlen)
+int cc_exec_audit_run(const cc_exec_audit *ea, cc_exec_run *r, char *err)
 {
     cc_exec x = {0};
     memset(r, 0, sizeof *r);
@@ -126,22 +126,22 @@ int cc_exec_audit_run(const cc_exec_audit *ea, cc_exec_run *r, char *err, int er
     x.free_ncomp = !ea->force && !cc_claim_given(&ea->claims);   /* bend/quadratic has 3 */
     const cc_condition *c = ea->condition ? cc_condition_find(ea->condition, NULL) : NULL;
     if (!c)
-        return cc_exec_fail(err, errlen, "unknown condition '%s' (stretch, shear, bend, spring)",
+        return cc_fail(err, "unknown condition '%s' (stretch, shear, bend, spring)",
                             ea->condition ? ea->condition : "(none)"), CC_EXEC_MISUSE;
-    if (!ea->cmd || !*ea->cmd) return cc_exec_fail(err, errlen, "no command given"), CC_EXEC_MISUSE;
-    if (cc_memo_init(&r->memo, c->nv, components(ea)) < 0) return cc_exec_fail(err, errlen, "out of memory"), CC_EXEC_NO_MEMORY;
-    char why[640];
-    if (cc_exec_start(&x, ea->cmd, why, sizeof why) < 0) {
+    if (!ea->cmd || !*ea->cmd) return cc_fail(err, "no command given"), CC_EXEC_MISUSE;
+    if (cc_memo_init(&r->memo, c->nv, components(ea)) < 0) return cc_fail(err, "out of memory"), CC_EXEC_NO_MEMORY;
+    char why[CC_ERRLEN];
+    if (cc_exec_start(&x, ea->cmd, why) < 0) {
         cc_memo_free(&r->memo);
-        return cc_exec_fail(err, errlen, "the command: %s", why), CC_EXEC_PROGRAM;
+        return cc_fail(err, "the command: %s", why), CC_EXEC_PROGRAM;
     }
-    int rc = run_passes(ea, &x, r, why, sizeof why);
+    int rc = run_passes(ea, &x, r, why);
     cc_exec_close(&x);
     if (rc == 0) program_precision(ea, &x, &r->floats);   /* over every number it sent */
     r->batches = x.batches, r->elements = x.elements, r->max_digits = x.dec.max_digits;
     if (rc < 0) {
         cc_exec_run_free(r);
-        cc_exec_fail(err, errlen, "%s: %s", ea->cmd, why);
+        cc_fail(err, "%s: %s", ea->cmd, why);
         return rc;
     }
     cc_identify_audit(&r->audit, ea->force, r->k, &r->id);

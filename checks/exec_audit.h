@@ -50,7 +50,7 @@ cc_exec_audit cc_exec_audit_defaults(void);
 
 /* ea->claims = the claim spec ("bend/bridson", "bridson-force", ...) at stiffness k, checked
  * against ea's condition and contract; 0, or -1 with why in err */
-int cc_exec_audit_claim(cc_exec_audit *ea, const char *spec, double k, char *err, int errlen);
+int cc_exec_audit_claim(cc_exec_audit *ea, const char *spec, double k, char *err);
 
 /* why a run failed */
 enum { CC_EXEC_PROGRAM = -1, CC_EXEC_NO_MEMORY = -2, CC_EXEC_NO_ELEMENT = -3, CC_EXEC_MISUSE = -4 };
@@ -59,7 +59,7 @@ enum { CC_EXEC_PROGRAM = -1, CC_EXEC_NO_MEMORY = -2, CC_EXEC_NO_ELEMENT = -3, CC
  * in err (the program could not start, misbehaved or passed on an error of its own; memory ran
  * out; no element could be built; ea names no condition), r then released. Release a run with
  * cc_exec_run_free. */
-int cc_exec_audit_run(const cc_exec_audit *ea, cc_exec_run *r, char *err, int errlen);
+int cc_exec_audit_run(const cc_exec_audit *ea, cc_exec_run *r, char *err);
 
 void cc_exec_run_free(cc_exec_run *r);
 

@@ -58,31 +58,21 @@ static void put_request(FILE *f, const cc_exec *x, const cc_memo *m, cc_memo_ent
     fputs("]}\n", f);
 }
 
-int cc_exec_start(cc_exec *x, const char *cmd, char *err, int errlen)
+int cc_exec_start(cc_exec *x, const char *cmd, char *err)
 {
     char *argv[64], words[4096];
     x->cmd = cmd;
-    if (cc_proc_split(cmd, argv, 64, words, sizeof words, err, errlen) < 0) return -1;
-    return cc_proc_start(&x->proc, argv, err, errlen);
+    if (cc_proc_split(cmd, argv, 64, words, sizeof words, err) < 0) return -1;
+    return cc_proc_start(&x->proc, argv, err);
 }
 
 void cc_exec_close(cc_exec *x) { cc_proc_close(&x->proc, 2.0); }
-
-int cc_exec_fail(char *err, int errlen, const char *fmt, ...)
-{
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(err, (size_t)errlen, fmt, ap);
-    va_end(ap);
-    return -1;
-}
 
 /* Reading one element's answer. */
 typedef struct reader {
     cc_exec *x;
     const cc_memo *m;
     char *err;
-    int errlen;
     int batch, elem;      /* for messages */
 } reader;
 
@@ -93,11 +83,11 @@ static int bad(reader *rd, const char *fmt, ...) __attribute__((format(printf, 2
 /* err = "the program's answer to batch B, element E: ..."; -1 */
 static int bad(reader *rd, const char *fmt, ...)
 {
-    int at = snprintf(rd->err, (size_t)rd->errlen, "answer to request %d, element %d: ", rd->batch, rd->elem);
-    if (at < 0 || at >= rd->errlen) return -1;
+    int at = snprintf(rd->err, CC_ERRLEN, "answer to request %d, element %d: ", rd->batch, rd->elem);
+    if (at < 0 || at >= CC_ERRLEN) return -1;
     va_list ap;
     va_start(ap, fmt);
-    vsnprintf(rd->err + at, (size_t)(rd->errlen - at), fmt, ap);
+    vsnprintf(rd->err + at, (size_t)(CC_ERRLEN - at), fmt, ap);
     va_end(ap);
     return -1;
 }
@@ -185,10 +175,10 @@ static int read_force(reader *rd, const cc_jv *o, double *C, double *g, double *
 /* one answer line to the request for e[0..n): stored in m; 0 or -1 */
 static int read_answer(reader *rd, cc_memo *m, const char *line, cc_memo_entry **e, int n)
 {
-    char perr[160];
-    cc_jdoc *doc = cc_jdoc_parse(line, strlen(line), perr, sizeof perr);
+    char perr[CC_ERRLEN];
+    cc_jdoc *doc = cc_jdoc_parse(line, strlen(line), perr);
     if (!doc)
-        return cc_exec_fail(rd->err, rd->errlen, "answer to request %d is not JSON (%s): %s", rd->batch, perr,
+        return cc_fail(rd->err, "answer to request %d is not JSON (%s): %s", rd->batch, perr,
                         rd->x->last);
     cc_jdecimals dec = cc_jdoc_decimals(doc);
     rd->x->dec.count += dec.count, rd->x->dec.nonfloat += dec.nonfloat;
@@ -197,16 +187,16 @@ static int read_answer(reader *rd, cc_memo *m, const char *line, cc_memo_entry *
     int rc = 0;
     double C[CC_MAX_COMP], g[CC_MAX_COMP * CC_MAX_DOF], H[CC_MAX_COMP * CC_MAX_DOF * CC_MAX_DOF];
     if (root->type != CC_JV_OBJECT)
-        rc = cc_exec_fail(rd->err, rd->errlen, "answer to request %d is a JSON %s, not an object with "
+        rc = cc_fail(rd->err, "answer to request %d is a JSON %s, not an object with "
                       "\"elements\"", rd->batch, cc_jv_type_name(root));
     else if (msg)
-        rc = cc_exec_fail(rd->err, rd->errlen, "the program says: %s",
+        rc = cc_fail(rd->err, "the program says: %s",
                       msg->type == CC_JV_STRING ? msg->str : "(an error that is not a string)");
     else if (!els || els->type != CC_JV_ARRAY)
-        rc = cc_exec_fail(rd->err, rd->errlen, "answer to request %d has no list \"elements\" (nor \"error\"): %s",
+        rc = cc_fail(rd->err, "answer to request %d has no list \"elements\" (nor \"error\"): %s",
                       rd->batch, rd->x->last);
     else if (els->n != n)
-        rc = cc_exec_fail(rd->err, rd->errlen, "answer to request %d holds %d elements, the request %d",
+        rc = cc_fail(rd->err, "answer to request %d holds %d elements, the request %d",
                       rd->batch, els->n, n);
     if (rc == 0 && rd->x->free_ncomp && !rd->x->seen && n > 0) {   /* C's components, from its first answer */
         const cc_jv *o = &els->items[0], *v = cc_jv_get(o, "value"), *g = cc_jv_get(o, "gradient");
@@ -230,32 +220,32 @@ static int read_answer(reader *rd, cc_memo *m, const char *line, cc_memo_entry *
 }
 
 /* send the request for e[0..n) with bits want and store the answer; 0 or -1 */
-static int exchange(cc_exec *x, cc_memo *m, cc_memo_entry **e, int n, int want, char *err, int errlen)
+static int exchange(cc_exec *x, cc_memo *m, cc_memo_entry **e, int n, int want, char *err)
 {
     char *req = NULL, *line, perr[400];
     size_t len = 0;
     FILE *f = open_memstream(&req, &len);
-    if (!f) return cc_exec_fail(err, errlen, "out of memory");
+    if (!f) return cc_fail(err, "out of memory");
     put_request(f, x, m, e, n, want);
-    if (fclose(f) != 0) return free(req), cc_exec_fail(err, errlen, "out of memory");
+    if (fclose(f) != 0) return free(req), cc_fail(err, "out of memory");
     x->batches++;
     x->elements += n;
-    int rc = cc_proc_exchange(&x->proc, req, len, x->timeout, &line, perr, sizeof perr);
+    int rc = cc_proc_exchange(&x->proc, req, len, x->timeout, &line, perr);
     free(req);
     if (rc < 0)
-        return cc_exec_fail(err, errlen, "%s (request %d, %d elements; last received: %s)", perr, x->batches, n,
+        return cc_fail(err, "%s (request %d, %d elements; last received: %s)", perr, x->batches, n,
                             x->last[0] ? x->last : "nothing");
     snprintf(x->last, sizeof x->last, "%.60s%s", line, strlen(line) > 60 ? "..." : "");
-    reader rd = {x, m, err, errlen, x->batches, 0};
+    reader rd = {x, m, err, x->batches, 0};
     return read_answer(&rd, m, line, e, n);
 }
 
-int cc_exec_fetch(cc_exec *x, cc_memo *m, char *err, int errlen)
+int cc_exec_fetch(cc_exec *x, cc_memo *m, char *err)
 {
     int nm = cc_memo_missing_count(m), rc = 0;
     cc_memo_entry **e = malloc(sizeof *e * CC_EXEC_BATCH);
     char *done = calloc((size_t)(nm > 0 ? nm : 1), 1);
-    if (!e || !done) rc = cc_exec_fail(err, errlen, "out of memory");
+    if (!e || !done) rc = cc_fail(err, "out of memory");
     /* group by the bits asked, in the order asked */
     for (int i = 0; i < nm && rc == 0; i++) {
         if (done[i]) continue;
@@ -264,9 +254,9 @@ int cc_exec_fetch(cc_exec *x, cc_memo *m, char *err, int errlen)
             if (done[k] || cc_memo_missing(m, k)->asked != want) continue;
             done[k] = 1;
             e[n++] = cc_memo_missing(m, k);
-            if (n == CC_EXEC_BATCH) rc = exchange(x, m, e, n, want, err, errlen), n = 0;
+            if (n == CC_EXEC_BATCH) rc = exchange(x, m, e, n, want, err), n = 0;
         }
-        if (n && rc == 0) rc = exchange(x, m, e, n, want, err, errlen);
+        if (n && rc == 0) rc = exchange(x, m, e, n, want, err);
     }
     cc_memo_clear_missing(m);
     free(e), free(done);

@@ -18,11 +18,10 @@ typedef struct cc_exec_system {
 } cc_exec_system;
 
 /* start cmd and send it the mesh; 0, or -1 with why in err */
-int cc_exec_system_start(cc_exec_system *x, const char *cmd, const cc_mesh *m, char *err, int errlen);
+int cc_exec_system_start(cc_exec_system *x, const char *cmd, const cc_mesh *m, char *err);
 
 /* the cc_sys_target eval of the program (ctx: its cc_exec_system) */
-int cc_exec_system_eval(void *ctx, const double *x, const double *v, double h, int want, cc_sys_eval *out, char *err,
-                        int errlen);
+int cc_exec_system_eval(void *ctx, const double *x, const double *v, double h, int want, cc_sys_eval *out, char *err);
 
 /* the cc_sys_target precision of the program: its numbers' rounding, from their decimals */
 double cc_exec_system_precision(void *ctx);
@@ -35,6 +34,6 @@ void cc_exec_system_close(cc_exec_system *x);
  * claims' alpha = a^p (0 without a stretch or shear term). 0, or -1 with a one-line reason in err
  * ("CMD: ..." for the program, "claims: ..." for the spec). */
 int cc_exec_system_check(const char *cmd, const cc_mesh *m, const char *claims, double timeout, cc_sys_opts o,
-                         cc_exec_system *x, cc_sys_report *r, double *claim_area_power, char *err, int errlen);
+                         cc_exec_system *x, cc_sys_report *r, double *claim_area_power, char *err);
 
 #endif

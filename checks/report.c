@@ -374,7 +374,7 @@ static int write_vcurve(const char *dir, const cc_audit *a, char *name, char *er
     int m = vcurve_pick(a, idx, title);
     cc_outfile df, gf;
     snprintf(name, 96, "vcurve_%s_%s", a->target.condition, a->target.variant);
-    if (cc_gp_data_open(&df, dir, name, err, CC_ERRLEN) < 0) return -1;
+    if (cc_gp_data_open(&df, dir, name, err) < 0) return -1;
     fprintf(df.f, "# step sweep of %s %s: normwise relative error of the analytic derivative\n"
                   "# against each finite-difference estimate; column 1 the relative step h\n#", a->target.condition,
             a->target.variant);
@@ -385,7 +385,7 @@ static int write_vcurve(const char *dir, const cc_audit *a, char *name, char *er
         for (int c = 0; c < m; c++) dat_number(df.f, logy(a->sweeps[idx[c]].err[k]));
         fputc('\n', df.f);
     }
-    if (cc_outfile_commit(&df, err, CC_ERRLEN) < 0 || cc_gp_script_open(&gf, dir, name, 760, 560, err, CC_ERRLEN) < 0)
+    if (cc_outfile_commit(&df, err) < 0 || cc_gp_script_open(&gf, dir, name, 760, 560, err) < 0)
         return -1;
     fprintf(gf.f, "set title \"%s %s (claims %s): error against finite differences\"\n"
                   "set logscale xy\nset format xy \"10^{%%L}\"\nset xrange [1e-12:0.1]\n"
@@ -395,7 +395,7 @@ static int write_vcurve(const char *dir, const cc_audit *a, char *name, char *er
     for (int c = 0; c < m; c++)
         fprintf(gf.f, "  \"%s.dat\" using 1:%d with linespoints pt %d ps 0.6 title \"%s\"%s\n", name, c + 2,
                 c + 4, title[c], c + 1 < m ? ", \\" : "");
-    return cc_gp_script_close(&gf, err, CC_ERRLEN);
+    return cc_gp_script_close(&gf, err);
 }
 
 /* at bend angle theta: C, and the gradient and Hessian errors against the exact reference */
@@ -425,7 +425,7 @@ static int write_angle(const char *dir, const cc_audit *a, int n, char *err)
         if (a[i].target.nv == 4 && a[i].target.ncomp == 1 && a[i].target.value_hd) bends[nb++] = i;
     if (!nb) return 0;
     cc_outfile df, gf;
-    if (cc_gp_data_open(&df, dir, name, err, CC_ERRLEN) < 0) return -1;
+    if (cc_gp_data_open(&df, dir, name, err) < 0) return -1;
     fprintf(df.f, "# bend variants on one hinge (wings 0.8, 0.6) across theta in (-pi, pi); per variant\n"
                   "# three columns: C, gradient and Hessian normwise relative error against the exact\n"
                   "# (hyper-dual) derivatives of C itself\n# theta");
@@ -440,7 +440,7 @@ static int write_angle(const char *dir, const cc_audit *a, int n, char *err)
         }
         fputc('\n', df.f);
     }
-    if (cc_outfile_commit(&df, err, CC_ERRLEN) < 0 || cc_gp_script_open(&gf, dir, name, 760, 900, err, CC_ERRLEN) < 0)
+    if (cc_outfile_commit(&df, err) < 0 || cc_gp_script_open(&gf, dir, name, 760, 900, err) < 0)
         return -1;
     fputs("set multiplot layout 3,1 title \"bend variants across the bend angle (one hinge, rest angle 0)\"\n"
           "set xrange [-pi:pi]\nset xtics (\"-pi\" -pi, \"-3pi/4\" -3*pi/4, \"-pi/2\" -pi/2, \"-pi/4\" -pi/4, "
@@ -457,7 +457,7 @@ static int write_angle(const char *dir, const cc_audit *a, int n, char *err)
                     a[bends[b]].target.variant, b + 1 < nb ? ", \\" : "");
     }
     fputs("unset multiplot\n", gf.f);
-    return cc_gp_script_close(&gf, err, CC_ERRLEN) < 0 ? -1 : 1;
+    return cc_gp_script_close(&gf, err) < 0 ? -1 : 1;
 }
 
 /* every plot of n audits into dir; PNGs made, -1 without gnuplot, -2 on error */
@@ -482,11 +482,11 @@ static int write_growth(const char *dir, const cc_audit *a, const cc_audit_row *
              cc_quantity_name(w->q));
     for (char *c = name; *c; c++)
         if (*c == '-') *c = '_';
-    if (cc_gp_data_open(&df, dir, name, err, CC_ERRLEN) < 0) return -1;
+    if (cc_gp_data_open(&df, dir, name, err) < 0) return -1;
     fprintf(df.f, "# %s %s, %s %s: normwise relative error of each element against %s\n", a->target.condition,
             a->target.variant, cc_row_reference(w), cc_quantity_name(w->q), fname);
     for (int i = 0; i < m; i++) fprintf(df.f, "%.9e %.9e\n", feat[i], e[i]);
-    if (cc_outfile_commit(&df, err, CC_ERRLEN) < 0 || cc_gp_script_open(&gf, dir, name, 760, 560, err, CC_ERRLEN) < 0)
+    if (cc_outfile_commit(&df, err) < 0 || cc_gp_script_open(&gf, dir, name, 760, 560, err) < 0)
         return -1;
     double lo = feat[0], hi = feat[0];
     for (int i = 1; i < m; i++) lo = fmin(lo, feat[i]), hi = fmax(hi, feat[i]);
@@ -496,7 +496,7 @@ static int write_growth(const char *dir, const cc_audit *a, const cc_audit_row *
                   "plot \"%s.dat\" using 1:2 with points pt 7 ps 0.8\n",
             a->target.condition, a->target.variant, cc_row_reference(w), cc_quantity_name(w->q), fname,
             lo > 0 && hi > 30 * lo ? "set logscale x\n" : "", fname, name);
-    return cc_gp_script_close(&gf, err, CC_ERRLEN) < 0 ? -1 : 1;
+    return cc_gp_script_close(&gf, err) < 0 ? -1 : 1;
 }
 
 int cc_report_plots(const char *dir, const cc_audit *a, int n, char *err)

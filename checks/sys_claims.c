@@ -98,19 +98,18 @@ static int present(const cc_sim_params *p, int t)
 }
 
 /* the energy (potential: the total without the kinetic) and force of one term's simulation */
-static int term_eval(void *ctx, const double *x, const double *v, double h, int want, cc_sys_eval *out, char *err,
-                     int errlen)
+static int term_eval(void *ctx, const double *x, const double *v, double h, int want, cc_sys_eval *out, char *err)
 {
     cc_sim *s = ctx;
     (void)h;
     cc_sim_set_state(s, x, v);
     if (want & CC_SYS_ENERGY) {
         cc_sim_energy e;
-        if (cc_sim_energies(s, &e) < 0) return snprintf(err, (size_t)errlen, "claims: %s", cc_sim_error(s)), -1;
+        if (cc_sim_energies(s, &e) < 0) return snprintf(err, CC_ERRLEN, "claims: %s", cc_sim_error(s)), -1;
         out->E = e.total - e.kinetic;
     }
     if ((want & CC_SYS_FORCE) && cc_sim_force(s, out->f) < 0)
-        return snprintf(err, (size_t)errlen, "claims: %s", cc_sim_error(s)), -1;
+        return snprintf(err, CC_ERRLEN, "claims: %s", cc_sim_error(s)), -1;
     out->have = want & (CC_SYS_ENERGY | CC_SYS_FORCE);
     return 0;
 }

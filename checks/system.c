@@ -85,7 +85,6 @@ typedef struct run {
     double *tf[CC_SYS_MAX_TERMS];   /* each claimed term's force (or its differences) at the state */
     const char *state;    /* the state being checked, for findings */
     char *err;
-    int errlen;
     int failed;           /* the target misbehaved */
     int tainted;          /* the program gave a number that is not finite at this state (or around it) */
     char mass_pending[480];   /* the mass check's finding where df/dv and df/dx could not be told apart */
@@ -198,7 +197,7 @@ static int ask_of(run *R, const cc_sys_target *t, const double *x, const double 
 {
     cc_sys_eval_clear(out);
     if (t == R->t) R->r->evaluations++;
-    if (t->eval(t->ctx, x, v, R->o->h, want, out, R->err, R->errlen) < 0) return R->failed = 1, -1;
+    if (t->eval(t->ctx, x, v, R->o->h, want, out, R->err) < 0) return R->failed = 1, -1;
     if (t == R->t) scan_finite(R, out, out != &R->e);
     if (t == R->t && !R->have_precision) {
         R->have_precision = 1;
@@ -1244,10 +1243,10 @@ static void verdicts(run *R)
         R->r->c[CC_SYS_C_SYM].gates = 0, R->r->c[CC_SYS_C_SYM].note = "reported, not gated: the force does not agree with the energy";
 }
 
-int cc_sys_run(const cc_sys_target *t, const cc_sys_opts *o, cc_sys_report *r, char *err, int errlen)
+int cc_sys_run(const cc_sys_target *t, const cc_sys_opts *o, cc_sys_report *r, char *err)
 {
     run R = {.t = t, .o = o, .r = r, .nv = t->mesh->nv, .n = 3 * t->mesh->nv, .L = mean_edge(t->mesh), .bends = -1,
-             .g = cc_rng_make(o->seed, 0x5157), .state = "", .err = err, .errlen = errlen};
+             .g = cc_rng_make(o->seed, 0x5157), .state = "", .err = err};
     memset(r, 0, sizeof *r);
     set_precision(&R, 0);   /* until the target's first answer says otherwise */
     int ok = cc_sys_eval_init(&R.e, R.n) == 0 && cc_sys_eval_init(&R.p, R.n) == 0 && o->nterms <= CC_SYS_MAX_TERMS;
@@ -1255,7 +1254,7 @@ int cc_sys_run(const cc_sys_target *t, const cc_sys_opts *o, cc_sys_report *r, c
     ok = ok && (R.xs = malloc(sizeof(double) * (size_t)R.n)) != NULL && (R.vs = malloc(sizeof(double) * (size_t)R.n)) != NULL;
     for (int i = 0; i < o->nterms; i++) ok = ok && (R.tf[i] = malloc(sizeof(double) * (size_t)R.n)) != NULL;
     double *x = malloc(sizeof(double) * (size_t)R.n), *v = malloc(sizeof(double) * (size_t)R.n);
-    if (!ok || !x || !v) snprintf(err, (size_t)errlen, "out of memory"), R.failed = 1;
+    if (!ok || !x || !v) snprintf(err, CC_ERRLEN, "out of memory"), R.failed = 1;
     if (!R.failed) plan(&R);
     const char *name;
     for (int k = 0; !R.failed && make_state(&R, k, x, v, &name) == 0; k++) {

@@ -66,8 +66,7 @@ typedef struct cc_sys_target {
     void *ctx;
     /* the `want` bits of (x, v) with step h into out; 0, or -1 with a one-line err (the
      * program misbehaved: the checks stop) */
-    int (*eval)(void *ctx, const double *x, const double *v, double h, int want, cc_sys_eval *out, char *err,
-                int errlen);
+    int (*eval)(void *ctx, const double *x, const double *v, double h, int want, cc_sys_eval *out, char *err);
     /* the relative rounding of its numbers, asked after its first answer (2^-24 for a program
      * computing in floats, half a unit of the last digit it prints), or NULL for doubles in full:
      * the checks' tolerances and difference steps follow it, and a claim is then compared at
@@ -121,7 +120,7 @@ typedef struct cc_sys_report {
 cc_sys_opts cc_sys_defaults(void);
 
 /* run every check on t; 0, or -1 with err when the target failed (misbehaved) */
-int cc_sys_run(const cc_sys_target *t, const cc_sys_opts *o, cc_sys_report *r, char *err, int errlen);
+int cc_sys_run(const cc_sys_target *t, const cc_sys_opts *o, cc_sys_report *r, char *err);
 
 /* 1 if a check that gates failed */
 int cc_sys_failed(const cc_sys_report *r);

@@ -149,7 +149,7 @@ static void first_kind(const char *path, char *kind, int len)
     kind[0] = 0;
     char *text = cc_test_read_file(path), err[160];
     if (!text) return;
-    cc_jdoc *doc = cc_jdoc_parse(text, strlen(text), err, sizeof err);
+    cc_jdoc *doc = cc_jdoc_parse(text, strlen(text), err);
     free(text);
     if (!doc) return;
     const cc_jv *root = cc_jdoc_root(doc), *rows = cc_jv_get(root, "rows");
@@ -283,7 +283,7 @@ static void first_system_finding(const char *path, char *out, int len)
     out[0] = 0;
     char *text = cc_test_read_file(path), err[160];
     if (!text) return;
-    cc_jdoc *doc = cc_jdoc_parse(text, strlen(text), err, sizeof err);
+    cc_jdoc *doc = cc_jdoc_parse(text, strlen(text), err);
     free(text);
     const cc_jv *checks = doc ? cc_jv_get(cc_jdoc_root(doc), "checks") : NULL;
     for (int i = 0; checks && checks->type == CC_JV_ARRAY && i < checks->n && !out[0]; i++) {
@@ -372,7 +372,7 @@ static void identified(const char *path, const char *key, char *out, int len)
     out[0] = 0;
     char *text = cc_test_read_file(path), err[160];
     if (!text) return;
-    cc_jdoc *doc = cc_jdoc_parse(text, strlen(text), err, sizeof err);
+    cc_jdoc *doc = cc_jdoc_parse(text, strlen(text), err);
     free(text);
     const cc_jv *id = doc ? cc_jv_get(cc_jdoc_root(doc), "identified") : NULL, *v = id ? cc_jv_get(id, key) : NULL;
     if (v && v->type == CC_JV_STRING) snprintf(out, (size_t)len, "%s", v->str);

@@ -45,10 +45,10 @@ static void test_outfile(void)
     fresh_dir();
     snprintf(path, sizeof path, "%s/a.txt", dir);
     cc_outfile o;
-    CU_ASSERT_EQUAL_FATAL(cc_outfile_open(&o, path, err, sizeof err), 0);
+    CU_ASSERT_EQUAL_FATAL(cc_outfile_open(&o, path, err), 0);
     fputs("first\n", o.f);
-    CU_ASSERT_EQUAL(cc_outfile_commit(&o, err, sizeof err), 0);
-    CU_ASSERT_EQUAL_FATAL(cc_outfile_open(&o, path, err, sizeof err), 0);
+    CU_ASSERT_EQUAL(cc_outfile_commit(&o, err), 0);
+    CU_ASSERT_EQUAL_FATAL(cc_outfile_open(&o, path, err), 0);
     fputs("half-writ", o.f);
     cc_outfile_abort(&o);
     read_all(path, buf, sizeof buf);
@@ -56,8 +56,8 @@ static void test_outfile(void)
     CU_ASSERT_EQUAL(entries(dir), 1);
     struct stat st;   /* readable by others as any output file, not mkstemp's 0600 */
     mode_t mask = umask(022);
-    CU_ASSERT_EQUAL_FATAL(cc_outfile_open(&o, path, err, sizeof err), 0);
-    CU_ASSERT_EQUAL(cc_outfile_commit(&o, err, sizeof err), 0);
+    CU_ASSERT_EQUAL_FATAL(cc_outfile_open(&o, path, err), 0);
+    CU_ASSERT_EQUAL(cc_outfile_commit(&o, err), 0);
     umask(mask);
     CU_ASSERT_EQUAL(stat(path, &st), 0);
     CU_ASSERT_EQUAL(st.st_mode & 0777, 0644);
@@ -72,11 +72,11 @@ static void test_csv(void)
     snprintf(path, sizeof path, "%s/s.csv", dir);
     const char *names[] = {"t", "energy"};
     double v[] = {0, 1.5, 0.02, NAN};
-    CU_ASSERT_EQUAL_FATAL(cc_write_csv(path, names, 2, v, 2, err, sizeof err), 0);
+    CU_ASSERT_EQUAL_FATAL(cc_write_csv(path, names, 2, v, 2, err), 0);
     read_all(path, buf, sizeof buf);
     CU_ASSERT_STRING_EQUAL(buf, "t,energy\n0,1.5\n0.02,nan\n");
     remove(path);
-    CU_ASSERT_EQUAL(cc_write_csv("/nonexistent/dir/s.csv", names, 2, v, 2, err, sizeof err), -1);
+    CU_ASSERT_EQUAL(cc_write_csv("/nonexistent/dir/s.csv", names, 2, v, 2, err), -1);
     CU_ASSERT_PTR_NOT_NULL(strstr(err, "cannot write /nonexistent/dir/s.csv"));
     CU_ASSERT_EQUAL(entries(dir), 0);
     rmdir(dir);
@@ -87,15 +87,15 @@ static void test_mkdir_p(void)
     char path[160], err[256];
     fresh_dir();
     snprintf(path, sizeof path, "%s/out/bend_compare/frames", dir);
-    CU_ASSERT_EQUAL(cc_mkdir_p(path, err, sizeof err), 0);
-    CU_ASSERT_EQUAL(cc_mkdir_p(path, err, sizeof err), 0);   /* again: fine */
+    CU_ASSERT_EQUAL(cc_mkdir_p(path, err), 0);
+    CU_ASSERT_EQUAL(cc_mkdir_p(path, err), 0);   /* again: fine */
     CU_ASSERT_EQUAL(access(path, W_OK), 0);
     char file[200];
     snprintf(file, sizeof file, "%s/out/plain", dir);
     FILE *f = fopen(file, "w");
     fclose(f);
     snprintf(path, sizeof path, "%s/out/plain/sub", dir);
-    CU_ASSERT_EQUAL(cc_mkdir_p(path, err, sizeof err), -1);
+    CU_ASSERT_EQUAL(cc_mkdir_p(path, err), -1);
     CU_ASSERT_PTR_NOT_NULL(strstr(err, "not a directory"));
     char cmd[128];
     snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
@@ -117,8 +117,8 @@ static void test_json_numbers(void)
 /* the number JSON text `t` reads as (t must parse), or NaN with *ok = 0 when it does not */
 static double read_number(const char *t, int *ok)
 {
-    char err[160];
-    cc_jdoc *d = cc_jdoc_parse(t, strlen(t), err, sizeof err);
+    char err[CC_ERRLEN];
+    cc_jdoc *d = cc_jdoc_parse(t, strlen(t), err);
     *ok = d != NULL;
     double v = d ? cc_jv_number(cc_jdoc_root(d)) : NAN;
     cc_jdoc_free(d);
@@ -158,8 +158,8 @@ static void test_json_read_numbers(void)
     /* a refusal is one line whatever bytes it quotes (fuzz_json: a key holding a newline) */
     static const char *const quoted[] = {"{\"a\nb\" 1}", "[\x01]", "\"\\\n\"", "{\"k\x7f\" 2}"};
     for (size_t k = 0; k < sizeof quoted / sizeof quoted[0]; k++) {
-        char err[160] = "";
-        cc_jdoc *d = cc_jdoc_parse(quoted[k], strlen(quoted[k]), err, sizeof err);
+        char err[CC_ERRLEN] = "";
+        cc_jdoc *d = cc_jdoc_parse(quoted[k], strlen(quoted[k]), err);
         CU_ASSERT_PTR_NULL(d);
         CU_ASSERT(err[0] != '\0');
         for (const char *c = err; *c; c++) CU_ASSERT((unsigned char)*c >= 0x20 && *c != 0x7f);
@@ -179,7 +179,7 @@ static cc_jdecimals decimals_of(const char *text)
     size_t n = strlen(text);
     char *copy = malloc(n ? n : 1), err[160];   /* no NUL after it: a reader that reads past it is caught */
     memcpy(copy, text, n);
-    cc_jdoc *d = cc_jdoc_parse(copy, n, err, sizeof err);
+    cc_jdoc *d = cc_jdoc_parse(copy, n, err);
     cc_jdecimals dec = d ? cc_jdoc_decimals(d) : (cc_jdecimals){-1, -1, -1};
     cc_jdoc_free(d);
     free(copy);

@@ -18,10 +18,10 @@ typedef struct cc_api_model {
 } cc_api_model;
 
 /* 0 if m is well formed (nv, ncomp, exactly one form, period), else -1 with why in err */
-int cc_api_check_model(const clothcheck_model *m, char *err, int nerr);
+int cc_api_check_model(const clothcheck_model *m, char *err);
 
 /* 0 if claim s fits model m (vertices, components, form), else -1 with why in err */
-int cc_api_check_claim(const clothcheck_model *m, const cc_claim_spec *s, char *err, int nerr);
+int cc_api_check_claim(const clothcheck_model *m, const cc_claim_spec *s, char *err);
 
 /* am = a copy of m; t = the target calling m's callbacks through am (which must outlive t),
  * with the period of m, or that of the variant claimed by s */

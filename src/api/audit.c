@@ -17,7 +17,6 @@
 #include "checks/kinds.h"
 #include "checks/report.h"
 
-#define ERRLEN 512
 #define WORSTLEN 128
 
 /* The public enums are the engine's, value for value. */
@@ -59,7 +58,7 @@ struct clothcheck_result {
 
 /* per thread: the last error, its code and why */
 static _Thread_local clothcheck_code last_code;
-static _Thread_local char last_error[ERRLEN + 64];
+static _Thread_local char last_error[CC_ERRLEN + 64];
 
 /* The version, from the generated header. */
 const char *clothcheck_version(void) { return CLOTHCHECK_VERSION; }
@@ -74,7 +73,7 @@ static clothcheck_result *fail(clothcheck_code code, const char *fn, const char 
 #endif
 static clothcheck_result *fail(clothcheck_code code, const char *fn, const char *fmt, ...)
 {
-    char msg[ERRLEN];
+    char msg[CC_ERRLEN];
     va_list ap;
     va_start(ap, fmt);
     vsnprintf(msg, sizeof msg, fmt, ap);
@@ -124,30 +123,30 @@ static clothcheck_code common_options(int nv, const clothcheck_options *p, cc_au
 {
     cc_rest r;
     if (p->samples < 0 || p->samples > 100000)
-        return snprintf(err, ERRLEN, "samples must be 0 (default) or 1..100000 (got %d)", p->samples), CLOTHCHECK_BAD_OPTION;
+        return snprintf(err, CC_ERRLEN, "samples must be 0 (default) or 1..100000 (got %d)", p->samples), CLOTHCHECK_BAD_OPTION;
     if (!(p->k >= 0 && isfinite(p->k)))
-        return snprintf(err, ERRLEN, "k must be 0 (default 1) or a positive finite stiffness (got %g)", p->k),
+        return snprintf(err, CC_ERRLEN, "k must be 0 (default 1) or a positive finite stiffness (got %g)", p->k),
                CLOTHCHECK_BAD_OPTION;
     if (!(p->area_power >= 0 && p->area_power <= 4))
-        return snprintf(err, ERRLEN, "area_power must be 0 (default 1) or in (0, 4] (got %g)", p->area_power),
+        return snprintf(err, CC_ERRLEN, "area_power must be 0 (default 1) or in (0, 4] (got %g)", p->area_power),
                CLOTHCHECK_BAD_OPTION;
     if (p->area_power > 0 && nv != 3)
-        return snprintf(err, ERRLEN, "area_power is the weight of triangles (nv 3); these elements have nv %d", nv),
+        return snprintf(err, CC_ERRLEN, "area_power is the weight of triangles (nv 3); these elements have nv %d", nv),
                CLOTHCHECK_BAD_OPTION;
     if ((p->x_rest || p->flat_rest) && nv != 4)
-        return snprintf(err, ERRLEN, "%s is about the rest hinge of bend elements (nv 4); these have nv %d",
+        return snprintf(err, CC_ERRLEN, "%s is about the rest hinge of bend elements (nv 4); these have nv %d",
                         p->x_rest ? "x_rest" : "flat_rest", nv), CLOTHCHECK_BAD_OPTION;
     if (p->x_rest && p->flat_rest)
-        return snprintf(err, ERRLEN, "x_rest and flat_rest both say what the rest hinge is: give one"), CLOTHCHECK_BAD_OPTION;
+        return snprintf(err, CC_ERRLEN, "x_rest and flat_rest both say what the rest hinge is: give one"), CLOTHCHECK_BAD_OPTION;
     if (p->x_rest) {
         char why[CC_ERRLEN];
         memcpy(x_rest, p->x_rest, 12 * sizeof *x_rest);
         if (cc_positions_in_range(x_rest, 4, why) < 0 || cc_rest_hinge_shape(&r, x_rest, why) < 0)
-            return snprintf(err, ERRLEN, "x_rest: %s", why), CLOTHCHECK_BAD_OPTION;
+            return snprintf(err, CC_ERRLEN, "x_rest: %.400s", why), CLOTHCHECK_BAD_OPTION;
         o->sample.hinge_rest = x_rest;
     }
     if ((unsigned)p->precision > CLOTHCHECK_PRECISION_DOUBLE)
-        return snprintf(err, ERRLEN, "precision must be CLOTHCHECK_PRECISION_AUTO, _SINGLE or _DOUBLE (got %d)",
+        return snprintf(err, CC_ERRLEN, "precision must be CLOTHCHECK_PRECISION_AUTO, _SINGLE or _DOUBLE (got %d)",
                         (int)p->precision), CLOTHCHECK_BAD_OPTION;
     o->sample.flat_rest = p->flat_rest != 0;
     if (p->area_power > 0) o->sample.area_power = p->area_power;
@@ -155,7 +154,7 @@ static clothcheck_code common_options(int nv, const clothcheck_options *p, cc_au
     if (p->seed) o->seed = p->seed;
     if (p->only_case) {
         if (cc_case_parse(nv, p->only_case, &o->case_id) < 0)
-            return snprintf(err, ERRLEN, "only_case '%s' is not a case (a number, #N or e0..e%d)", p->only_case,
+            return snprintf(err, CC_ERRLEN, "only_case '%s' is not a case (a number, #N or e0..e%d)", p->only_case,
                             cc_edge_count(nv) - 1), CLOTHCHECK_BAD_OPTION;
         o->only_case = 1;
     }
@@ -171,16 +170,16 @@ static clothcheck_code model_options(const clothcheck_model *m, const clothcheck
     if (c != CLOTHCHECK_OK) return c;
     unsigned refs = (1u << CLOTHCHECK_REF_CLAIM) - 1;   /* fd-true .. exact-frozen */
     if (p->references & ~refs)
-        return snprintf(err, ERRLEN, "references holds bits of 1u << CLOTHCHECK_REF_FD_TRUE .. _EXACT_FROZEN only (got %#x)",
+        return snprintf(err, CC_ERRLEN, "references holds bits of 1u << CLOTHCHECK_REF_FD_TRUE .. _EXACT_FROZEN only (got %#x)",
                         p->references), CLOTHCHECK_BAD_OPTION;
     if (p->references) o->refs = p->references | (1u << CC_REF_CLAIM) | (1u << CC_REF_CLAIM_EXACT);
     if (p->precision == CLOTHCHECK_PRECISION_SINGLE) o->precision = CC_AUDIT_PREC_SINGLE;
     if (p->contract || p->exec_timeout)
-        return snprintf(err, ERRLEN, "contract and exec_timeout are about a program (clothcheck_audit_exec)"),
+        return snprintf(err, CC_ERRLEN, "contract and exec_timeout are about a program (clothcheck_audit_exec)"),
                CLOTHCHECK_BAD_OPTION;
     if (!p->claims) return CLOTHCHECK_OK;
-    if (cc_claim_parse(p->claims, p->k > 0 ? p->k : 1.0, m->force != NULL, &o->claims, err, ERRLEN) < 0 ||
-        cc_api_check_claim(m, &o->claims, err, ERRLEN) < 0)
+    if (cc_claim_parse(p->claims, p->k > 0 ? p->k : 1.0, m->force != NULL, &o->claims, err) < 0 ||
+        cc_api_check_claim(m, &o->claims, err) < 0)
         return CLOTHCHECK_BAD_CLAIM;
     return CLOTHCHECK_OK;
 }
@@ -244,10 +243,10 @@ static clothcheck_result *publish(clothcheck_result *r)
 clothcheck_result *clothcheck_audit(const clothcheck_model *m, const clothcheck_options *o)
 {
     static const char fn[] = "clothcheck_audit";
-    char err[ERRLEN];
+    char err[CC_ERRLEN];
     clothcheck_options d = {0};
     if (!o) o = &d;
-    if (cc_api_check_model(m, err, sizeof err) < 0) return fail(CLOTHCHECK_MISUSE, fn, "%s", err);
+    if (cc_api_check_model(m, err) < 0) return fail(CLOTHCHECK_MISUSE, fn, "%s", err);
     clothcheck_result *r = calloc(1, sizeof *r);
     if (!r) return fail(CLOTHCHECK_NO_MEMORY, fn, "out of memory");
     cc_audit_opts opts;
@@ -277,7 +276,7 @@ static clothcheck_code exec_code(int rc)
 clothcheck_result *clothcheck_audit_exec(const char *condition, const char *command, const clothcheck_options *o)
 {
     static const char fn[] = "clothcheck_audit_exec";
-    char err[ERRLEN];
+    char err[CC_ERRLEN];
     clothcheck_options d = {0};
     if (!o) o = &d;
     const cc_condition *cond = condition ? cc_condition_find(condition, NULL) : NULL;
@@ -300,7 +299,7 @@ clothcheck_result *clothcheck_audit_exec(const char *condition, const char *comm
     if (!r) return fail(CLOTHCHECK_NO_MEMORY, fn, "out of memory");
     clothcheck_code c = common_options(cond->nv, o, &ea.opts, r->x_rest, err);
     double k = o->k > 0 ? o->k : 1.0;
-    if (c == CLOTHCHECK_OK && o->claims && cc_exec_audit_claim(&ea, o->claims, k, err, sizeof err) < 0)
+    if (c == CLOTHCHECK_OK && o->claims && cc_exec_audit_claim(&ea, o->claims, k, err) < 0)
         c = CLOTHCHECK_BAD_CLAIM;
     if (c != CLOTHCHECK_OK) {
         free(r);
@@ -313,7 +312,7 @@ clothcheck_result *clothcheck_audit_exec(const char *condition, const char *comm
         return fail(CLOTHCHECK_NO_MEMORY, fn, "out of memory");
     }
     ea.cmd = memcpy(r->command, command, len);
-    int rc = cc_exec_audit_run(&ea, &r->run, err, sizeof err);
+    int rc = cc_exec_audit_run(&ea, &r->run, err);
     if (rc < 0) {
         free(r->command);
         free(r);

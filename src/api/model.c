@@ -109,7 +109,7 @@ static int model_value(void *ctx, const double *x, const double *xf, const cc_re
 }
 
 /* 0 if m is well formed, else -1 with why in err */
-int cc_api_check_model(const clothcheck_model *m, char *err, int nerr)
+int cc_api_check_model(const clothcheck_model *m, char *err)
 {
     const char *why = NULL;
     if (!m) why = "no model (NULL)";
@@ -123,23 +123,23 @@ int cc_api_check_model(const clothcheck_model *m, char *err, int nerr)
     else if (m->force && m->ncomp != 0 && m->ncomp != 1) why = "ncomp belongs to the condition form (a force has one energy)";
     else if (m->force && m->period != 0) why = "period belongs to the condition form (an energy is not an angle)";
     else if (!(m->period >= 0 && isfinite(m->period))) why = "period must be 0 or a positive finite number";
-    if (why) snprintf(err, (size_t)nerr, "%s", why);
+    if (why) snprintf(err, CC_ERRLEN, "%s", why);
     return why ? -1 : 0;
 }
 
 /* 0 if claim s fits m's form, vertices and components, else -1 with why in err */
-int cc_api_check_claim(const clothcheck_model *m, const cc_claim_spec *s, char *err, int nerr)
+int cc_api_check_claim(const clothcheck_model *m, const cc_claim_spec *s, char *err)
 {
     char label[96];
     if (!cc_claim_given(s)) return 0;
     if (s->bridson_force && !m->force) {
-        snprintf(err, (size_t)nerr, "claims 'bridson-force' is a force: give the model in the force form (force, jacobian)");
+        snprintf(err, CC_ERRLEN, "claims 'bridson-force' is a force: give the model in the force form (force, jacobian)");
         return -1;
     }
     int nc = m->force ? 1 : m->ncomp;
     if (cc_claim_nv(s) == m->nv && cc_claim_ncomp(s) == nc) return 0;
     cc_claim_label(s, label, sizeof label);
-    snprintf(err, (size_t)nerr, "claims %s: an element of %d vertices and %d component%s; the model has %d and %d",
+    snprintf(err, CC_ERRLEN, "claims %s: an element of %d vertices and %d component%s; the model has %d and %d",
              label, cc_claim_nv(s), cc_claim_ncomp(s), cc_claim_ncomp(s) == 1 ? "" : "s", m->nv, nc);
     return -1;
 }

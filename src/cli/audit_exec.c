@@ -21,10 +21,10 @@ int cc_audit_write_plots(const char *dir, const cc_audit *a, int n)
 
 int cc_audit_exec(const cc_exec_audit *ea, const cc_exec_output *out)
 {
-    char err[768];
+    char err[CC_ERRLEN];
     cc_exec_run *r = malloc(sizeof *r);
     if (!r) return cc_cli_error("audit", "out of memory");
-    if (cc_exec_audit_run(ea, r, err, sizeof err) < 0) {
+    if (cc_exec_audit_run(ea, r, err) < 0) {
         free(r);
         return cc_cli_error("audit", "%s", err);
     }

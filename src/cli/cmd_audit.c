@@ -257,7 +257,7 @@ static int parse_args(int argc, char **argv, audit_args *a)
 static int plots_dir(const char *dir)
 {
     char err[CC_ERRLEN];
-    if (cc_mkdir_p(dir, err, sizeof err) < 0) return cc_cli_error("audit", "--plots: %s", err);
+    if (cc_mkdir_p(dir, err) < 0) return cc_cli_error("audit", "--plots: %s", err);
     return 0;
 }
 
@@ -275,7 +275,7 @@ static int audit_program(const audit_args *a)
     ea.precision = a->precision;
     ea.progress = isatty(2) ? stderr : NULL;
     double k = a->k > 0 ? a->k : 1.0;
-    if (a->claims && cc_exec_audit_claim(&ea, a->claims, k, err, sizeof err) < 0)
+    if (a->claims && cc_exec_audit_claim(&ea, a->claims, k, err) < 0)
         return cc_cli_error("audit", "--claims: %s", err);
     if (!a->claims) ea.claims.k = k;
     if (a->samples_given) ea.opts.samples = a->opts.samples;
@@ -288,7 +288,7 @@ static int audit_program(const audit_args *a)
     }
     cc_outfile jf = {0};
     int rc;
-    if (a->json && strcmp(a->json, "-") && cc_outfile_open(&jf, a->json, err, sizeof err) < 0)
+    if (a->json && strcmp(a->json, "-") && cc_outfile_open(&jf, a->json, err) < 0)
         return cc_cli_error("audit", "%s", err);
     cc_exec_output out = {a->json && !strcmp(a->json, "-"), jf.f, a->plots};
     if (a->plots && (rc = plots_dir(a->plots)) != 0) {
@@ -297,7 +297,7 @@ static int audit_program(const audit_args *a)
     }
     rc = cc_audit_exec(&ea, &out);
     if (jf.f && rc != CC_EXIT_USAGE) {
-        if (cc_outfile_commit(&jf, err, sizeof err) < 0) return cc_cli_error("audit", "%s", err);
+        if (cc_outfile_commit(&jf, err) < 0) return cc_cli_error("audit", "%s", err);
     } else if (jf.f) {
         cc_outfile_abort(&jf);
     }
@@ -343,7 +343,7 @@ static int write_outputs(const audit_args *a, cc_audit *au, int n, cc_outfile *j
     else cc_report_table(stdout, au, n);
     if (jf->f) {
         cc_report_json(jf->f, au, n);
-        if (cc_outfile_commit(jf, err, sizeof err) < 0) return cc_cli_error("audit", "%s", err);
+        if (cc_outfile_commit(jf, err) < 0) return cc_cli_error("audit", "%s", err);
     }
     return a->plots ? cc_audit_write_plots(a->plots, au, n) : 0;
 }
@@ -364,7 +364,7 @@ int cc_cmd_audit(int argc, char **argv)
     if (a.plots && (rc = plots_dir(a.plots)) != 0) return rc;
     cc_outfile jf = {0};
     char err[CC_ERRLEN];
-    if (a.json && strcmp(a.json, "-") && cc_outfile_open(&jf, a.json, err, sizeof err) < 0)
+    if (a.json && strcmp(a.json, "-") && cc_outfile_open(&jf, a.json, err) < 0)
         return cc_cli_error("audit", "%s", err);
     cc_audit *au = calloc((size_t)(n > 0 ? n : 1), sizeof *au);
     if (!au) {

@@ -251,7 +251,7 @@ static int check_csv_path(const char *path)
 {
     char err[CC_ERRLEN];
     cc_outfile f;
-    if (cc_outfile_open(&f, path, err, sizeof err) < 0) return cc_cli_error("bench", "--csv: %s", err), -1;
+    if (cc_outfile_open(&f, path, err) < 0) return cc_cli_error("bench", "--csv: %s", err), -1;
     cc_outfile_abort(&f);
     return 0;
 }
@@ -268,7 +268,7 @@ static int write_steps_csv(const char *path, const double *t, int steps, int don
         v[6 * k] = k + 1;
         for (int c = 0; c < 5; c++) v[6 * k + 1 + c] = t[(size_t)c * steps + k];
     }
-    int rc = cc_write_csv(path, names, 6, v, done, err, sizeof err);
+    int rc = cc_write_csv(path, names, 6, v, done, err);
     free(v);
     if (rc < 0) cc_cli_error("bench", "--csv: %s", err);
     return rc;

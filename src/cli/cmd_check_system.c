@@ -211,22 +211,22 @@ int cc_cmd_check_system(int argc, char **argv)
     cc_mesh *m = load_mesh(&a);
     if (!m) return CC_EXIT_USAGE;
     cc_outfile jf = {0};
-    char err[768];
-    if (a.json && strcmp(a.json, "-") && cc_outfile_open(&jf, a.json, err, sizeof err) < 0) {
+    char err[CC_ERRLEN];
+    if (a.json && strcmp(a.json, "-") && cc_outfile_open(&jf, a.json, err) < 0) {
         cc_mesh_free(m);
         return cc_cli_error("check-system", "%s", err);
     }
     cc_exec_system x;
     cc_sys_report *r = calloc(1, sizeof *r);
     rc = !r ? cc_cli_error("check-system", "out of memory") : 0;
-    if (!rc && cc_exec_system_check(a.exec, m, a.claims, a.timeout, a.o, &x, r, &a.claim_area_power, err, sizeof err) < 0)
+    if (!rc && cc_exec_system_check(a.exec, m, a.claims, a.timeout, a.o, &x, r, &a.claim_area_power, err) < 0)
         rc = cc_cli_error("check-system", "%s%s", a.claims && !strncmp(err, "claims: ", 8) ? "--" : "", err);
     if (!rc) {
         if (a.json && !strcmp(a.json, "-")) print_json(stdout, &a, &x, r);
         else print_table(stdout, &a, m, &x, r);
         if (jf.f) {
             print_json(jf.f, &a, &x, r);
-            if (cc_outfile_commit(&jf, err, sizeof err) < 0) rc = cc_cli_error("check-system", "%s", err);
+            if (cc_outfile_commit(&jf, err) < 0) rc = cc_cli_error("check-system", "%s", err);
         }
         if (!rc) rc = cc_sys_failed(r) ? CC_EXIT_FAIL : CC_EXIT_OK;
     }

@@ -83,13 +83,13 @@ static const char *default_out(const char *script, char *buf, size_t n)
 /* 0 if dir, or the nearest folder above it that exists, can be written */
 /* make the output folder named with --out (mkdir -p) and prove it writable by creating and
  * removing a file in it; 0, or -1 with the reason in err */
-static int prepare_out(const char *dir, char *err, size_t n)
+static int prepare_out(const char *dir, char *err)
 {
-    if (cc_mkdir_p(dir, err, n) < 0) return -1;
+    if (cc_mkdir_p(dir, err) < 0) return -1;
     char probe[PATH_MAX];
     snprintf(probe, sizeof probe, "%s/.clothcheck-writeXXXXXX", dir);
     int fd = mkstemp(probe);
-    if (fd < 0) return snprintf(err, n, "%s", strerror(errno)), -1;
+    if (fd < 0) return cc_fail(err, "%s", strerror(errno));
     close(fd);
     unlink(probe);
     return 0;
@@ -240,8 +240,8 @@ int cc_cmd_run(int argc, char **argv)
         }
     }
     if (i >= argc) return cc_cli_error("run", "no script given (see clothcheck run --help)");
-    char why[512];
-    if (o.out && prepare_out(o.out, why, sizeof why) < 0)
+    char why[CC_ERRLEN];
+    if (o.out && prepare_out(o.out, why) < 0)
         return cc_cli_error("run", "cannot write into the output folder '%s': %s", o.out, why);
     o.argc = argc - i;
     o.argv = argv + i;

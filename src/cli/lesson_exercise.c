@@ -31,13 +31,13 @@ int cc_lesson_is_exercise_option(const char *opt)
 /* copy src to dst with a temporary file renamed into place; never over an existing dst */
 static int copy_new(const char *src, const char *dst)
 {
-    char err[256];
+    char err[CC_ERRLEN];
     struct stat st;
     if (stat(dst, &st) == 0) return cc_cli_error("lesson", "%s exists; not overwriting it (choose another folder)", dst);
     FILE *in = fopen(src, "rb");
     if (!in) return cc_cli_error("lesson", "cannot read %s (this lesson has no exercise yet?)", src);
     cc_outfile o;
-    if (cc_outfile_open(&o, dst, err, sizeof err) < 0) {
+    if (cc_outfile_open(&o, dst, err) < 0) {
         fclose(in);
         return cc_cli_error("lesson", "%s", err);
     }
@@ -45,7 +45,7 @@ static int copy_new(const char *src, const char *dst)
     size_t n;
     while ((n = fread(buf, 1, sizeof buf, in)) > 0) fwrite(buf, 1, n, o.f);
     fclose(in);
-    if (cc_outfile_commit(&o, err, sizeof err) < 0) return cc_cli_error("lesson", "%s", err);
+    if (cc_outfile_commit(&o, err) < 0) return cc_cli_error("lesson", "%s", err);
     return CC_EXIT_OK;
 }
 
@@ -93,7 +93,7 @@ int cc_lesson_exercise(const char *root, const char *lesson, int argc, char **ar
             return cc_cli_error("lesson", "the folder name is too long");
         struct stat st;
         if (stat(src, &st) != 0) return cc_cli_error("lesson", "lesson %s has no exercise yet (no %s)", lesson, file);
-        if (cc_mkdir_p(dir, err, sizeof err) < 0) return cc_cli_error("lesson", "%s", err);
+        if (cc_mkdir_p(dir, err) < 0) return cc_cli_error("lesson", "%s", err);
         int rc = copy_new(src, dst);
         if (rc != CC_EXIT_OK) return rc;
         if (!strcmp(action, "--exercise"))

@@ -19,12 +19,12 @@
 #define CC_CONDITION_H
 
 #include <stddef.h>
+#include "io/error.h"
 #include "math/cc_hd.h"
 
 #define CC_MAX_NV   4              /* vertices per element, at most (a hinge) */
 #define CC_MAX_DOF  (3 * CC_MAX_NV) /* 12 */
 #define CC_MAX_COMP 3              /* components of C, at most (bend/quadratic) */
-#define CC_ERRLEN   160            /* size of error message buffers */
 
 /* What the caller wants from cc_condition.eval; eval returns the bits it filled. */
 enum {

@@ -6,14 +6,14 @@
 #include <unistd.h>
 #include "io/files.h"
 
-int cc_outfile_open(cc_outfile *o, const char *path, char *err, size_t errlen)
+int cc_outfile_open(cc_outfile *o, const char *path, char *err)
 {
     memset(o, 0, sizeof *o);
     size_t n = strlen(path);
     o->path = malloc(n + 1);
     o->tmp = malloc(n + 12);
     if (!o->path || !o->tmp) {
-        snprintf(err, errlen, "out of memory");
+        snprintf(err, CC_ERRLEN, "out of memory");
         cc_outfile_abort(o);
         return -1;
     }
@@ -27,7 +27,7 @@ int cc_outfile_open(cc_outfile *o, const char *path, char *err, size_t errlen)
         o->f = fdopen(fd, "w");
     }
     if (!o->f) {
-        snprintf(err, errlen, "cannot write %s: %s", path, strerror(errno));
+        snprintf(err, CC_ERRLEN, "cannot write %s: %s", path, strerror(errno));
         if (fd >= 0) close(fd), remove(o->tmp);
         free(o->tmp), o->tmp = NULL;
         cc_outfile_abort(o);
@@ -36,13 +36,13 @@ int cc_outfile_open(cc_outfile *o, const char *path, char *err, size_t errlen)
     return 0;
 }
 
-int cc_outfile_commit(cc_outfile *o, char *err, size_t errlen)
+int cc_outfile_commit(cc_outfile *o, char *err)
 {
     int bad = ferror(o->f);
     bad |= fclose(o->f) != 0;
     o->f = NULL;
     if (bad || rename(o->tmp, o->path) != 0) {
-        snprintf(err, errlen, "cannot write %s: %s", o->path, strerror(errno ? errno : EIO));
+        snprintf(err, CC_ERRLEN, "cannot write %s: %s", o->path, strerror(errno ? errno : EIO));
         cc_outfile_abort(o);
         return -1;
     }
@@ -60,11 +60,11 @@ void cc_outfile_abort(cc_outfile *o)
     memset(o, 0, sizeof *o);
 }
 
-int cc_mkdir_p(const char *path, char *err, size_t errlen)
+int cc_mkdir_p(const char *path, char *err)
 {
     char buf[4096];
     size_t n = strlen(path);
-    if (n == 0 || n >= sizeof buf) return snprintf(err, errlen, "bad directory name"), -1;
+    if (n == 0 || n >= sizeof buf) return snprintf(err, CC_ERRLEN, "bad directory name"), -1;
     memcpy(buf, path, n + 1);
     for (size_t i = 1; i <= n; i++) {
         if (buf[i] != '/' && buf[i] != '\0') continue;
@@ -73,9 +73,9 @@ int cc_mkdir_p(const char *path, char *err, size_t errlen)
         struct stat st;
         if (stat(buf, &st) != 0) {
             if (mkdir(buf, 0777) != 0 && errno != EEXIST)
-                return snprintf(err, errlen, "cannot create directory %s: %s", buf, strerror(errno)), -1;
+                return snprintf(err, CC_ERRLEN, "cannot create directory %s: %s", buf, strerror(errno)), -1;
         } else if (!S_ISDIR(st.st_mode)) {
-            return snprintf(err, errlen, "%s exists and is not a directory", buf), -1;
+            return snprintf(err, CC_ERRLEN, "%s exists and is not a directory", buf), -1;
         }
         buf[i] = c;
     }
@@ -83,17 +83,17 @@ int cc_mkdir_p(const char *path, char *err, size_t errlen)
 }
 
 int cc_write_csv(const char *path, const char *const *names, int ncol, const double *v, int nrow,
-                 char *err, size_t errlen)
+                 char *err)
 {
     cc_outfile o;
-    if (cc_outfile_open(&o, path, err, errlen) < 0) return -1;
+    if (cc_outfile_open(&o, path, err) < 0) return -1;
     for (int c = 0; c < ncol; c++) fprintf(o.f, "%s%s", c ? "," : "", names[c]);
     fputc('\n', o.f);
     for (int r = 0; r < nrow; r++) {
         for (int c = 0; c < ncol; c++) fprintf(o.f, "%s%.17g", c ? "," : "", v[(size_t)r * ncol + c]);
         fputc('\n', o.f);
     }
-    return cc_outfile_commit(&o, err, errlen);
+    return cc_outfile_commit(&o, err);
 }
 
 void cc_progress(const char *label, long done, long total)

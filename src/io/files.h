@@ -7,6 +7,8 @@
 #ifndef CC_FILES_H
 #define CC_FILES_H
 
+#include "io/error.h"
+
 #include <stdio.h>
 
 typedef struct cc_outfile {
@@ -15,20 +17,20 @@ typedef struct cc_outfile {
     char *tmp;        /* the temporary path (owned) */
 } cc_outfile;
 
-/* open a temporary file for path; 0, or -1 with err (errlen bytes) */
-int cc_outfile_open(cc_outfile *o, const char *path, char *err, size_t errlen);
+/* open a temporary file for path; 0, or -1 with err */
+int cc_outfile_open(cc_outfile *o, const char *path, char *err);
 /* close and rename into place; 0, or -1 with err (the temporary is removed) */
-int cc_outfile_commit(cc_outfile *o, char *err, size_t errlen);
+int cc_outfile_commit(cc_outfile *o, char *err);
 /* close and remove the temporary */
 void cc_outfile_abort(cc_outfile *o);
 
 /* mkdir -p path; 0, or -1 with err */
-int cc_mkdir_p(const char *path, char *err, size_t errlen);
+int cc_mkdir_p(const char *path, char *err);
 
 /* Write a CSV file atomically: a header line of ncol names, then nrow rows of ncol numbers
  * (row-major in v, 17 significant digits, non-finite numbers as nan/inf). 0 or -1 with err. */
 int cc_write_csv(const char *path, const char *const *names, int ncol, const double *v, int nrow,
-                 char *err, size_t errlen);
+                 char *err);
 
 /* Progress on stderr for long runs: "label: done/total (pct%)", redrawn at most every 0.2 s
  * and only when stderr is a terminal or CC_PROGRESS is set; a final newline on done == total. */

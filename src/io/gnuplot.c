@@ -76,28 +76,28 @@ const char *cc_gp_terminal(void)
 }
 
 /* open dir/name.dat atomically */
-int cc_gp_data_open(cc_outfile *o, const char *dir, const char *name, char *err, size_t errlen)
+int cc_gp_data_open(cc_outfile *o, const char *dir, const char *name, char *err)
 {
     char path[CC_PATH_MAX];
     if (!cc_gp_name_ok(name) || cc_path_join(path, dir, name, ".dat") < 0)
-        return snprintf(err, errlen, "bad plot name '%s'", name), -1;
-    return cc_outfile_open(o, path, err, errlen);
+        return snprintf(err, CC_ERRLEN, "bad plot name '%s'", name), -1;
+    return cc_outfile_open(o, path, err);
 }
 
 /* open dir/name.gp atomically; 0, or -1 with err */
-static int script_file(cc_outfile *o, const char *dir, const char *name, char *err, size_t errlen)
+static int script_file(cc_outfile *o, const char *dir, const char *name, char *err)
 {
     char path[CC_PATH_MAX];
     if (!cc_gp_name_ok(name) || cc_path_join(path, dir, name, ".gp") < 0)
-        return snprintf(err, errlen, "bad plot name '%s'", name), -1;
-    return cc_outfile_open(o, path, err, errlen);
+        return snprintf(err, CC_ERRLEN, "bad plot name '%s'", name), -1;
+    return cc_outfile_open(o, path, err);
 }
 
 /* open dir/name.gp atomically and write the terminal and output preamble */
 int cc_gp_script_open(cc_outfile *o, const char *dir, const char *name, int w, int h,
-                      char *err, size_t errlen)
+                      char *err)
 {
-    if (script_file(o, dir, name, err, errlen) < 0) return -1;
+    if (script_file(o, dir, name, err) < 0) return -1;
     fprintf(o->f,
             "# %s.gp: plots %s.dat into %s.png. Re-make by hand: cd <this directory> && gnuplot %s.gp\n"
             "reset\n"
@@ -113,9 +113,9 @@ int cc_gp_script_open(cc_outfile *o, const char *dir, const char *name, int w, i
 }
 
 int cc_gp_anim_open(cc_outfile *o, const char *dir, const char *name, int w, int h, int delay,
-                    char *err, size_t errlen)
+                    char *err)
 {
-    if (script_file(o, dir, name, err, errlen) < 0) return -1;
+    if (script_file(o, dir, name, err) < 0) return -1;
     fprintf(o->f,
             "# %s.gp: plots %s.dat into the animation %s.gif, one plot a frame. Re-make by hand:\n"
             "# cd <this directory> && gnuplot %s.gp\n"
@@ -128,10 +128,10 @@ int cc_gp_anim_open(cc_outfile *o, const char *dir, const char *name, int w, int
 }
 
 /* close the output in the script and commit it */
-int cc_gp_script_close(cc_outfile *o, char *err, size_t errlen)
+int cc_gp_script_close(cc_outfile *o, char *err)
 {
     fputs("unset output\nundefine cc_output\n", o->f);
-    return cc_outfile_commit(o, err, errlen);
+    return cc_outfile_commit(o, err);
 }
 
 /* the temporary image of script i */

@@ -11,6 +11,8 @@
 #ifndef CC_GNUPLOT_H
 #define CC_GNUPLOT_H
 
+#include "io/error.h"
+
 #include <stdio.h>
 
 #include "io/files.h"
@@ -28,21 +30,21 @@ const char *cc_gp_terminal(void);
 
 /* Start dir/name.dat (readable by all, like the script and the PNG); the caller writes
  * whitespace-separated columns ("NaN" for gaps) and commits with cc_outfile_commit.
- * 0, or -1 with err (errlen bytes). */
-int cc_gp_data_open(cc_outfile *o, const char *dir, const char *name, char *err, size_t errlen);
+ * 0, or -1 with err. */
+int cc_gp_data_open(cc_outfile *o, const char *dir, const char *name, char *err);
 
 /* Start dir/name.gp: a header naming the data, a PNG terminal (pngcairo if the running
  * gnuplot has it, else png) of w x h pixels, and output to name.png. The caller writes the
- * plot commands to o->f, then cc_gp_script_close. 0, or -1 with err (errlen bytes). */
+ * plot commands to o->f, then cc_gp_script_close. 0, or -1 with err. */
 int cc_gp_script_open(cc_outfile *o, const char *dir, const char *name, int w, int h,
-                      char *err, size_t errlen);
+                      char *err);
 /* Start dir/name.gp for an animated GIF (gnuplot's `gif animate` terminal), w x h pixels,
  * delay hundredths of a second between frames, output to name.gif: every plot command the
  * caller writes is one frame. 0, or -1 with err. */
 int cc_gp_anim_open(cc_outfile *o, const char *dir, const char *name, int w, int h, int delay,
-                    char *err, size_t errlen);
+                    char *err);
 /* end the script (close its output) and commit it; 0, or -1 with err */
-int cc_gp_script_close(cc_outfile *o, char *err, size_t errlen);
+int cc_gp_script_close(cc_outfile *o, char *err);
 
 /* Run gnuplot once in dir over the scripts names[i].gp, each drawing names[i].png through a
  * temporary file. Returns the number of PNGs made, or -1 if gnuplot is not available. */

@@ -31,8 +31,8 @@ typedef struct parser {
     cc_jv *stack;
     const char **kstack;
     size_t top, cap;
-    char *err;
-    int errlen, failed;
+    char *err;           /* CC_ERRLEN bytes */
+    int failed;
 } parser;
 
 /* n bytes from the arena (aligned for doubles and pointers), or NULL */
@@ -56,13 +56,13 @@ static int fail(parser *p, const char *fmt, ...)
 {
     if (p->failed) return -1;
     p->failed = 1;
-    char msg[160];
+    char msg[CC_ERRLEN];
     va_list ap;
     va_start(ap, fmt);
     vsnprintf(msg, sizeof msg, fmt, ap);
     va_end(ap);
     /* one line whatever the input quoted in it holds: control bytes shown as \xHH */
-    size_t at = 0, cap = (size_t)p->errlen;
+    size_t at = 0, cap = CC_ERRLEN;
     for (const unsigned char *c = (const unsigned char *)msg; *c && at + 5 < cap; c++) {
         if (*c < 0x20 || *c == 0x7f) at += (size_t)snprintf(p->err + at, cap - at, "\\x%02X", *c);
         else p->err[at++] = (char)*c;
@@ -364,11 +364,11 @@ void cc_jdoc_free(cc_jdoc *d)
     free(d);
 }
 
-cc_jdoc *cc_jdoc_parse(const char *text, size_t len, char *err, int errlen)
+cc_jdoc *cc_jdoc_parse(const char *text, size_t len, char *err)
 {
     cc_jdoc *d = calloc(1, sizeof *d);
-    parser p = {text, text + len, d, NULL, NULL, 0, 0, err, errlen, 0};
-    if (!d) return snprintf(err, (size_t)errlen, "out of memory"), NULL;
+    parser p = {text, text + len, d, NULL, NULL, 0, 0, err, 0};
+    if (!d) return snprintf(err, CC_ERRLEN, "out of memory"), NULL;
     int rc = value(&p, &d->root, 0);
     if (rc == 0) {
         skip_space(&p);
@@ -378,7 +378,7 @@ cc_jdoc *cc_jdoc_parse(const char *text, size_t len, char *err, int errlen)
     free(p.kstack);
     if (rc < 0) {
         size_t at = (size_t)(p.s - text), n = strlen(err);
-        snprintf(err + n, (size_t)errlen - n, " (at byte %zu)", at);
+        snprintf(err + n, CC_ERRLEN - n, " (at byte %zu)", at);
         cc_jdoc_free(d);
         return NULL;
     }

@@ -8,6 +8,8 @@
 #ifndef CC_JSONR_H
 #define CC_JSONR_H
 
+#include "io/error.h"
+
 #include <stddef.h>
 
 typedef enum cc_jv_type {
@@ -48,9 +50,9 @@ typedef struct cc_jdecimals {
     int max_digits;   /* significant digits, at most, of one number */
 } cc_jdecimals;
 
-/* the document in text[0..len); NULL and a one-line reason in err (size errlen) if it is not
+/* the document in text[0..len); NULL and a one-line reason in err if it is not
  * JSON, with the byte offset where reading stopped */
-cc_jdoc *cc_jdoc_parse(const char *text, size_t len, char *err, int errlen);
+cc_jdoc *cc_jdoc_parse(const char *text, size_t len, char *err);
 /* the relative rounding of numbers with decimals d: half a unit of the last digit of the most
  * digits printed and, where every one is a float's rounding (with enough of them to tell: more
  * than 20, or 3 printed with 12 digits or more, and some printed with 8 digits or more: every

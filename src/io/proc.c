@@ -21,7 +21,7 @@ static double now(void)
     return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
 }
 
-int cc_proc_split(const char *cmd, char **argv, int max, char *buf, size_t n, char *err, int errlen)
+int cc_proc_split(const char *cmd, char **argv, int max, char *buf, size_t n, char *err)
 {
     int argc = 0;
     size_t o = 0;
@@ -29,7 +29,7 @@ int cc_proc_split(const char *cmd, char **argv, int max, char *buf, size_t n, ch
     for (;;) {
         while (*s == ' ' || *s == '\t' || *s == '\n') s++;
         if (!*s) break;
-        if (argc >= max - 1) return snprintf(err, (size_t)errlen, "more than %d words", max - 1), -1;
+        if (argc >= max - 1) return snprintf(err, CC_ERRLEN, "more than %d words", max - 1), -1;
         argv[argc++] = buf + o;
         char quote = 0;
         for (; *s && (quote || (*s != ' ' && *s != '\t' && *s != '\n')); s++) {
@@ -42,35 +42,35 @@ int cc_proc_split(const char *cmd, char **argv, int max, char *buf, size_t n, ch
                 continue;
             }
             if (*s == '\\' && quote != '\'' && s[1]) s++;
-            if (o + 1 >= n) return snprintf(err, (size_t)errlen, "the command is too long"), -1;
+            if (o + 1 >= n) return snprintf(err, CC_ERRLEN, "the command is too long"), -1;
             buf[o++] = *s;
         }
-        if (quote) return snprintf(err, (size_t)errlen, "a %c quote is not closed", quote), -1;
-        if (o + 1 >= n) return snprintf(err, (size_t)errlen, "the command is too long"), -1;
+        if (quote) return snprintf(err, CC_ERRLEN, "a %c quote is not closed", quote), -1;
+        if (o + 1 >= n) return snprintf(err, CC_ERRLEN, "the command is too long"), -1;
         buf[o++] = '\0';
     }
     argv[argc] = NULL;
-    if (!argc) return snprintf(err, (size_t)errlen, "the command is empty"), -1;
+    if (!argc) return snprintf(err, CC_ERRLEN, "the command is empty"), -1;
     return argc;
 }
 
-int cc_proc_start(cc_proc *p, char *const argv[], char *err, int errlen)
+int cc_proc_start(cc_proc *p, char *const argv[], char *err)
 {
     int in[2], out[2], st[2];
     memset(p, 0, sizeof *p);
     p->in = p->out = -1;
     p->max_line = DEFAULT_MAX_LINE;
-    if (pipe2(in, O_CLOEXEC) < 0) return snprintf(err, (size_t)errlen, "pipe: %s", strerror(errno)), -1;
+    if (pipe2(in, O_CLOEXEC) < 0) return snprintf(err, CC_ERRLEN, "pipe: %s", strerror(errno)), -1;
     if (pipe2(out, O_CLOEXEC) < 0 || pipe2(st, O_CLOEXEC) < 0) {
         close(in[0]), close(in[1]);
-        return snprintf(err, (size_t)errlen, "pipe: %s", strerror(errno)), -1;
+        return snprintf(err, CC_ERRLEN, "pipe: %s", strerror(errno)), -1;
     }
     signal(SIGPIPE, SIG_IGN);   /* a program that stops reading is an error to report, not a death */
     fflush(NULL);
     pid_t pid = fork();
     if (pid < 0) {
         close(in[0]), close(in[1]), close(out[0]), close(out[1]), close(st[0]), close(st[1]);
-        return snprintf(err, (size_t)errlen, "fork: %s", strerror(errno)), -1;
+        return snprintf(err, CC_ERRLEN, "fork: %s", strerror(errno)), -1;
     }
     if (pid == 0) {   /* the child: stdin and stdout on the pipes, stderr as it was */
         signal(SIGPIPE, SIG_DFL);
@@ -88,7 +88,7 @@ int cc_proc_start(cc_proc *p, char *const argv[], char *err, int errlen)
     if (got == (ssize_t)sizeof e) {   /* exec failed */
         close(in[1]), close(out[0]);
         waitpid(pid, NULL, 0);
-        return snprintf(err, (size_t)errlen, "cannot start '%s': %s", argv[0], strerror(e)), -1;
+        return snprintf(err, CC_ERRLEN, "cannot start '%s': %s", argv[0], strerror(e)), -1;
     }
     p->pid = pid;
     p->in = in[1];
@@ -135,14 +135,14 @@ static int wait_end(cc_proc *p, double secs)
 }
 
 /* the output ended (or the program stopped reading) before a whole answer: why, into err */
-static int ended_early(cc_proc *p, const char *what, char *err, int errlen)
+static int ended_early(cc_proc *p, const char *what, char *err)
 {
     char how[96];
     if (wait_end(p, 1.0)) {
         cc_proc_describe_end(p, how, sizeof how);
-        snprintf(err, (size_t)errlen, "%s %s", what, how);
+        snprintf(err, CC_ERRLEN, "%s %s", what, how);
     } else {
-        snprintf(err, (size_t)errlen, "%s closed its output", what);
+        snprintf(err, CC_ERRLEN, "%s closed its output", what);
     }
     return -1;
 }
@@ -169,7 +169,7 @@ static int take(cc_proc *p)
     }
 }
 
-int cc_proc_exchange(cc_proc *p, const char *line, size_t n, double timeout, char **out, char *err, int errlen)
+int cc_proc_exchange(cc_proc *p, const char *line, size_t n, double timeout, char **out, char *err)
 {
     const char *what = "the program";
     if (p->lent) {   /* the line lent out last time is done with: the buffer holds what followed it */
@@ -180,7 +180,7 @@ int cc_proc_exchange(cc_proc *p, const char *line, size_t n, double timeout, cha
     struct pollfd early = {p->out, POLLIN, 0};
     if (p->out >= 0 && poll(&early, 1, 0) > 0 && (early.revents & POLLIN)) (void)take(p);
     char *nl = p->len ? memchr(p->buf, '\n', p->len) : NULL;
-    if (nl) return snprintf(err, (size_t)errlen, "%s wrote more than one line for one request", what), -1;
+    if (nl) return snprintf(err, CC_ERRLEN, "%s wrote more than one line for one request", what), -1;
     size_t sent = 0, seen = 0;   /* bytes of buf already searched for a newline */
     int eof = 0;
     double until = now() + timeout;
@@ -190,20 +190,20 @@ int cc_proc_exchange(cc_proc *p, const char *line, size_t n, double timeout, cha
         if (nl && sent == n) break;
         if (eof) {
             if (nl) break;
-            return ended_early(p, what, err, errlen);
+            return ended_early(p, what, err);
         }
         struct pollfd fds[2] = {{p->out, POLLIN, 0}, {sent < n ? p->in : -1, POLLOUT, 0}};
         double left = until - now();
         if (left <= 0 && p->len == 0)
-            return snprintf(err, (size_t)errlen, "%s sent no answer within %g s, not one byte of it: if it wrote one, it "
+            return snprintf(err, CC_ERRLEN, "%s sent no answer within %g s, not one byte of it: if it wrote one, it "
                             "is still in its output buffer; flush stdout after every line (Python: print(..., flush=True) "
                             "or sys.stdout.flush(); C: fflush(stdout); C++: std::endl or std::flush)", what, timeout), -1;
         if (left <= 0)
-            return snprintf(err, (size_t)errlen, "%s sent %zu bytes within %g s but no newline: end each answer with '\\n' "
+            return snprintf(err, CC_ERRLEN, "%s sent %zu bytes within %g s but no newline: end each answer with '\\n' "
                             "and flush stdout after it (Python: print(..., flush=True); C: fflush(stdout); C++: std::endl)",
                             what, p->len, timeout), -1;
         int r = poll(fds, 2, (int)(left * 1000) + 1);
-        if (r < 0 && errno != EINTR) return snprintf(err, (size_t)errlen, "poll: %s", strerror(errno)), -1;
+        if (r < 0 && errno != EINTR) return snprintf(err, CC_ERRLEN, "poll: %s", strerror(errno)), -1;
         if (r <= 0) continue;
         if (fds[1].revents & (POLLOUT | POLLERR | POLLHUP)) {
             ssize_t w = write(p->in, line + sent, n - sent);
@@ -214,19 +214,19 @@ int cc_proc_exchange(cc_proc *p, const char *line, size_t n, double timeout, cha
                 eof = take(p) == -1;
                 if (!eof && !(p->len && memchr(p->buf, '\n', p->len))) {
                     if (wait_end(p, 1.0)) eof = 1;
-                    else return snprintf(err, (size_t)errlen, "%s stopped reading its input", what), -1;
+                    else return snprintf(err, CC_ERRLEN, "%s stopped reading its input", what), -1;
                 }
             }
         }
         if (fds[0].revents & (POLLIN | POLLHUP | POLLERR)) {
             int t = take(p);
             if (t == -2)
-                return snprintf(err, (size_t)errlen, "%s wrote a line longer than %zu bytes", what, p->max_line), -1;
+                return snprintf(err, CC_ERRLEN, "%s wrote a line longer than %zu bytes", what, p->max_line), -1;
             if (t == -1) eof = 1;
         }
     }
     nl = memchr(p->buf, '\n', p->len);
-    if (!nl) return ended_early(p, what, err, errlen);
+    if (!nl) return ended_early(p, what, err);
     *nl = '\0';
     size_t used = (size_t)(nl - p->buf) + 1;
     /* lend the buffer out as the line (no copy of a long answer), and keep what follows it,
@@ -234,7 +234,7 @@ int cc_proc_exchange(cc_proc *p, const char *line, size_t n, double timeout, cha
     size_t rest = p->len - used;
     if (rest > p->rest_cap) {
         char *b = realloc(p->rest, rest);
-        if (!b) return snprintf(err, (size_t)errlen, "out of memory"), -1;
+        if (!b) return snprintf(err, CC_ERRLEN, "out of memory"), -1;
         p->rest = b, p->rest_cap = rest;
     }
     if (rest) memcpy(p->rest, p->buf + used, rest);

@@ -6,6 +6,8 @@
 #ifndef CC_PROC_H
 #define CC_PROC_H
 
+#include "io/error.h"
+
 #include <stddef.h>
 #include <sys/types.h>
 
@@ -25,11 +27,11 @@ typedef struct cc_proc {
 /* Split cmd into words (blanks separate; '...' and "..." quote, backslash escapes one
  * character; no shell) into argv (at most max - 1 words, NULL-terminated) inside buf (size
  * n); the count, or -1 with a reason in err. */
-int cc_proc_split(const char *cmd, char **argv, int max, char *buf, size_t n, char *err, int errlen);
+int cc_proc_split(const char *cmd, char **argv, int max, char *buf, size_t n, char *err);
 
 /* start argv[0] (looked up in PATH) with argv; 0, or -1 with a reason in err (the program
  * could not be started: not found, not executable) */
-int cc_proc_start(cc_proc *p, char *const argv[], char *err, int errlen);
+int cc_proc_start(cc_proc *p, char *const argv[], char *err);
 
 /* Write line (n bytes, its newline included) to the program and read its answer line into
  * *line (NUL-terminated, without the newline; valid until the next call), within timeout
@@ -37,7 +39,7 @@ int cc_proc_start(cc_proc *p, char *const argv[], char *err, int errlen);
  * early cannot block it. 0 on success; otherwise -1 and in err what happened: the program
  * "exited with status N" or "was killed by signal N (SIGSEGV)" (before answering), "closed
  * its output", "sent no answer within S s", or "wrote a line longer than N bytes". */
-int cc_proc_exchange(cc_proc *p, const char *line, size_t n, double timeout, char **out, char *err, int errlen);
+int cc_proc_exchange(cc_proc *p, const char *line, size_t n, double timeout, char **out, char *err);
 
 /* 1 if the program has ended (reaping it), else 0 */
 int cc_proc_ended(cc_proc *p);

@@ -105,9 +105,9 @@ static void check_claims(lua_State *L, cc_audit_opts *o)
     int as_energy = lua_toboolean(L, -1);
     lua_pop(L, 2);
     luaL_argcheck(L, k > 0, 2, "k must be positive");
-    char err[160];
+    char err[CC_ERRLEN];
     if (t == LUA_TSTRING) {
-        if (cc_claim_parse(lua_tostring(L, -1), k, as_energy, &o->claims, err, sizeof err) < 0) luaL_argerror(L, 2, err);
+        if (cc_claim_parse(lua_tostring(L, -1), k, as_energy, &o->claims, err) < 0) luaL_argerror(L, 2, err);
     } else {
         cc_lcondition *c = luaL_testudata(L, -1, CC_LUA_CONDITION);
         luaL_argcheck(L, c && c->c, 2, "claims must be a registered condition (cc.condition) or its name");
@@ -268,7 +268,7 @@ static int l_plots(lua_State *L)
     const char *dir = luaL_checkstring(L, 2);
     cc_lua_checkpath(L, dir, 1);
     char err[CC_ERRLEN];
-    if (cc_mkdir_p(dir, err, sizeof err) < 0) {
+    if (cc_mkdir_p(dir, err) < 0) {
         luaL_pushfail(L), lua_pushstring(L, err);
         return 2;
     }

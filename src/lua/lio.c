@@ -25,10 +25,10 @@ static int fail(lua_State *L, const char *msg)
 
 static int l_mkdir(lua_State *L)
 {
-    char err[512];
+    char err[CC_ERRLEN];
     const char *path = luaL_checkstring(L, 1);
     cc_lua_checkpath(L, path, 1);
-    if (cc_mkdir_p(path, err, sizeof err) < 0) return fail(L, err);
+    if (cc_mkdir_p(path, err) < 0) return fail(L, err);
     lua_pushboolean(L, 1);
     return 1;
 }
@@ -62,8 +62,8 @@ static int l_write_csv(lua_State *L)
         }
         lua_pop(L, 1);
     }
-    char err[512];
-    if (cc_write_csv(path, names, ncol, v, nrow, err, sizeof err) < 0) return fail(L, err);
+    char err[CC_ERRLEN];
+    if (cc_write_csv(path, names, ncol, v, nrow, err) < 0) return fail(L, err);
     lua_pushboolean(L, 1);
     return 1;
 }
@@ -90,9 +90,9 @@ static int l_outdir(lua_State *L)
         lua_pushliteral(L, "out");
     }
     const char *dir = lua_tostring(L, -1);
-    char err[512];
+    char err[CC_ERRLEN];
     cc_lua_checkpath(L, dir, 1);
-    if (cc_mkdir_p(dir, err, sizeof err) < 0) return luaL_error(L, "cannot make the output folder: %s", err);
+    if (cc_mkdir_p(dir, err) < 0) return luaL_error(L, "cannot make the output folder: %s", err);
     return 1;
 }
 

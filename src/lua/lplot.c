@@ -92,7 +92,7 @@ typedef struct plotfiles {
     const char *dir, *name;   /* from the spec table */
     int delay;                /* > 0: an animated GIF with this delay (1/100 s), else a PNG */
     cc_outfile dat, gp;       /* the data file and the script */
-    char err[512];            /* why a file could not be written */
+    char err[CC_ERRLEN];            /* why a file could not be written */
 } plotfiles;
 
 static int plot_open(lua_State *L, plotfiles *p, int w, int h)
@@ -108,11 +108,11 @@ static int plot_open(lua_State *L, plotfiles *p, int w, int h)
     if (!p->name || !cc_gp_name_ok(p->name))
         luaL_error(L, "plot needs a name of letters, digits, '.', '_' or '-'");
     cc_lua_checkpath(L, p->dir, 1);
-    if (cc_mkdir_p(p->dir, p->err, sizeof p->err) < 0) return -1;
+    if (cc_mkdir_p(p->dir, p->err) < 0) return -1;
     if (cc_path_join(path, p->dir, p->name, ".dat") < 0) return snprintf(p->err, sizeof p->err, "path too long"), -1;
-    if (cc_outfile_open(&p->dat, path, p->err, sizeof p->err) < 0) return -1;
-    if ((p->delay > 0 ? cc_gp_anim_open(&p->gp, p->dir, p->name, w, h, p->delay, p->err, sizeof p->err)
-                      : cc_gp_script_open(&p->gp, p->dir, p->name, w, h, p->err, sizeof p->err)) < 0) {
+    if (cc_outfile_open(&p->dat, path, p->err) < 0) return -1;
+    if ((p->delay > 0 ? cc_gp_anim_open(&p->gp, p->dir, p->name, w, h, p->delay, p->err)
+                      : cc_gp_script_open(&p->gp, p->dir, p->name, w, h, p->err)) < 0) {
         cc_outfile_abort(&p->dat);
         return -1;
     }
@@ -122,12 +122,12 @@ static int plot_open(lua_State *L, plotfiles *p, int w, int h)
 /* commit both files, run gnuplot; push the Lua results */
 static int plot_finish(lua_State *L, plotfiles *p)
 {
-    if (cc_outfile_commit(&p->dat, p->err, sizeof p->err) < 0) {
+    if (cc_outfile_commit(&p->dat, p->err) < 0) {
         cc_outfile_abort(&p->gp);
         luaL_pushfail(L), lua_pushstring(L, p->err);
         return 2;
     }
-    if (cc_gp_script_close(&p->gp, p->err, sizeof p->err) < 0) {
+    if (cc_gp_script_close(&p->gp, p->err) < 0) {
         luaL_pushfail(L), lua_pushstring(L, p->err);
         return 2;
     }

@@ -150,8 +150,7 @@ static int protected_answer(lua_State *L)
 }
 
 /* the system target's eval: the Lua function, protected; -1 with its error in err */
-static int lua_system_eval(void *ctx, const double *x, const double *v, double h, int want, cc_sys_eval *out, char *err,
-                           int errlen)
+static int lua_system_eval(void *ctx, const double *x, const double *v, double h, int want, cc_sys_eval *out, char *err)
 {
     sys_ctx *c = ctx;
     lua_State *L = c->L;
@@ -159,7 +158,7 @@ static int lua_system_eval(void *ctx, const double *x, const double *v, double h
     lua_pushcfunction(L, protected_answer);
     lua_pushlightuserdata(L, c);
     if (lua_pcall(L, 1, 0, 0) == LUA_OK) return 0;
-    snprintf(err, (size_t)errlen, "%s", lua_isstring(L, -1) ? lua_tostring(L, -1) : "an error that is not a string");
+    snprintf(err, CC_ERRLEN, "%s", lua_isstring(L, -1) ? lua_tostring(L, -1) : "an error that is not a string");
     lua_pop(L, 1);
     return -1;
 }
@@ -249,8 +248,8 @@ static int l_check_system(lua_State *L)
     lua_pushvalue(L, -2);
     sys_ctx c = {.L = L, .answer = luaL_ref(L, LUA_REGISTRYINDEX), .n = 3 * m->nv};
     cc_sys_target t = {.mesh = m, .provides = provides, .ctx = &c, .eval = lua_system_eval};
-    char err[512];
-    int rc = cc_sys_run(&t, &o, r, err, sizeof err);
+    char err[CC_ERRLEN];
+    int rc = cc_sys_run(&t, &o, r, err);
     luaL_unref(L, LUA_REGISTRYINDEX, c.answer);
     if (rc < 0) return luaL_error(L, "check_system: %s", err);
     push_report(L, r);

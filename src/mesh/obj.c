@@ -10,7 +10,7 @@
 int cc_mesh_write_obj(const cc_mesh *m, const char *path, char *err)
 {
     cc_outfile o;
-    if (cc_outfile_open(&o, path, err, CC_ERRLEN) < 0) return -1;
+    if (cc_outfile_open(&o, path, err) < 0) return -1;
     fprintf(o.f, "# clothcheck mesh: %d vertices, %d triangles\n", m->nv, m->nt);
     for (int i = 0; i < m->nv; i++)
         fprintf(o.f, "v %.17g %.17g %.17g\n", m->x[3 * i], m->x[3 * i + 1], m->x[3 * i + 2]);
@@ -19,7 +19,7 @@ int cc_mesh_write_obj(const cc_mesh *m, const char *path, char *err)
         int a = m->tri[3 * t] + 1, b = m->tri[3 * t + 1] + 1, c = m->tri[3 * t + 2] + 1;
         fprintf(o.f, "f %d/%d %d/%d %d/%d\n", a, a, b, b, c, c);
     }
-    return cc_outfile_commit(&o, err, CC_ERRLEN);
+    return cc_outfile_commit(&o, err);
 }
 
 /* A growable array of doubles or ints. */

@@ -483,8 +483,8 @@ static int element(FILE *f, const served *s, int force, double k, const cc_jv *w
 
 static void reply(const served *s, const char *line)
 {
-    char err[200];
-    cc_jdoc *doc = cc_jdoc_parse(line, strlen(line), err, sizeof err);
+    char err[CC_ERRLEN];
+    cc_jdoc *doc = cc_jdoc_parse(line, strlen(line), err);
     const cc_jv *root = doc ? cc_jdoc_root(doc) : NULL, *els = root ? cc_jv_get(root, "elements") : NULL;
     const cc_jv *contract = root ? cc_jv_get(root, "contract") : NULL;
     if (!els || els->type != CC_JV_ARRAY) {

@@ -48,7 +48,7 @@ static cc_mesh *read_mesh(const cc_jv *root)
 {
     const cc_jv *m = cc_jv_get(root, "mesh"), *v = m ? cc_jv_get(m, "vertices") : NULL, *uv = m ? cc_jv_get(m, "uv") : NULL,
                 *t = m ? cc_jv_get(m, "triangles") : NULL;
-    char err[256];
+    char err[CC_ERRLEN];
     if (!v || !t || v->type != CC_JV_ARRAY || t->type != CC_JV_ARRAY || v->n % 3) return NULL;
     cc_mesh *mesh = cc_mesh_new(v->n / 3, t->n);
     if (!mesh) return NULL;
@@ -70,7 +70,7 @@ static cc_mesh *read_mesh(const cc_jv *root)
 static cc_sim *make_sim(const cc_mesh *mesh, int bend_only)
 {
     cc_sim_params p;
-    char err[256];
+    char err[CC_ERRLEN];
     if (cc_sim_preset("pritchard-table1", &p, err) < 0) return NULL;
     strcpy(p.bend_variant, "pritchard-exact");
     p.k_bend = 1e-3, p.d_bend = 0.2 * p.k_bend;
@@ -223,8 +223,8 @@ int main(int argc, char **argv)
     cc_mesh *mesh = NULL;
     cc_sim *s = NULL, *bend = NULL;
     while (fgets(line, sizeof line, stdin)) {
-        char err[256];
-        cc_jdoc *doc = cc_jdoc_parse(line, strlen(line), err, sizeof err);
+        char err[CC_ERRLEN];
+        cc_jdoc *doc = cc_jdoc_parse(line, strlen(line), err);
         const cc_jv *root = doc ? cc_jdoc_root(doc) : NULL;
         if (!root) printf("{\"error\": \"not JSON\"}\n");
         else if (!mesh) {

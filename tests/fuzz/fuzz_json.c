@@ -37,7 +37,7 @@ static void walk(const cc_jv *v, int depth)
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-    char err[200] = "";
+    char err[CC_ERRLEN] = "";
     cc_jdoc *d = cc_jdoc_parse((const char *)data, size, err, sizeof err);
     if (!d) {
         if (!err[0] || strchr(err, '\n')) abort();
