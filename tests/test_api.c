@@ -1,4 +1,4 @@
-/* Suite: the public C API (src/api/clothcheck.h).
+/* Suite: the public C API (src/api/clothcheck.h.in, generated into clothcheck.h).
  *
  * Models are given as a user's program gives them: callbacks over plain arrays. Most wrap a
  * registered variant, rebuilding its rest data from the public clothcheck_rest (so the

@@ -1,4 +1,4 @@
-/* Suite: clothcheck check-system (checks/system.c, src/cli/exec_system.c, cmd_check_system.c).
+/* Suite: clothcheck check-system (checks/system.c, checks/exec_system.c, cmd_check_system.c).
  *
  * Programs behind the system protocol: clothcheck's own simulator (tests/exec/sim_adapter.c),
  * the mass-spring cloth of docs/examples/system in Python and in C++ (built here with g++), and

@@ -1,5 +1,5 @@
-/* Suite: clothcheck audit --exec, the element protocol (src/cli/exec_elements.c,
- * src/cli/audit_exec.c, checks/memo.c).
+/* Suite: clothcheck audit --exec, the element protocol (checks/exec_elements.c,
+ * checks/exec_audit.c, src/cli/audit_exec.c, checks/memo.c).
  *
  * Programs in Python 3: tests/exec/spring.py (a spring in the condition contract, with
  * planted mistakes and every way of misbehaving) and docs/examples/python/bridson_bend.py
