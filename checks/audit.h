@@ -93,6 +93,11 @@ typedef struct cc_audit_opts {
     unsigned quantities;      /* bit 1 << cc_quantity per kind of row kept (CC_QS_ALL: every row) */
     int fd_cases;             /* finite-difference rows on the first fd_cases random elements and
                                  the edge cases only (0: on every element) */
+    int fd_no_edges;          /* 1: with fd_cases, not on the edge cases either */
+    int fd_central;           /* 1: the differences of the rows are central ones, two evaluations
+                                 a coordinate, at the step cc_audit_fd_step fits to the target's
+                                 precision (an audit that must ask a program little); 0: central4
+                                 at CC_AUDIT_STEP_GRAD */
     cc_claim_spec claims;     /* what the target claims to implement: rows against the
                                  reference "claim" (cond NULL and bridson_force 0: none) */
     double claim_tol;         /* tolerance of those rows (0: CC_AUDIT_TOL_EXACT) */
@@ -110,6 +115,11 @@ typedef struct cc_audit_opts {
 /* defaults: 1000 samples, seed 1, edge cases, every reference and quantity, 3 sweep and 16
  * Taylor elements */
 cc_audit_opts cc_audit_defaults(void);
+
+/* the relative step of central differences (fd_central) for numbers of relative rounding
+ * `precision` (0: doubles in full): the cube root of the rounding, which balances the scheme's
+ * h^2 against the rounding's p / h, kept within [1e-5, 1e-3] */
+double cc_audit_fd_step(double precision);
 
 typedef struct cc_audit_row {
     cc_ref ref;               /* the reference (for structure: the baseline; taylor: the function) */

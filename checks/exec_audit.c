@@ -83,36 +83,81 @@ static void ask_elements(const cc_exec_audit *ea, cc_memo *m)
     }
 }
 
-/* the passes: r->audit = the audit of the program once it asks nothing new; 0 or -1 with err */
-static int run_passes(const cc_exec_audit *ea, cc_exec *x, cc_exec_run *r, char *err)
+/* the first request: every element of the batch; the fields it answers with and the precision
+ * of its numbers; 0 or -1 with err */
+static int first_fetch(const cc_exec_audit *ea, cc_exec *x, cc_exec_run *r, double *precision, char *err)
 {
     cc_memo *m = &r->memo;
-    double precision = 0;
     ask_elements(ea, m);
+    if (ea->progress)
+        fprintf(ea->progress, "clothcheck audit: %d elements to ask the program for\n", cc_memo_missing_count(m));
+    if (cc_exec_fetch(x, m, err) < 0) return -1;
+    if (!x->seen)
+        return cc_fail(err, "the program's answers hold none of %s",
+                       ea->force ? "force, jacobian, energy" : "value, gradient, hessian");
+    m->provides = x->seen;
+    *precision = program_precision(ea, x, &r->floats);
+    return 0;
+}
+
+/* the passes of the audit under o: r->audit = the audit of the program once a pass asks
+ * nothing new (with the diagnosis of its failing rows if diagnose); 0 or -1 with err */
+static int run_passes(const cc_exec_audit *ea, cc_exec *x, cc_exec_run *r, const cc_audit_opts *o, int diagnose,
+                      char *err)
+{
+    cc_memo *m = &r->memo;
     for (int pass = 1; pass <= MAX_PASSES; pass++) {
-        if (ea->progress)
-            fprintf(ea->progress, "clothcheck audit: pass %d: %d elements to ask the program for\n", pass,
-                    cc_memo_missing_count(m));
-        if (cc_exec_fetch(x, m, err) < 0) return -1;
-        if (pass == 1) {
-            if (!x->seen)
-                return cc_fail(err, "the program's answers hold none of %s",
-                                    ea->force ? "force, jacobian, energy" : "value, gradient, hessian");
-            m->provides = x->seen;
-            precision = program_precision(ea, x, &r->floats);
-        }
         cc_target t = exec_target(ea, m);
-        cc_audit_opts o = ea->opts;
-        o.claims = ea->claims;
-        o.precision = precision;
-        if (cc_audit_run(&t, &o, &r->audit) < 0) return cc_fail(err, "no element could be built"), CC_EXEC_NO_ELEMENT;
-        if (cc_memo_missing_count(m) == 0) return 0;
+        int built = diagnose ? cc_audit_run(&t, o, &r->audit) : cc_audit_rows(&t, o, &r->audit);
+        if (built < 0) return cc_fail(err, "no element could be built"), CC_EXEC_NO_ELEMENT;
+        int missing = cc_memo_missing_count(m);
+        if (missing == 0) return 0;
+        if (ea->progress)
+            fprintf(ea->progress, "clothcheck audit: %s pass %d: %d elements to ask the program for\n",
+                    diagnose ? "full" : "light", pass, missing);
+        if (cc_exec_fetch(x, m, err) < 0) return -1;
     }
     /* what is still missing is a search of the diagnosis (a rest shape, say) that the program's
      * rounding keeps from converging: the rows are settled, the findings hold what it reached */
     r->unsettled = cc_memo_missing_count(m);
     cc_memo_clear_missing(m);
     return 0;
+}
+
+/* The light audit, which asks the program little: with a claim, the claim rows on every element
+ * (one evaluation each) and the differences of its own numbers on the first LIGHT_FD_ELEMENTS
+ * random elements; without one, central differences (two evaluations a coordinate) wherever
+ * the full audit takes central4 ones (four); the Taylor test on LIGHT_TAYLOR elements. Where it
+ * fails, the full audit runs (the program's answers so far are kept) and its rows, diagnosis
+ * and verdict are the report's. */
+#define LIGHT_FD_ELEMENTS 3
+#define LIGHT_TAYLOR 1
+
+/* the options of the light audit for ea's full ones o */
+static cc_audit_opts light_opts(const cc_exec_audit *ea, const cc_audit_opts *o)
+{
+    cc_audit_opts l = *o;
+    if (cc_claim_given(&ea->claims)) l.fd_cases = LIGHT_FD_ELEMENTS, l.fd_no_edges = 1;
+    else l.fd_central = 1;
+    if (l.taylor_cases > LIGHT_TAYLOR) l.taylor_cases = LIGHT_TAYLOR;
+    return l;
+}
+
+/* the light audit, then the full one where it fails; 0 or -1 with err */
+static int run_audits(const cc_exec_audit *ea, cc_exec *x, cc_exec_run *r, char *err)
+{
+    double precision = 0;
+    if (first_fetch(ea, x, r, &precision, err) < 0) return -1;
+    cc_audit_opts o = ea->opts;
+    o.claims = ea->claims;
+    o.precision = precision;
+    if (!o.only_case) {   /* (one element: the full audit asks little) */
+        cc_audit_opts l = light_opts(ea, &o);
+        int rc = run_passes(ea, x, r, &l, 0, err);
+        if (rc < 0 || !cc_audit_failed(&r->audit)) return rc;
+        r->widened = 1;
+    }
+    return run_passes(ea, x, r, &o, 1, err);
 }
 
 int cc_exec_audit_run(const cc_exec_audit *ea, cc_exec_run *r, char *err)
@@ -135,7 +180,7 @@ int cc_exec_audit_run(const cc_exec_audit *ea, cc_exec_run *r, char *err)
         cc_memo_free(&r->memo);
         return cc_fail(err, "the command: %s", why), CC_EXEC_PROGRAM;
     }
-    int rc = run_passes(ea, &x, r, why);
+    int rc = run_audits(ea, &x, r, why);
     cc_exec_close(&x);
     if (rc == 0) program_precision(ea, &x, &r->floats);   /* over every number it sent */
     r->batches = x.batches, r->elements = x.elements, r->max_digits = x.dec.max_digits;
@@ -237,5 +282,11 @@ void cc_exec_report_extras(FILE *f, const cc_exec_audit *ea, const cc_exec_run *
                     field_name(ea, b));
     if (cc_audit_limited(&r->audit.opts)) report_precision(f, ea, r);
     report_identity(f, ea, r);
-    fprintf(f, "  the program answered %d requests, %ld elements\n", r->batches, r->elements);
+    const cc_audit_opts *o = &r->audit.opts;
+    fprintf(f, "  the program answered %d requests, %ld elements: %.1f an audited element", r->batches, r->elements,
+            r->audit.ncases > 0 ? (double)r->elements / r->audit.ncases : 0.0);
+    if (r->widened) fputs(" (the light audit failed: the full one ran)", f);
+    else if (o->fd_central) fputs(" (central differences: the light audit held)", f);
+    else if (o->fd_no_edges) fprintf(f, " (differences on %d elements: the light audit held)", o->fd_cases);
+    fputc('\n', f);
 }

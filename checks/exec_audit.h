@@ -4,7 +4,9 @@
  *
  * The audit runs in passes over a table of the program's answers (memo.h): a first pass asks
  * for every element of the batch, the next ones for the points the finite differences, the
- * Taylor test and the diagnosis need around them, until a pass asks nothing new.
+ * Taylor test and the diagnosis need around them, until a pass asks nothing new. It asks as
+ * little as it can: a light audit first (with a claim, differences on a few elements; without,
+ * two evaluations a coordinate), and the full one only where the light one fails.
  */
 #ifndef CC_EXEC_AUDIT_H
 #define CC_EXEC_AUDIT_H
@@ -41,6 +43,7 @@ typedef struct cc_exec_run {
     int max_digits;          /* the most significant digits it printed */
     int unsettled;           /* points the diagnosis asked for last and did not get: its search
                                 did not converge on the program's rounding (0: it settled) */
+    int widened;             /* 1: the light audit failed and the full one ran (exec_audit.c) */
 } cc_exec_run;
 
 /* the element protocol's defaults: 200 samples, fd-true with the structure checks, the Hessian

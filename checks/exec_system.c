@@ -193,9 +193,13 @@ int cc_exec_system_check(const char *cmd, const cc_mesh *m, const char *claims, 
     cc_sys_claims cl = {0};
     int rc = 0;
     memset(x, 0, sizeof *x);
+    x->proc.in = x->proc.out = -1;   /* no pipes until it starts */
     x->timeout = timeout > 0 ? timeout : 30;
     *claim_area_power = 0;
-    if (cc_exec_system_start(x, cmd, m, why) < 0) return cc_fail(err, "%s: %s", cmd, why);
+    if (cc_exec_system_start(x, cmd, m, why) < 0) {
+        cc_exec_system_close(x);   /* (a program that started and then failed the mesh) */
+        return cc_fail(err, "%s: %s", cmd, why);
+    }
     if (claims) {
         cc_sim_params p;
         if (cc_sys_claims_parse(claims, &p, why) < 0 || cc_sys_claims_build(&cl, m, &p, why) < 0)

@@ -165,6 +165,8 @@ static int memo_value(void *ctx, const double *x, const double *xf, const cc_res
     return 0;
 }
 
+static int memo_pending(const void *ctx) { return ((const cc_memo *)ctx)->nmiss; }
+
 void cc_memo_target(cc_memo *m, cc_target *t)
 {
     t->nv = m->nv;
@@ -174,6 +176,7 @@ void cc_memo_target(cc_memo *m, cc_target *t)
     t->value = memo_value;
     t->value_hd = NULL;
     t->frozen = 0;
+    t->pending = memo_pending;
 }
 
 int cc_memo_missing_count(const cc_memo *m) { return m->nmiss; }

@@ -106,3 +106,5 @@ double cc_target_step_scale(const cc_target *t, const double *x, const cc_eval *
     double f = hmax > 0 ? fmax(gmax / hmax, sqrt(cmax / hmax)) : ell;   /* no curvature given: the safe end */
     return isfinite(f) ? fmin(fmax(f, ell), big) : ell;
 }
+
+int cc_target_pending(const cc_target *t) { return t->pending ? t->pending(t->ctx) : 0; }

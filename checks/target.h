@@ -46,7 +46,14 @@ typedef struct cc_target {
     void (*value_hd)(void *ctx, const cc_hd *x, const double *xf, const cc_rest *r, cc_hd *C);
     cc_claim_spec claims;   /* what it says it implements (cc_audit_run sets it from the options) */
     int provides;           /* CC_WANT_* bits its eval can fill, and value gives (0: all of them) */
+    /* questions it has recorded and cannot answer yet (a table of a program's answers between
+     * fetches, memo.h): what it gives meanwhile are stand-ins, and the engine asks nothing
+     * that depends on them (a check at half the step, a diagnosis); NULL: none ever */
+    int (*pending)(const void *ctx);
 } cc_target;
+
+/* the questions t has outstanding (0 for a target that answers at once) */
+int cc_target_pending(const cc_target *t);
 
 /* the target auditing registered variant c through its own eval and value_hd (period 2 pi
  * for the one-component bend variants, whose C is the signed angle of atan2, 001 (30), or a

@@ -56,6 +56,37 @@ static void test_right_programs_pass(void)
     CU_ASSERT_EQUAL(spring("sign", "--samples 50"), 0);
 }
 
+/* the evaluations per audited element the report's last line gives, or -1 */
+static double per_element(void)
+{
+    const char *p = strstr(out, " elements: ");
+    double v;
+    return p && sscanf(p, " elements: %lf an audited element", &v) == 1 ? v : -1;
+}
+
+/* what the audit asks: a right program is asked little (3 an element or fewer with a claim,
+ * 2 (3 nv) + 4 without), a wrong one gets the full audit and its diagnosis */
+static void test_what_the_audit_asks(void)
+{
+    CU_ASSERT_EQUAL(spring("right", "--claims spring/linear"), 0);
+    CU_ASSERT(says(out, "(differences on 3 elements: the light audit held)"));
+    CU_ASSERT(per_element() > 1 && per_element() <= 3);
+    CU_ASSERT_EQUAL(spring("right", ""), 0);
+    CU_ASSERT(says(out, "(central differences: the light audit held)"));
+    CU_ASSERT(says(out, "fd-true      gradient            central "));
+    CU_ASSERT(per_element() > 1 && per_element() <= 2 * 6 + 4);
+    CU_ASSERT_EQUAL(bend(NULL), 0);   /* a hinge's force with its claim, 113 elements */
+    CU_ASSERT(per_element() > 1 && per_element() <= 3);
+    CU_ASSERT_EQUAL(audit("bend", "docs/examples/python/bridson_bend.py", "", "--contract force --k 5 --samples 100"), 0);
+    CU_ASSERT(per_element() > 1 && per_element() <= 2 * 12 + 4);
+    /* a mistake: the full audit, central4 differences and the diagnosis */
+    CU_ASSERT_EQUAL(spring("half", "--claims spring/linear"), 1);
+    CU_ASSERT(says(out, "(the light audit failed: the full one ran)"));
+    CU_ASSERT(says(out, "central4"));
+    CU_ASSERT(says(out, "0.5 times the reference"));
+    CU_ASSERT(per_element() > 3);
+}
+
 static void test_consistent_mistakes_found_by_the_claim(void)
 {
     CU_ASSERT_EQUAL(spring("sign", "--claims spring/linear --samples 50"), 1);
@@ -226,6 +257,7 @@ int main(void)
     static const cc_test_case tests[] = {
         {"right programs pass", test_right_programs_pass},
         {"consistent mistakes found by the claim", test_consistent_mistakes_found_by_the_claim},
+        {"what the audit asks: light for right programs, full for wrong ones", test_what_the_audit_asks},
         {"a student's bend force, each planted mistake", test_student_bend_mistakes},
         {"identified without --claims: what the program computes", test_identified_without_claims},
         {"numbers that are not finite are findings", test_numbers_not_finite_are_findings},

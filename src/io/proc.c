@@ -176,11 +176,12 @@ int cc_proc_exchange(cc_proc *p, const char *line, size_t n, double timeout, cha
         if (p->rest_len) memcpy(p->buf, p->rest, p->rest_len);
         p->len = p->rest_len, p->lent = 0;
     }
-    /* a whole line already written, before this request, is one nobody asked for */
+    /* anything written before this request, a whole line or the start of one (a second line
+     * still on its way through the pipe), is output nobody asked for */
     struct pollfd early = {p->out, POLLIN, 0};
     if (p->out >= 0 && poll(&early, 1, 0) > 0 && (early.revents & POLLIN)) (void)take(p);
-    char *nl = p->len ? memchr(p->buf, '\n', p->len) : NULL;
-    if (nl) return snprintf(err, CC_ERRLEN, "%s wrote more than one line for one request", what), -1;
+    if (p->len) return snprintf(err, CC_ERRLEN, "%s wrote more than one line for one request", what), -1;
+    char *nl;
     size_t sent = 0, seen = 0;   /* bytes of buf already searched for a newline */
     int eof = 0;
     double until = now() + timeout;

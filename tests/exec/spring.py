@@ -117,9 +117,8 @@ def main():
             sys.stdout.write(out)
             sys.stdout.flush()
             continue
-        sys.stdout.write(out + "\n")
-        if mode == "twolines":
-            sys.stdout.write(out + "\n")
+        # twolines: the answer twice, printed at once as a program printing two lines does
+        sys.stdout.write(out + "\n" + (out + "\n" if mode == "twolines" else ""))
         if mode != "unflushed":
             sys.stdout.flush()
 
