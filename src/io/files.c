@@ -73,9 +73,9 @@ int cc_mkdir_p(const char *path, char *err)
         struct stat st;
         if (stat(buf, &st) != 0) {
             if (mkdir(buf, 0777) != 0 && errno != EEXIST)
-                return snprintf(err, CC_ERRLEN, "cannot create directory %s: %s", buf, strerror(errno)), -1;
+                return snprintf(err, CC_ERRLEN, "cannot create directory %.400s: %s", buf, strerror(errno)), -1;
         } else if (!S_ISDIR(st.st_mode)) {
-            return snprintf(err, CC_ERRLEN, "%s exists and is not a directory", buf), -1;
+            return snprintf(err, CC_ERRLEN, "%.400s exists and is not a directory", buf), -1;
         }
         buf[i] = c;
     }

@@ -38,7 +38,7 @@ static void walk(const cc_jv *v, int depth)
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
     char err[CC_ERRLEN] = "";
-    cc_jdoc *d = cc_jdoc_parse((const char *)data, size, err, sizeof err);
+    cc_jdoc *d = cc_jdoc_parse((const char *)data, size, err);
     if (!d) {
         if (!err[0] || strchr(err, '\n')) abort();
         return 0;
