@@ -21,7 +21,8 @@
 
 static const char *const bench_help =
     "usage: clothcheck bench [--grid N] [--steps S] [--h H] [--bend VARIANT] [--precond P]\n"
-    "                        [--scene standard|strip] [--strip NXxNY] [--k-bend K]\n"
+    "                        [--scene standard|strip] [--strip NXxNY] [--k-bend K] [--d-bend D]\n"
+    "                        [--seconds T]\n"
     "                        [--psd-project] [--stretch-hessian M] [--shear-hessian M]\n"
     "                        [--bend-hessian M] [--no-kernels] [--threads T] [--csv FILE]\n"
     "                        [--json]\n"
@@ -38,14 +39,20 @@ static const char *const bench_help =
     "S steps (default 150) of H (default 0.01): the bending-dominated regime.\n\n"
     "Prints the vertex count, the median wall time per step, MPCG iterations per step (mean),\n"
     "the median assembly and solve times per step, and whether the run stayed finite. A run\n"
-    "that blows up stops at that step, says where, and exits 1.\n\n"
+    "that blows up stops at that step, says where, and exits 1.\n\n";
+
+/* its options (a second string: ISO C promises literals of 4095 characters only) */
+static const char *const bench_help_options =
     "  --grid N        vertices per side, 2..500 (default 66)\n"
     "  --scene S       standard (default) or strip\n"
     "  --strip NXxNY   the strip's patches along and across it, 1..1000 each (default\n"
     "                  30x6); implies --scene strip\n"
     "  --k-bend K      bending stiffness k_bend > 0, d_bend 0.2 K (default 1e-5 on the\n"
     "                  standard scene, 0.02 on the strip)\n"
+    "  --d-bend D      bending damping d_bend >= 0 (default 0.2 k_bend; 0: none)\n"
     "  --steps S       number of steps, 1..1000000 (default 100; strip 150)\n"
+    "  --seconds T     simulated time instead: the steps of H that make T (at least one;\n"
+    "                  --seconds 0.3 --h 0.01 is 30 steps, a scene's first 0.3 s)\n"
     "  --h H           time step in seconds, > 0 (default 0.02; strip 0.01)\n"
     "  --bend VARIANT  bend variant from the registry (default pritchard), or bridson-force\n"
     "                  for Bridson's bending force model (bend_condition, see sim.h)\n"
@@ -66,7 +73,7 @@ static const char *const bench_help =
     "                  blows up\n"
     "  --json          one JSON object on stdout (keys: grid, vertices, steps, ms_per_step,\n"
     "                  cg_iterations_per_step, assembly_ms, solve_ms, finite, stretch_hessian,\n"
-    "                  shear_hessian, bend_hessian, kernels, threads, scene, k_bend; the strip\n"
+    "                  shear_hessian, bend_hessian, kernels, threads, scene, k_bend, d_bend; the strip\n"
     "                  also strip_nx, strip_ny)\n\n"
     "  --audit         instead of the scene, time the full audit matrix: R runs (--repeat,\n"
     "                  default 5) of what `clothcheck audit --plots DIR` does with its defaults\n"
@@ -89,6 +96,8 @@ typedef struct bench_opts {
     int psd;               /* 1: PSD projection */
     double h;              /* time step; 0 until set: the scene's default */
     double k_bend;         /* k_bend; 0 until set: the scene's default */
+    double d_bend;         /* d_bend; negative until set: 0.2 k_bend */
+    double seconds;        /* --seconds: simulated time (steps = T / h), 0 if not given */
     const char *bend;      /* bend variant */
     const char *precond;   /* preconditioner name */
     const char *hessian[3]; /* --stretch-hessian, --shear-hessian, --bend-hessian */
@@ -106,7 +115,8 @@ static int parse(int argc, char **argv, bench_opts *o)
                                        {"precond", 1}, {"psd-project", 0}, {"help", 0}, {"audit", 0},
                                        {"repeat", 1}, {"stretch-hessian", 1}, {"shear-hessian", 1},
                                        {"bend-hessian", 1}, {"no-kernels", 0}, {"threads", 1}, {"csv", 1},
-                                       {"scene", 1}, {"strip", 1}, {"k-bend", 1}, {NULL, 0}};
+                                       {"scene", 1}, {"strip", 1}, {"k-bend", 1}, {"d-bend", 1},
+                                       {"seconds", 1}, {NULL, 0}};
     cc_optparser p = {argc, argv, 1, specs, "bench"};
     cc_opt opt;
     int r;
@@ -131,6 +141,11 @@ static int parse(int argc, char **argv, bench_opts *o)
         }
         if (!strcmp(opt.name, "k-bend") && (cc_parse_double(opt.value, &o->k_bend) < 0 || !(o->k_bend > 0)))
             return cc_cli_error("bench", "--k-bend needs a number > 0 (got '%s')", opt.value), -1;
+        if (!strcmp(opt.name, "d-bend") && (cc_parse_double(opt.value, &o->d_bend) < 0 || !(o->d_bend >= 0)))
+            return cc_cli_error("bench", "--d-bend needs a number >= 0 (got '%s')", opt.value), -1;
+        if (!strcmp(opt.name, "seconds") && (cc_parse_double(opt.value, &o->seconds) < 0 || !(o->seconds > 0) ||
+                                             o->seconds > 1e4))
+            return cc_cli_error("bench", "--seconds needs a simulated time in (0, 10000] (got '%s')", opt.value), -1;
         if (!strcmp(opt.name, "json")) o->json = 1;
         if (!strcmp(opt.name, "psd-project")) o->psd = 1;
         if (!strcmp(opt.name, "audit")) o->audit = 1;
@@ -176,7 +191,7 @@ static cc_sim *bench_scene(const bench_opts *o)
         cc_sim_param_set(&p, "bend_hessian", o->hessian[2], err) == 0) {
         p.cg_tol = 1e-2;
         p.k_bend = o->k_bend;
-        p.d_bend = 0.2 * o->k_bend;
+        p.d_bend = o->d_bend;
         p.kernels = o->kernels;
         p.threads = o->threads;
         s = cc_sim_new(m, &p, err);
@@ -204,6 +219,8 @@ static void report(const bench_opts *o, int nv, int done, double ms, double iter
         else printf("\"grid\": %d, ", o->grid);
         printf("\"vertices\": %d, \"steps\": %d, \"steps_done\": %d, \"k_bend\": ", nv, o->steps, done);
         cc_json_number(stdout, o->k_bend);
+        printf(", \"d_bend\": ");
+        cc_json_number(stdout, o->d_bend);
         printf(", \"h\": ");
         cc_json_number(stdout, o->h);
         printf(", \"ms_per_step\": ");
@@ -227,11 +244,11 @@ static void report(const bench_opts *o, int nv, int done, double ms, double iter
         return;
     }
     if (o->strip)
-        printf("strip: %d x %d patches, %d vertices, h = %g, k_bend = %g, bend/%s, preconditioner %s\n", o->nx, o->ny,
-               nv, o->h, o->k_bend, o->bend, o->precond);
+        printf("strip: %d x %d patches, %d vertices, h = %g, k_bend = %g, d_bend = %g, bend/%s, preconditioner %s\n",
+               o->nx, o->ny, nv, o->h, o->k_bend, o->d_bend, o->bend, o->precond);
     else
-        printf("standard scene: %d x %d grid, %d vertices, h = %g, k_bend = %g, bend/%s, preconditioner %s\n", o->grid,
-               o->grid, nv, o->h, o->k_bend, o->bend, o->precond);
+        printf("standard scene: %d x %d grid, %d vertices, h = %g, k_bend = %g, d_bend = %g, bend/%s, preconditioner %s\n",
+               o->grid, o->grid, nv, o->h, o->k_bend, o->d_bend, o->bend, o->precond);
     printf("hessian          stretch %s, shear %s, bend %s\n", o->hessian[0], o->hessian[1], o->hessian[2]);
     printf("steps            %d of %d\n", done, o->steps);
     printf("ms per step      %.3f (median)\n", ms);
@@ -278,13 +295,20 @@ static int write_steps_csv(const char *path, const double *t, int steps, int don
 int cc_cmd_bench(int argc, char **argv)
 {
     bench_opts o = {.grid = 66, .nx = 30, .ny = 6, .bend = "pritchard", .precond = "multigrid",
-                    .hessian = {"full", "full", "full"}, .kernels = 1, .repeat = 5};
+                    .hessian = {"full", "full", "full"}, .kernels = 1, .repeat = 5, .d_bend = -1};
     int r = parse(argc, argv, &o);
     if (r < 0) return CC_EXIT_USAGE;
-    if (r > 0) return printf(bench_help, CC_SIM_MAX_THREADS), putchar('\n'), CC_EXIT_OK;
+    if (r > 0) return fputs(bench_help, stdout), printf(bench_help_options, CC_SIM_MAX_THREADS), putchar('\n'), CC_EXIT_OK;
+    if (o.steps && o.seconds > 0) return cc_cli_error("bench", "give --steps or --seconds, not both");
     if (!o.steps) o.steps = o.strip ? 150 : 100;   /* the scene's defaults */
     if (!(o.h > 0)) o.h = o.strip ? 0.01 : 0.02;
     if (!(o.k_bend > 0)) o.k_bend = o.strip ? 0.02 : 1e-5;
+    if (o.d_bend < 0) o.d_bend = 0.2 * o.k_bend;
+    if (o.seconds > 0) {   /* the steps of h that make the simulated time, at least one */
+        double n = floor(o.seconds / o.h + 0.5);
+        if (n > 1000000) return cc_cli_error("bench", "--seconds %g at --h %g is more than 1000000 steps", o.seconds, o.h);
+        o.steps = n < 1 ? 1 : (int)n;
+    }
     if (o.audit) return cc_bench_audit(o.repeat, o.json);
     if (o.csv && check_csv_path(o.csv) < 0) return CC_EXIT_USAGE;
     cc_sim *s = bench_scene(&o);
