@@ -186,8 +186,8 @@ int cc_exec_system_eval(void *ctx, const double *x, const double *v, double h, i
     return rc;
 }
 
-int cc_exec_system_check(const char *cmd, const cc_mesh *m, const char *claims, double timeout, cc_sys_opts o,
-                         cc_exec_system *x, cc_sys_report *r, double *claim_area_power, char *err)
+int cc_exec_system_check(const char *cmd, const cc_mesh *m, const cc_sim_params *claims, double timeout,
+                         cc_sys_opts o, cc_exec_system *x, cc_sys_report *r, char *err)
 {
     char why[CC_ERRLEN];
     cc_sys_claims cl = {0};
@@ -195,18 +195,12 @@ int cc_exec_system_check(const char *cmd, const cc_mesh *m, const char *claims, 
     memset(x, 0, sizeof *x);
     x->proc.in = x->proc.out = -1;   /* no pipes until it starts */
     x->timeout = timeout > 0 ? timeout : 30;
-    *claim_area_power = 0;
     if (cc_exec_system_start(x, cmd, m, why) < 0) {
         cc_exec_system_close(x);   /* (a program that started and then failed the mesh) */
         return cc_fail(err, "%s: %s", cmd, why);
     }
-    if (claims) {
-        cc_sim_params p;
-        if (cc_sys_claims_parse(claims, &p, why) < 0 || cc_sys_claims_build(&cl, m, &p, why) < 0)
-            rc = cc_fail(err, "claims: %s", why);
-        o.terms = cl.terms, o.term_names = cl.names, o.nterms = cl.n;
-        *claim_area_power = p.k_stretch > 0 || p.k_shear > 0 ? p.area_power : 0;
-    }
+    if (claims && cc_sys_claims_build(&cl, m, claims, why) < 0) rc = cc_fail(err, "claims: %s", why);
+    o.terms = cl.terms, o.term_names = cl.names, o.nterms = cl.n;
     cc_sys_target t = {m, x->provides, x, cc_exec_system_eval, cc_exec_system_precision};
     if (!rc && cc_sys_run(&t, &o, r, why) < 0) rc = cc_fail(err, "%s: %s", cmd, why);
     cc_sys_claims_free(&cl);

@@ -5,6 +5,7 @@
 #include "checks/system.h"
 #include "io/jsonr.h"
 #include "io/proc.h"
+#include "sim/sim.h"
 
 typedef struct cc_exec_system {
     cc_proc proc;
@@ -29,11 +30,11 @@ double cc_exec_system_precision(void *ctx);
 void cc_exec_system_close(cc_exec_system *x);
 
 /* check-system's whole run: start cmd on mesh m (timeout seconds a request), build the terms of
- * claims (sys_claims.h; NULL: none), check the program under o into r and close it; x keeps what
- * it provided, its decimals and its requests for the report, *claim_area_power the p of the
- * claims' alpha = a^p (0 without a stretch or shear term). 0, or -1 with a one-line reason in err
- * ("CMD: ..." for the program, "claims: ..." for the spec). */
-int cc_exec_system_check(const char *cmd, const cc_mesh *m, const char *claims, double timeout, cc_sys_opts o,
-                         cc_exec_system *x, cc_sys_report *r, double *claim_area_power, char *err);
+ * the claimed parameters (sys_claims.h; NULL: no claims), check the program under o into r and
+ * close it; x keeps what it provided, its decimals and its requests for the report. 0, or -1
+ * with a one-line reason in err ("CMD: ..." for the program, "claims: ..." for terms that
+ * cannot be built on m). */
+int cc_exec_system_check(const char *cmd, const cc_mesh *m, const cc_sim_params *claims, double timeout,
+                         cc_sys_opts o, cc_exec_system *x, cc_sys_report *r, char *err);
 
 #endif

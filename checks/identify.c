@@ -372,15 +372,16 @@ void cc_identify_audit(const cc_audit *a, int force, double k, cc_identity *id)
     if (cc_claim_given(claims) && !cc_audit_failed(a)) return;
     cc_target t = a->target;
     t.claims.as_energy = force && !claims->bridson_force, t.claims.k = k;
-    /* the target's condition, or where it names none (a model of the C API), each condition of
-     * its vertex count */
-    for (int i = 0; i < cc_condition_count(); i++) {
-        const cc_condition *c = cc_condition_at(i);
-        if (cc_condition_known(a->target.condition) ? i > 0 : c->nv != t.nv || cc_condition_find(c->condition, NULL) != c)
-            continue;
-        cc_identity got;
-        if (!cc_condition_known(a->target.condition)) t.condition = c->condition;
-        if (cc_identify(&t, &a->opts, &got) == 0 && better(&got, id)) *id = got;
+    cc_identity got;
+    if (cc_condition_known(t.condition)) {
+        if (cc_identify(&t, &a->opts, &got) == 0) *id = got;
+    } else {   /* a target that names no condition (a model of the C API): each of its vertex count */
+        for (int i = 0; i < cc_condition_count(); i++) {
+            const cc_condition *c = cc_condition_at(i);
+            if (c->nv != t.nv || cc_condition_find(c->condition, NULL) != c) continue;   /* (each condition once) */
+            t.condition = c->condition;
+            if (cc_identify(&t, &a->opts, &got) == 0 && better(&got, id)) *id = got;
+        }
     }
     if (id->any && cc_identity_is_claim(id, claims, &a->opts) && !id->found) id->any = 0;   /* the claim rows say it */
 }

@@ -205,7 +205,8 @@ static cc_mesh *scene_mesh(const bench_opts *o)
     double side = o->scene == SCENE_DRAPE ? 1.6 : 1.0;
     cc_mesh *m = cc_mesh_grid(nu, nv, strip ? 0.5 : side, strip ? 0.1 : side, 0, err);
     if (!m) return cc_cli_error("bench", "%s", err), NULL;
-    for (int k = 0; k < m->nv && (o->scene == SCENE_HANGING || o->scene == SCENE_DRAPE); k++) {
+    if (o->scene != SCENE_HANGING && o->scene != SCENE_DRAPE) return m;   /* flat where the grid made it */
+    for (int k = 0; k < m->nv; k++) {   /* centred on the z axis */
         double *x = &m->x[3 * k], cx = x[0] - side / 2, cy = x[1] - side / 2;
         if (o->scene == SCENE_DRAPE) x[0] = cx, x[1] = cy, x[2] = 0.02;   /* 2 cm above the table top */
         else x[0] = cx, x[1] = 0, x[2] = -(cy + 0.5);   /* hanging straight down from the row y = 0 */

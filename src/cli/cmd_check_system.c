@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "checks/exec_system.h"
+#include "checks/sys_claims.h"
 #include "checks/system.h"
 #include "cli/cli.h"
 #include "io/files.h"
@@ -219,8 +220,11 @@ int cc_cmd_check_system(int argc, char **argv)
     cc_exec_system x;
     cc_sys_report *r = calloc(1, sizeof *r);
     rc = !r ? cc_cli_error("check-system", "out of memory") : 0;
-    if (!rc && cc_exec_system_check(a.exec, m, a.claims, a.timeout, a.o, &x, r, &a.claim_area_power, err) < 0)
-        rc = cc_cli_error("check-system", "%s%s", a.claims && !strncmp(err, "claims: ", 8) ? "--" : "", err);
+    cc_sim_params claimed;   /* --claims, parsed before the program starts */
+    if (!rc && a.claims && cc_sys_claims_parse(a.claims, &claimed, err) < 0) rc = cc_cli_error("check-system", "--claims: %s", err);
+    if (!rc && a.claims) a.claim_area_power = claimed.k_stretch > 0 || claimed.k_shear > 0 ? claimed.area_power : 0;
+    if (!rc && cc_exec_system_check(a.exec, m, a.claims ? &claimed : NULL, a.timeout, a.o, &x, r, err) < 0)
+        rc = cc_cli_error("check-system", "%s", err);
     if (!rc) {
         if (a.json && !strcmp(a.json, "-")) print_json(stdout, &a, &x, r);
         else print_table(stdout, &a, m, &x, r);
