@@ -9,6 +9,7 @@
 #define CC_JSONR_H
 
 #include "io/error.h"
+#include "io/jlex.h"
 
 #include <stddef.h>
 
@@ -38,29 +39,9 @@ typedef struct cc_jv {
 
 typedef struct cc_jdoc cc_jdoc;
 
-/* What the decimals of a document's numbers say of the program that printed them: the most
- * significant digits any number has (the printing precision: 17 for %.17g or a double's repr,
- * 9 for %.9g, 6 for %g), and how many numbers are not the rounding of a float to the digits
- * they have (0 for a program that computes in floats, whether it prints 9 digits, the shortest
- * that reads back as the float, or all of its exact value). Zeros and non-finite numbers are
- * not counted. */
-typedef struct cc_jdecimals {
-    long count;       /* finite nonzero numbers */
-    long nonfloat;    /* of them, those that no float rounds to */
-    int max_digits;   /* significant digits, at most, of one number */
-} cc_jdecimals;
-
 /* the document in text[0..len); NULL and a one-line reason in err if it is not
  * JSON, with the byte offset where reading stopped */
 cc_jdoc *cc_jdoc_parse(const char *text, size_t len, char *err);
-/* the relative rounding of numbers with decimals d: half a unit of the last digit of the most
- * digits printed and, where every one is a float's rounding (with enough of them to tell: more
- * than 20, or 3 printed with 12 digits or more, and some printed with 8 digits or more: every
- * decimal of 7 is near a float; or floats declared), a float's 2^-24 at least;
- * 0 for doubles printed in full. *floats = 1 where
- * they are taken for floats. */
-double cc_jdecimals_precision(const cc_jdecimals *d, int floats_declared, int doubles_declared, int *floats);
-
 /* the top-level value */
 const cc_jv *cc_jdoc_root(const cc_jdoc *d);
 /* the decimals of the document's numbers */

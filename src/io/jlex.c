@@ -1,0 +1,199 @@
+/* JSON numbers (see jlex.h). */
+#include <math.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "io/jlex.h"
+
+static int is_number_char(char c)
+{
+    return (c >= '0' && c <= '9') || c == '+' || c == '-' || c == '.' || c == 'e' || c == 'E';
+}
+
+/* The value of the JSON number s[0..n) when it has at most 15 significant digits and a decimal
+ * exponent within +-22, into *v: then the digits and 10^|e| are exact doubles and one
+ * correctly rounded product or quotient is the correctly rounded value (Clinger 1990), the
+ * same as strtod's. 0 when it is not such a number (strtod reads it). */
+/* 10^k for k in 0..22, exactly */
+static double pow10_of(int k)
+{
+    static const double pow10[] = {1e0,  1e1,  1e2,  1e3,  1e4,  1e5,  1e6,  1e7,  1e8,  1e9,  1e10, 1e11,
+                                   1e12, 1e13, 1e14, 1e15, 1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22};
+    return pow10[k];
+}
+
+static int exact_number(const char *s, size_t n, double *v)
+{
+    size_t k = 0;
+    int neg = k < n && s[k] == '-', digits = 0, scale = 0;
+    k += (size_t)neg;
+    uint64_t m = 0;
+    for (int frac = 0; k < n; k++) {
+        if (s[k] == '.' && !frac) {
+            frac = 1;
+            continue;
+        }
+        if (s[k] < '0' || s[k] > '9') break;
+        if (m || s[k] != '0') {
+            if (++digits > 15) return 0;
+            m = 10 * m + (uint64_t)(s[k] - '0');
+        }
+        scale -= frac;
+    }
+    if (k < n) {   /* an exponent */
+        if (s[k] != 'e' && s[k] != 'E') return 0;
+        k++;
+        int eneg = k < n && (s[k] == '-' || s[k] == '+') ? s[k++] == '-' : 0, e = 0;
+        if (k == n) return 0;
+        for (; k < n; k++) {
+            if (s[k] < '0' || s[k] > '9' || e > 1000) return 0;
+            e = 10 * e + (s[k] - '0');
+        }
+        scale += eneg ? -e : e;
+    }
+    if (scale < -22 || scale > 22) return 0;
+    double d = (double)m;
+    d = scale < 0 ? d / pow10_of(-scale) : d * pow10_of(scale);
+    *v = neg ? -d : d;
+    return 1;
+}
+
+/* the significant digits of the JSON number s[0..n) (from its first nonzero digit to its last
+ * one, trailing zeros included) and the decimal exponent of its last digit, into *digits and
+ * *last */
+static void decimal_shape(const char *s, size_t n, int *digits, int *last)
+{
+    size_t k = s[0] == '-';
+    int d = 0, frac = 0, e = 0, scale = 0;
+    for (; k < n && s[k] != 'e' && s[k] != 'E'; k++) {
+        if (s[k] == '.') {
+            frac = 1;
+            continue;
+        }
+        if (d || s[k] != '0') d++;
+        scale -= frac;
+    }
+    if (k < n) {   /* the exponent, read within s[0..n) (the text goes on after the number) */
+        int neg = 0;
+        k++;
+        if (k < n && (s[k] == '+' || s[k] == '-')) neg = s[k++] == '-';
+        for (; k < n && s[k] >= '0' && s[k] <= '9'; k++)
+            if (e < 100000) e = 10 * e + (s[k] - '0');
+        if (neg) e = -e;
+    }
+    *digits = d;
+    *last = scale + (e > 1000 ? 1000 : e < -1000 ? -1000 : e);   /* a finite nonzero double has |e| < 400 */
+}
+
+void cc_jdecimals_count(cc_jdecimals *dec, const char *s, size_t n, double v)
+{
+    if (!(v != 0) || !isfinite(v)) return;
+    int digits, last;
+    decimal_shape(s, n, &digits, &last);
+    dec->count++;
+    if (digits > dec->max_digits) dec->max_digits = digits;
+    /* a float's rounding to these digits lies within half a unit of the last digit of it (a tie
+     * exactly so: the margin is for the rounding of v itself and of this test) */
+    double half = 0.5 * (last >= -22 && last <= 22 ? (last < 0 ? 1 / pow10_of(-last) : pow10_of(last)) : pow(10, last));
+    dec->nonfloat += !(fabs((double)(float)v - v) <= half * (1 + 1e-3) + 4e-16 * fabs(v));
+}
+
+int cc_jnum_read(const char *s, const char *end, double *v, const char **stop, char *err)
+{
+    static const struct { const char *w; double v; } special[] = {
+        {"NaN", NAN}, {"nan", NAN}, {"Infinity", INFINITY}, {"-Infinity", -INFINITY},
+        {"inf", INFINITY}, {"-inf", -INFINITY}};
+    for (size_t i = 0; i < sizeof special / sizeof special[0]; i++) {
+        size_t n = strlen(special[i].w);
+        if ((size_t)(end - s) >= n && !memcmp(s, special[i].w, n)) return *v = special[i].v, *stop = s + n, 0;
+    }
+    const char *q = s;
+    if (q < end && *q == '-') q++;
+    if (q >= end || *q < '0' || *q > '9') return snprintf(err, CC_ERRLEN, "unexpected '%c'", s < end ? *s : ' '), -1;
+    while (q < end && is_number_char(*q)) q++;
+    char buf[CC_JNUM_MAX + 1], *e;
+    size_t n = (size_t)(q - s);
+    if (n > CC_JNUM_MAX) return snprintf(err, CC_ERRLEN, "a number of more than %d characters", CC_JNUM_MAX), -1;
+    if (!exact_number(s, n, v)) {
+        memcpy(buf, s, n);
+        buf[n] = '\0';
+        *v = strtod(buf, &e);
+        if (*e) return snprintf(err, CC_ERRLEN, "'%s' is not a number", buf), -1;
+    }
+    *stop = q;
+    return 0;
+}
+
+double cc_jdecimals_precision(const cc_jdecimals *d, int floats_declared, int doubles_declared, int *floats)
+{
+    double printed = d->max_digits > 0 ? 0.5 * pow(10, 1 - d->max_digits) : 0;
+    /* evidence enough: many numbers, or a few printed with more digits than a float's value needs
+     * by chance (a double is a float's 12-digit rounding about once in 2^20) */
+    int enough = d->count > 20 || (d->count >= 3 && d->max_digits >= 12);
+    if (d->max_digits < 8) enough = 0;   /* a decimal of 7 digits or fewer is near some float anyway */
+    *floats = floats_declared || (!doubles_declared && enough && d->nonfloat == 0);
+    double p = *floats ? fmax(printed, 0x1p-24) : printed;
+    return p > 1e-15 ? p : 0;
+}
+
+/* the 4 hex digits at s (before end) as a code point; -1 if they are not hex */
+static long hex4(const char *s, const char *end)
+{
+    if (end - s < 4) return -1;
+    long u = 0;
+    for (int i = 0; i < 4; i++) {
+        char c = s[i];
+        int d = c >= '0' && c <= '9' ? c - '0' : c >= 'a' && c <= 'f' ? c - 'a' + 10 : c >= 'A' && c <= 'F' ? c - 'A' + 10 : -1;
+        if (d < 0) return -1;
+        u = 16 * u + d;
+    }
+    return u;
+}
+
+/* code point u as UTF-8 at o; bytes written */
+static int utf8(unsigned long u, char *o)
+{
+    if (u < 0x80) return o[0] = (char)u, 1;
+    if (u < 0x800) return o[0] = (char)(0xc0 | u >> 6), o[1] = (char)(0x80 | (u & 0x3f)), 2;
+    if (u < 0x10000)
+        return o[0] = (char)(0xe0 | u >> 12), o[1] = (char)(0x80 | ((u >> 6) & 0x3f)), o[2] = (char)(0x80 | (u & 0x3f)), 3;
+    o[0] = (char)(0xf0 | u >> 18), o[1] = (char)(0x80 | ((u >> 12) & 0x3f));
+    o[2] = (char)(0x80 | ((u >> 6) & 0x3f)), o[3] = (char)(0x80 | (u & 0x3f));
+    return 4;
+}
+
+int cc_jstr_decode(const char *s, const char *q, char *o, const char **stop, char *err)
+{
+    static const char map[] = "\"\"\\\\//b\bf\fn\nr\rt\t";
+    while (s < q) {
+        unsigned char c = (unsigned char)*s++;
+        if (c < 0x20) return *stop = s, snprintf(err, CC_ERRLEN, "a control character inside a string"), -1;
+        if (c != '\\') {
+            *o++ = (char)c;
+            continue;
+        }
+        c = (unsigned char)*s++;   /* (a backslash before q is followed by a byte before q) */
+        const char *m = c ? strchr(map, c) : NULL;
+        if (m && (m - map) % 2 == 0) {
+            *o++ = m[1];
+        } else if (c == 'u') {
+            long u = hex4(s, q);
+            if (u < 0) return *stop = s, snprintf(err, CC_ERRLEN, "a \\u escape without 4 hex digits"), -1;
+            s += 4;
+            if (u >= 0xd800 && u < 0xdc00 && q - s >= 2 && s[0] == '\\' && s[1] == 'u') {   /* a surrogate pair */
+                long lo = hex4(s += 2, q);
+                if (lo >= 0) s += 4;
+                if (lo < 0xdc00 || lo > 0xdfff)
+                    return *stop = s, snprintf(err, CC_ERRLEN, "a \\u surrogate pair is broken"), -1;
+                u = 0x10000 + ((u - 0xd800) << 10) + (lo - 0xdc00);
+            }
+            o += utf8((unsigned long)u, o);   /* 6 or 12 escaped bytes hold the <= 4 written */
+        } else {
+            return *stop = s, snprintf(err, CC_ERRLEN, "an unknown escape \\%c in a string", c ? c : '0'), -1;
+        }
+    }
+    *o = '\0';
+    *stop = q + 1;
+    return 0;
+}
