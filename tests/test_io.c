@@ -1,5 +1,6 @@
 #define _DEFAULT_SOURCE
-/* Suite: io — atomic output files, CSV, directories, JSON numbers written and read. */
+/* Suite: io — atomic output files, CSV, directories, JSON numbers written and read, the two JSON
+ * readers alike. */
 #include <dirent.h>
 #include <math.h>
 #include <stdio.h>
@@ -10,7 +11,9 @@
 #include "cc_test.h"
 #include "io/files.h"
 #include "io/json.h"
+#include "io/jread.h"
 #include "io/jsonr.h"
+#include "jtokens.h"
 
 static char dir[64];
 
@@ -215,6 +218,72 @@ static void test_json_decimals(void)
     CU_ASSERT_DOUBLE_EQUAL(cc_jdecimals_precision(&h, 1, 0, &floats), 0x1p-24, 1e-20);   /* declared */
 }
 
+/* The streaming reader reads what the document reader reads, refuses what it refuses with the
+ * same reason at the same byte, and counts the same decimals, however the text is cut. */
+static void test_json_stream(void)
+{
+    char deep[3][200];
+    for (int k = 0; k < 3; k++) {   /* 64 arrays in arrays with a number inside (refused), 64 empty, 65 */
+        int d = 64 + (k == 2);
+        memset(deep[k], '[', (size_t)d);
+        snprintf(deep[k] + d, 200 - (size_t)d, "%s", k == 0 ? "1" : "");
+        size_t at = strlen(deep[k]);
+        memset(deep[k] + at, ']', (size_t)d), deep[k][at + (size_t)d] = '\0';
+    }
+    const char *docs[] = {
+        "{\"energy\": 1.5, \"force\": [0.1, -2e-3, NaN, Infinity, -Infinity, nan, inf, -inf, null], \"ok\": true}",
+        " [ ] ", "{}", "{ \"a\" : { \"b\" : [ [ ], { } ] } }\n", "\"\\u00e9\\ud83d\\ude00\\n\\t\\\"\\/\"", "0", "-0.0e5",
+        "[0.100000001, -0.946289062, 1.17549435e-38, 0.10000000000000001]", "[1, 2, 3", "[1,]", "[1 2]",
+        "{\"a\" 1}", "{1: 2}", "{\"a\": }", "\"unclosed", "\"ab\\", "\"a\x01b\"", "\"\\u12\"", "\"\\ud800\\u0041\"",
+        "\"\\q\"", "", "   ", "nul", "tru", "-Inf", "1e", "1.2.3", "[1] 2", "{\"a\": 1}}", "[\"a\nb\"]",
+        "12345678901234567890123456789012345678901234567890123456789012345",
+        "[123456789012345678901234567890123456789012345678901234567890123]", "{\"k\": 1, \"k\": 2}",
+        "[true, false, null, \"\", {\"\": []}]", deep[0], deep[1], deep[2]};
+    int differ = 0;
+    for (size_t k = 0; k < sizeof docs / sizeof docs[0]; k++) {
+        size_t n = strlen(docs[k]);
+        char *want = cc_jtokens_dom(docs[k], n);
+        CU_ASSERT_PTR_NOT_NULL_FATAL(want);
+        for (size_t piece = 1; piece <= n + 1; piece++) {
+            char *got = cc_jtokens_stream(docs[k], n, piece);
+            if (!got || strcmp(got, want)) {
+                if (!differ++) fprintf(stderr, "doc %zu in pieces of %zu:\n%s-- against --\n%s", k, piece, got, want);
+            }
+            free(got);
+        }
+        free(want);
+    }
+    CU_ASSERT_EQUAL(differ, 0);
+}
+
+static int whole(void *ctx, size_t done, const char **s, size_t *n, char *err)
+{
+    const char **text = ctx;
+    (void)err;
+    *text += done;
+    *s = *text, *n = strlen(*text);
+    return 0;
+}
+
+/* skipping a value skips all of it, nested values included, and nothing after it */
+static void test_json_skip(void)
+{
+    const char *text = "{\"a\": [1, {\"b\": [2, 3]}, [[]]], \"c\": 4, \"d\": \"x\"}", *at = text;
+    cc_jread r;
+    cc_jread_init(&r, whole, &at);
+    CU_ASSERT_EQUAL(cc_jread_next(&r), CC_JT_OBJECT);
+    int t = cc_jread_next(&r);
+    CU_ASSERT(t == CC_JT_ARRAY && !strcmp(r.key, "a"));
+    CU_ASSERT_EQUAL(cc_jread_skip(&r, t), 0);
+    CU_ASSERT(cc_jread_next(&r) == CC_JT_NUMBER && !strcmp(r.key, "c") && r.num == 4);
+    CU_ASSERT_EQUAL(cc_jread_skip(&r, CC_JT_NUMBER), 0);
+    CU_ASSERT(cc_jread_next(&r) == CC_JT_STRING && !strcmp(r.str, "x"));
+    CU_ASSERT_EQUAL(cc_jread_next(&r), CC_JT_CLOSE);
+    CU_ASSERT_EQUAL(cc_jread_end(&r), 0);
+    CU_ASSERT_EQUAL(r.depth, 0);
+    cc_jread_free(&r);
+}
+
 int main(void)
 {
     static const cc_test_case tests[] = {
@@ -224,6 +293,8 @@ int main(void)
         {"JSON numbers and strings", test_json_numbers},
         {"JSON numbers read as strtod reads them", test_json_read_numbers},
         {"the decimals of JSON numbers: digits and floats", test_json_decimals},
+        {"the streaming JSON reader reads as the document reader, in any pieces", test_json_stream},
+        {"the streaming JSON reader skips a whole value", test_json_skip},
         {NULL, NULL}};
     return cc_test_main("io", tests);
 }

@@ -197,3 +197,13 @@ int cc_jstr_decode(const char *s, const char *q, char *o, const char **stop, cha
     *stop = q + 1;
     return 0;
 }
+
+void cc_jline(char *err, const char *msg)
+{
+    size_t at = 0, cap = CC_ERRLEN;
+    for (const unsigned char *c = (const unsigned char *)msg; *c && at + 5 < cap; c++) {
+        if (*c < 0x20 || *c == 0x7f) at += (size_t)snprintf(err + at, cap - at, "\\x%02X", *c);
+        else err[at++] = (char)*c;
+    }
+    err[at < cap ? at : cap - 1] = '\0';
+}

@@ -42,6 +42,9 @@ void cc_jdecimals_count(cc_jdecimals *d, const char *s, size_t n, double v);
  * they are taken for floats. */
 double cc_jdecimals_precision(const cc_jdecimals *d, int floats_declared, int doubles_declared, int *floats);
 
+/* err = msg on one line whatever the input quoted in it holds: control bytes as \xHH */
+void cc_jline(char *err, const char *msg);
+
 /* the body s[0..q) of a string (q at its closing quote) unescaped into o (room for q - s + 1
  * bytes: UTF-8 for \u escapes, NUL-terminated); *stop after the closing quote. 0, or -1 with
  * a reason in err and *stop where the reading stopped */

@@ -60,13 +60,7 @@ static int fail(parser *p, const char *fmt, ...)
     va_start(ap, fmt);
     vsnprintf(msg, sizeof msg, fmt, ap);
     va_end(ap);
-    /* one line whatever the input quoted in it holds: control bytes shown as \xHH */
-    size_t at = 0, cap = CC_ERRLEN;
-    for (const unsigned char *c = (const unsigned char *)msg; *c && at + 5 < cap; c++) {
-        if (*c < 0x20 || *c == 0x7f) at += (size_t)snprintf(p->err + at, cap - at, "\\x%02X", *c);
-        else p->err[at++] = (char)*c;
-    }
-    if (cap) p->err[at < cap ? at : cap - 1] = '\0';
+    cc_jline(p->err, msg);
     return -1;
 }
 

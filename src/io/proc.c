@@ -147,10 +147,16 @@ static int ended_early(cc_proc *p, const char *what, char *err)
     return -1;
 }
 
-/* read what is there into buf; 1 data, 0 nothing now, -1 end of output, -2 too long */
-static int take(cc_proc *p)
+/* Read what is there into buf, up to `upto` bytes not yet consumed, noting the answer's
+ * newline: 1 data or nothing now, -1 end of output, -2 a line too long (or no memory for it). */
+static int take(cc_proc *p, size_t upto)
 {
-    for (;;) {
+    if (p->used && p->used == p->len) p->used = p->len = 0;
+    while (p->len - p->used < upto) {
+        if (p->cap - p->len < 65536 && p->used) {   /* room first from what was consumed */
+            memmove(p->buf, p->buf + p->used, p->len - p->used);
+            p->len -= p->used, p->nl -= p->ended ? p->used : 0, p->used = 0;
+        }
         if (p->cap - p->len < 65536) {
             size_t cap = p->cap ? 2 * p->cap : 1u << 20;
             char *b = realloc(p->buf, cap + 1);
@@ -159,50 +165,52 @@ static int take(cc_proc *p)
         }
         ssize_t r = read(p->out, p->buf + p->len, p->cap - p->len);
         if (r > 0) {
+            char *nl = p->ended ? NULL : memchr(p->buf + p->len, '\n', (size_t)r);
+            if (nl) p->ended = 1, p->nl = (size_t)(nl - p->buf);
             p->len += (size_t)r;
-            if (p->len > p->max_line && !memchr(p->buf, '\n', p->len)) return -2;
+            if (!p->ended && p->line + (p->len - p->used) > p->max_line) return -2;
             continue;
         }
         if (r == 0) return -1;
         if (errno == EINTR) continue;
         return errno == EAGAIN || errno == EWOULDBLOCK ? 1 : -1;
     }
+    return 1;
 }
 
-int cc_proc_exchange(cc_proc *p, const char *line, size_t n, double timeout, char **out, char *err)
+/* the exchange's time is up: what it got, into err */
+static int timed_out(const cc_proc *p, char *err)
 {
     const char *what = "the program";
-    if (p->lent) {   /* the line lent out last time is done with: the buffer holds what followed it */
-        if (p->rest_len) memcpy(p->buf, p->rest, p->rest_len);
-        p->len = p->rest_len, p->lent = 0;
-    }
+    size_t got = p->line + (p->len - p->used);
+    if (!got)
+        return snprintf(err, CC_ERRLEN, "%s sent no answer within %g s, not one byte of it: if it wrote one, it "
+                        "is still in its output buffer; flush stdout after every line (Python: print(..., flush=True) "
+                        "or sys.stdout.flush(); C: fflush(stdout); C++: std::endl or std::flush)", what, p->timeout), -1;
+    return snprintf(err, CC_ERRLEN, "%s sent %zu bytes within %g s but no newline: end each answer with '\\n' "
+                    "and flush stdout after it (Python: print(..., flush=True); C: fflush(stdout); C++: std::endl)",
+                    what, got, p->timeout), -1;
+}
+
+static int too_long(const cc_proc *p, char *err)
+{
+    return snprintf(err, CC_ERRLEN, "the program wrote a line longer than %zu bytes", p->max_line), -1;
+}
+
+int cc_proc_send(cc_proc *p, const char *line, size_t n, double timeout, char *err)
+{
+    if (p->ended) p->used = p->nl + 1, p->ended = 0;   /* the last answer is done with */
     /* anything written before this request, a whole line or the start of one (a second line
      * still on its way through the pipe), is output nobody asked for */
     struct pollfd early = {p->out, POLLIN, 0};
-    if (p->out >= 0 && poll(&early, 1, 0) > 0 && (early.revents & POLLIN)) (void)take(p);
-    if (p->len) return snprintf(err, CC_ERRLEN, "%s wrote more than one line for one request", what), -1;
-    char *nl;
-    size_t sent = 0, seen = 0;   /* bytes of buf already searched for a newline */
-    int eof = 0;
-    double until = now() + timeout;
-    while (p->in >= 0 || p->out >= 0) {
-        nl = p->len > seen ? memchr(p->buf + seen, '\n', p->len - seen) : NULL;
-        if (!nl) seen = p->len;
-        if (nl && sent == n) break;
-        if (eof) {
-            if (nl) break;
-            return ended_early(p, what, err);
-        }
-        struct pollfd fds[2] = {{p->out, POLLIN, 0}, {sent < n ? p->in : -1, POLLOUT, 0}};
-        double left = until - now();
-        if (left <= 0 && p->len == 0)
-            return snprintf(err, CC_ERRLEN, "%s sent no answer within %g s, not one byte of it: if it wrote one, it "
-                            "is still in its output buffer; flush stdout after every line (Python: print(..., flush=True) "
-                            "or sys.stdout.flush(); C: fflush(stdout); C++: std::endl or std::flush)", what, timeout), -1;
-        if (left <= 0)
-            return snprintf(err, CC_ERRLEN, "%s sent %zu bytes within %g s but no newline: end each answer with '\\n' "
-                            "and flush stdout after it (Python: print(..., flush=True); C: fflush(stdout); C++: std::endl)",
-                            what, p->len, timeout), -1;
+    p->line = 0;
+    if (p->out >= 0 && poll(&early, 1, 0) > 0 && (early.revents & POLLIN)) (void)take(p, (size_t)-1);
+    if (p->len > p->used) return snprintf(err, CC_ERRLEN, "the program wrote more than one line for one request"), -1;
+    p->ended = 0, p->timeout = timeout, p->until = now() + timeout;
+    for (size_t sent = 0; sent < n && !p->eof;) {
+        struct pollfd fds[2] = {{p->out, POLLIN, 0}, {p->in, POLLOUT, 0}};
+        double left = p->until - now();
+        if (left <= 0) return timed_out(p, err);
         int r = poll(fds, 2, (int)(left * 1000) + 1);
         if (r < 0 && errno != EINTR) return snprintf(err, CC_ERRLEN, "poll: %s", strerror(errno)), -1;
         if (r <= 0) continue;
@@ -211,36 +219,56 @@ int cc_proc_exchange(cc_proc *p, const char *line, size_t n, double timeout, cha
             if (w > 0) sent += (size_t)w;
             else if (w < 0 && errno != EAGAIN && errno != EINTR) {
                 /* it stopped reading: whatever it wrote may still explain why */
-                sent = n;
-                eof = take(p) == -1;
-                if (!eof && !(p->len && memchr(p->buf, '\n', p->len))) {
-                    if (wait_end(p, 1.0)) eof = 1;
-                    else return snprintf(err, CC_ERRLEN, "%s stopped reading its input", what), -1;
-                }
+                p->eof = take(p, (size_t)-1) == -1;
+                if (!p->eof && !p->ended && !wait_end(p, 1.0))
+                    return snprintf(err, CC_ERRLEN, "the program stopped reading its input"), -1;
+                return 0;
             }
         }
         if (fds[0].revents & (POLLIN | POLLHUP | POLLERR)) {
-            int t = take(p);
-            if (t == -2)
-                return snprintf(err, CC_ERRLEN, "%s wrote a line longer than %zu bytes", what, p->max_line), -1;
-            if (t == -1) eof = 1;
+            int t = take(p, (size_t)-1);
+            if (t == -2) return too_long(p, err);
+            if (t == -1) p->eof = 1;
         }
     }
-    nl = memchr(p->buf, '\n', p->len);
-    if (!nl) return ended_early(p, what, err);
-    *nl = '\0';
-    size_t used = (size_t)(nl - p->buf) + 1;
-    /* lend the buffer out as the line (no copy of a long answer), and keep what follows it,
-     * usually nothing, until the next exchange */
-    size_t rest = p->len - used;
-    if (rest > p->rest_cap) {
-        char *b = realloc(p->rest, rest);
-        if (!b) return snprintf(err, CC_ERRLEN, "out of memory"), -1;
-        p->rest = b, p->rest_cap = rest;
+    return 0;
+}
+
+#define PIECE (1u << 20)   /* bytes read ahead of the reader, at most, for each cc_proc_read */
+
+int cc_proc_read(cc_proc *p, size_t done, const char **s, size_t *n, char *err)
+{
+    p->used += done, p->line += done;
+    for (;;) {
+        size_t had = p->len - p->used;
+        if (!p->ended && !p->eof) {
+            int t = take(p, had + PIECE);
+            if (t == -2) return too_long(p, err);
+            if (t == -1) p->eof = 1;
+        }
+        *s = p->buf + p->used;
+        if (p->ended) return *n = p->nl - p->used, 0;
+        *n = p->len - p->used;
+        if (*n > had) return 1;
+        if (p->eof) return ended_early(p, "the program", err);
+        struct pollfd fd = {p->out, POLLIN, 0};
+        double left = p->until - now();
+        if (left <= 0) return timed_out(p, err);
+        if (poll(&fd, 1, (int)(left * 1000) + 1) < 0 && errno != EINTR)
+            return snprintf(err, CC_ERRLEN, "poll: %s", strerror(errno)), -1;
     }
-    if (rest) memcpy(p->rest, p->buf + used, rest);
-    p->rest_len = rest, p->len = 0, p->lent = 1;
-    *out = p->buf;
+}
+
+int cc_proc_exchange(cc_proc *p, const char *line, size_t n, double timeout, char **out, char *err)
+{
+    const char *s;
+    size_t k;
+    if (cc_proc_send(p, line, n, timeout, err) < 0) return -1;
+    int rc;
+    while ((rc = cc_proc_read(p, 0, &s, &k, err)) == 1) {}
+    if (rc < 0) return -1;
+    p->buf[p->nl] = '\0';
+    *out = p->buf + p->used;
     return 0;
 }
 
@@ -255,8 +283,7 @@ void cc_proc_close(cc_proc *p, double grace)
         p->pid = 0;
     }
     free(p->buf);
-    free(p->rest);
-    p->buf = p->rest = NULL;
-    p->len = p->cap = p->rest_len = p->rest_cap = 0;
-    p->lent = 0;
+    p->buf = NULL;
+    p->used = p->len = p->cap = 0;
+    p->ended = 0;
 }

@@ -14,13 +14,14 @@
 typedef struct cc_proc {
     pid_t pid;            /* the program, or 0 once it has been waited for */
     int in, out;          /* its stdin (we write) and stdout (we read); -1 when closed */
-    char *buf;            /* what it wrote that is not yet returned as a line; once a line is
-                             returned, that line (lent: `lent` is 1) */
-    size_t len, cap;      /* bytes in buf, and its size */
+    char *buf;            /* what it wrote: buf[used..len) is not yet consumed */
+    size_t used, len, cap;
     size_t max_line;      /* longest line accepted (bytes) */
-    int lent;             /* 1 while buf is the line last returned */
-    char *rest;           /* while buf is lent: what followed the line, moved back at the next call */
-    size_t rest_len, rest_cap;
+    size_t line;          /* bytes of the answer being read consumed so far */
+    size_t nl;            /* where its newline is in buf, once `ended` */
+    int ended;            /* 1 once the answer's newline has come */
+    int eof;              /* 1 once its output has ended */
+    double timeout, until;   /* the exchange's limit (seconds) and its deadline */
     int status;           /* its wait status once it ended (valid when pid == 0) */
 } cc_proc;
 
@@ -38,8 +39,18 @@ int cc_proc_start(cc_proc *p, char *const argv[], char *err);
  * seconds for both. While writing, whatever the program writes is kept, so one that answers
  * early cannot block it. 0 on success; otherwise -1 and in err what happened: the program
  * "exited with status N" or "was killed by signal N (SIGSEGV)" (before answering), "closed
- * its output", "sent no answer within S s", or "wrote a line longer than N bytes". */
+ * its output", "sent no answer within S s", "wrote a line longer than N bytes", or wrote
+ * output before the request ("more than one line for one request"). */
 int cc_proc_exchange(cc_proc *p, const char *line, size_t n, double timeout, char **out, char *err);
+
+/* The same exchange with its answer read in pieces, for an answer too long to hold (a
+ * cc_jread_source, jread.h): cc_proc_send writes the request (0 or -1 as above), then each
+ * cc_proc_read drops the first `done` bytes of the last window and sets *s, *n to the rest of
+ * the answer received so far, waiting for more: 1 more came, 0 the answer's newline has come
+ * (the window is the whole rest of its line, the newline left out), -1 as above. The next
+ * request may be sent once cc_proc_read has returned 0. */
+int cc_proc_send(cc_proc *p, const char *line, size_t n, double timeout, char *err);
+int cc_proc_read(cc_proc *p, size_t done, const char **s, size_t *n, char *err);
 
 /* 1 if the program has ended (reaping it), else 0 */
 int cc_proc_ended(cc_proc *p);

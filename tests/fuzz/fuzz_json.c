@@ -1,15 +1,18 @@
-/* libFuzzer target: the JSON reader of the process protocols (cc_jdoc_parse, src/io/jsonr.c).
+/* libFuzzer target: the JSON readers of the process protocols (cc_jdoc_parse, src/io/jsonr.c,
+ * and the streaming cc_jread, src/io/jread.c).
  *
  * The input is one answer line as a program might write it. The reader either refuses it with
  * a one-line message or returns a document whose every value can be walked; a document that
  * is one number reads as strtod reads it, bit for bit (the exact path for short numbers and
- * strtod for the rest must agree).
+ * strtod for the rest must agree). The streaming reader, handed the text in pieces of a size
+ * the input's first byte picks, reads the same tokens and decimals, or refuses it alike.
  */
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include "io/jsonr.h"
+#include "jtokens.h"
 
 /* visit every value below v; abort on a shape the reader must not produce */
 static void walk(const cc_jv *v, int depth)
@@ -35,9 +38,22 @@ static void walk(const cc_jv *v, int depth)
     abort();
 }
 
+/* the two readers alike on text[0..n) cut into pieces of `piece` bytes */
+static void alike(const char *text, size_t n, size_t piece)
+{
+    char *want = cc_jtokens_dom(text, n), *got = cc_jtokens_stream(text, n, piece);
+    if (!want || !got) abort();
+    if (strcmp(want, got)) {
+        fprintf(stderr, "the readers differ (pieces of %zu):\n%s-- against --\n%s", piece, got, want);
+        abort();
+    }
+    free(want), free(got);
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
     char err[CC_ERRLEN] = "";
+    if (size > 0) alike((const char *)data + 1, size - 1, 1 + data[0] % 67);
     cc_jdoc *d = cc_jdoc_parse((const char *)data, size, err);
     if (!d) {
         if (!err[0] || strchr(err, '\n')) abort();
