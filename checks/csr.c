@@ -4,56 +4,91 @@
 #include <string.h>
 #include "checks/csr.h"
 
-/* The triplets' order by (row, column) into `order`, in O(nnz + n): a stable counting sort by
- * column, then one by row. NULL when out of memory. */
-static int *sorted_order(int n, int nnz, const int *i, const int *j)
+/* The triplets' order by row into a new array, stable (a counting sort, O(nnz + n)); row r's
+ * from start[r] to start[r + 1]. NULL when out of memory. */
+static int *row_order(int n, int nnz, const int *i, int *start)
 {
-    int *count = calloc((size_t)n + 1, sizeof *count);
-    int *by_col = malloc(sizeof *by_col * (size_t)(nnz > 0 ? nnz : 1));
     int *order = malloc(sizeof *order * (size_t)(nnz > 0 ? nnz : 1));
-    if (!count || !by_col || !order) {
-        free(count), free(by_col), free(order);
-        return NULL;
-    }
-    for (int k = 0; k < nnz; k++) count[j[k] + 1]++;
-    for (int c = 0; c < n; c++) count[c + 1] += count[c];
-    for (int k = 0; k < nnz; k++) by_col[count[j[k]]++] = k;
-    memset(count, 0, sizeof *count * ((size_t)n + 1));
-    for (int k = 0; k < nnz; k++) count[i[k] + 1]++;
-    for (int r = 0; r < n; r++) count[r + 1] += count[r];
-    for (int t = 0; t < nnz; t++) order[count[i[by_col[t]]]++] = by_col[t];
-    free(count), free(by_col);
+    if (!order) return NULL;
+    memset(start, 0, sizeof *start * ((size_t)n + 1));
+    for (int k = 0; k < nnz; k++) start[i[k] + 1]++;
+    for (int r = 0; r < n; r++) start[r + 1] += start[r];
+    for (int k = 0; k < nnz; k++) order[start[i[k]]++] = k;
+    for (int r = n; r > 0; r--) start[r] = start[r - 1];
+    start[0] = 0;
     return order;
 }
 
+typedef struct entry { int col; double val; } entry;
+static int by_col(const void *a, const void *b)
+{
+    int p = ((const entry *)a)->col, q = ((const entry *)b)->col;
+    return (p > q) - (p < q);
+}
+
+/* the k entries at col, val sorted by column (insertion for short rows), tmp room for k */
+static void sort_row(int *col, double *val, int k, entry *tmp)
+{
+    if (k <= 32) {
+        for (int a = 1; a < k; a++) {
+            int c = col[a], b = a;
+            double v = val[a];
+            for (; b > 0 && col[b - 1] > c; b--) col[b] = col[b - 1], val[b] = val[b - 1];
+            col[b] = c, val[b] = v;
+        }
+        return;
+    }
+    for (int a = 0; a < k; a++) tmp[a].col = col[a], tmp[a].val = val[a];
+    qsort(tmp, (size_t)k, sizeof *tmp, by_col);
+    for (int a = 0; a < k; a++) col[a] = tmp[a].col, val[a] = tmp[a].val;
+}
+
+/* Two passes over the triplets in row order: the first counts each row's distinct columns (slot[c]
+ * marks the row that last saw column c), the second puts each into its place (slot[c] = where
+ * column c went in this row) and adds the duplicates to it in the triplets' order; then each row
+ * is sorted by column. Besides A, n + 1 and nnz ints and one row's entries. */
 int cc_csr_from_triplets(cc_csr *A, int n, int nnz, const int *i, const int *j, const double *v, int *bad)
 {
     memset(A, 0, sizeof *A);
     A->n = n;
     for (int k = 0; k < nnz; k++)
         if (i[k] < 0 || i[k] >= n || j[k] < 0 || j[k] >= n) return *bad = k, -1;
-    int *order = sorted_order(n, nnz, i, j);
+    int *start = malloc(sizeof *start * ((size_t)n + 1)), *slot = malloc(sizeof *slot * ((size_t)n + 1));
+    int *order = start ? row_order(n, nnz, i, start) : NULL;
     A->rowp = calloc((size_t)n + 1, sizeof *A->rowp);
-    A->col = malloc(sizeof *A->col * (size_t)(nnz > 0 ? nnz : 1));
-    A->val = malloc(sizeof *A->val * (size_t)(nnz > 0 ? nnz : 1));
-    if (!order || !A->rowp || !A->col || !A->val) {
-        free(order), cc_csr_free(A);
-        return *bad = -1, -1;
+    if (!order || !slot || !A->rowp) goto oom;
+    for (int c = 0; c < n; c++) slot[c] = -1;
+    for (int r = 0; r < n; r++) {
+        A->rowp[r + 1] = A->rowp[r];
+        for (int t = start[r]; t < start[r + 1]; t++)
+            if (slot[j[order[t]]] != r) slot[j[order[t]]] = r, A->rowp[r + 1]++;
     }
-    int m = 0, last_i = -1, last_j = -1;
-    for (int t = 0; t < nnz; t++) {
-        int k = order[t];
-        if (m > 0 && i[k] == last_i && j[k] == last_j) {   /* duplicates summed */
-            A->val[m - 1] += v[k];
-            continue;
+    int m = A->rowp[n], widest = 0;
+    A->col = malloc(sizeof *A->col * (size_t)(m > 0 ? m : 1));
+    A->val = malloc(sizeof *A->val * (size_t)(m > 0 ? m : 1));
+    if (!A->col || !A->val) goto oom;
+    for (int c = 0; c < n; c++) slot[c] = -1;
+    for (int r = 0; r < n; r++) {
+        int q = A->rowp[r];
+        for (int t = start[r]; t < start[r + 1]; t++) {
+            int k = order[t], c = j[k];
+            if (slot[c] >= A->rowp[r]) {   /* a duplicate: summed */
+                A->val[slot[c]] += v[k];
+                continue;
+            }
+            slot[c] = q, A->col[q] = c, A->val[q++] = v[k];
         }
-        A->col[m] = j[k], A->val[m] = v[k], m++;
-        A->rowp[i[k] + 1]++;
-        last_i = i[k], last_j = j[k];
+        if (q - A->rowp[r] > widest) widest = q - A->rowp[r];
     }
-    for (int r = 0; r < n; r++) A->rowp[r + 1] += A->rowp[r];
-    free(order);
+    free(order), free(start), free(slot);
+    entry *tmp = widest > 32 ? malloc(sizeof *tmp * (size_t)widest) : NULL;
+    if (widest > 32 && !tmp) return cc_csr_free(A), *bad = -1, -1;
+    for (int r = 0; r < n; r++) sort_row(A->col + A->rowp[r], A->val + A->rowp[r], A->rowp[r + 1] - A->rowp[r], tmp);
+    free(tmp);
     return 0;
+oom:
+    free(order), free(start), free(slot), cc_csr_free(A);
+    return *bad = -1, -1;
 }
 
 void cc_csr_free(cc_csr *A)

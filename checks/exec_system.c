@@ -8,6 +8,9 @@
  *
  * A program that answers otherwise gets one line and exit 2 (cc_exec_system_eval's err).
  */
+#include <limits.h>
+#include <math.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -15,6 +18,7 @@
 #include "checks/exec_system.h"
 #include "checks/sys_claims.h"
 #include "io/json.h"
+#include "io/jread.h"
 #include "io/jsonr.h"
 
 static const char *const field[6] = {"energy", "force", "df_dx", "df_dv", "system", "external"};
@@ -104,51 +108,219 @@ int cc_exec_system_start(cc_exec_system *x, const char *cmd, const cc_mesh *m, c
     return rc;
 }
 
-void cc_exec_system_close(cc_exec_system *x) { cc_proc_close(&x->proc, 2.0); }
-
-/* out[0..n) = the list `name` of answer o; 0 or -1 */
-static int vector(const cc_jv *o, const char *name, int n, double *out, char *err, int req)
+void cc_exec_system_close(cc_exec_system *x)
 {
-    const cc_jv *v = cc_jv_get(o, name);
-    if (!v) return cc_fail(err, "answer to request %d has no \"%s\" though it was asked for", req, name);
-    if (v->type != CC_JV_ARRAY || v->n != n)
-        return cc_fail(err, "answer to request %d: \"%s\" must be a list of %d numbers (got %s of %d)", req, name, n,
-                   cc_jv_type_name(v), v->type == CC_JV_ARRAY ? v->n : 0);
-    for (int i = 0; i < n; i++) {
-        if (!cc_jv_is_number(&v->items[i]))
-            return cc_fail(err, "answer to request %d: \"%s\" entry %d is a %s", req, name, i, cc_jv_type_name(&v->items[i]));
-        out[i] = cc_jv_number(&v->items[i]);
+    cc_proc_close(&x->proc, 2.0);
+    free(x->ti), free(x->tj), free(x->tv);
+    x->ti = x->tj = NULL, x->tv = NULL;
+    x->cap[0] = x->cap[1] = x->cap[2] = x->most = 0;
+}
+
+/* ---- an answer to a state, read as it arrives ----
+ *
+ * The answer is read a token at a time (io/jread.h), each field into its place as it comes:
+ * vectors into the caller's arrays, a matrix's triplets into arrays kept from state to state
+ * and made into a cc_csr as its object closes. A field's first mistake is kept and reported
+ * once the whole answer has been read as JSON, the fields in a fixed order, so that what a
+ * program is told does not depend on the order of its members. */
+
+enum { F_ENERGY, F_FORCE, F_EXTERNAL, F_DFDX, F_DFDV, F_A, F_B, F_ERROR, NFIELDS };
+static const char *const member[NFIELDS] = {"energy", "force", "external", "df_dx", "df_dv", "A", "b", "error"};
+static const int member_bit[NFIELDS] = {CC_SYS_ENERGY, CC_SYS_FORCE, CC_SYS_EXTERNAL, CC_SYS_DFDX, CC_SYS_DFDV,
+                                        CC_SYS_SYSTEM, CC_SYS_SYSTEM, 0};   /* "error": always read */
+
+typedef struct answer {
+    cc_exec_system *x;
+    cc_jread r;
+    int req, n;
+    int seen[NFIELDS];            /* 1 once the field has been read (its first occurrence counts) */
+    char why[NFIELDS][CC_ERRLEN]; /* its mistake, or "" */
+    char head[64];                /* the answer's first bytes, for messages */
+    size_t nhead, consumed;
+    int oom;                      /* 1: no memory for its matrices */
+} answer;
+
+/* the program's answer as a cc_jread_source, keeping its first bytes */
+static int from_program(void *ctx, size_t done, const char **s, size_t *n, char *err)
+{
+    answer *a = ctx;
+    int rc = cc_proc_read(&a->x->proc, done, s, n, err);
+    a->consumed += done;
+    for (; rc >= 0 && a->nhead < sizeof a->head - 1 && a->nhead < a->consumed + *n; a->nhead++)
+        a->head[a->nhead] = (*s)[a->nhead - a->consumed];
+    a->head[a->nhead] = '\0';
+    return rc;
+}
+
+/* the field's mistake, the first one only; 0 */
+static int mistake(answer *a, int k, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+static int mistake(answer *a, int k, const char *fmt, ...)
+{
+    if (a->why[k][0]) return 0;
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(a->why[k], CC_ERRLEN, fmt, ap);
+    va_end(ap);
+    return 0;
+}
+
+/* room for c + 1 entries in a growing array of `size`-byte entries; 0 or -1 */
+static int room(void **p, int *cap, int c, size_t size)
+{
+    if (c < *cap) return 0;
+    int m = *cap ? 2 * *cap : 4096;
+    void *q = realloc(*p, (size_t)m * size);
+    if (!q) return -1;
+    *p = q, *cap = m;
+    return 0;
+}
+
+/* the triplet arrays' room cut to count entries when count is the most a matrix has had (the
+ * arrays grow by doubling; what the next states need is what this one did) */
+static void fit(cc_exec_system *x, int count)
+{
+    if (count <= x->most) return;
+    x->most = count;
+    void **p[3] = {(void **)&x->ti, (void **)&x->tj, (void **)&x->tv};
+    size_t size[3] = {sizeof *x->ti, sizeof *x->tj, sizeof *x->tv};
+    for (int c = 0; c < 3; c++) {
+        void *q = x->cap[c] > count ? realloc(*p[c], size[c] * (size_t)count) : NULL;
+        if (q) *p[c] = q, x->cap[c] = count;
+    }
+}
+
+/* a number or null (NaN) */
+static int numeric(int t) { return t == CC_JT_NUMBER || t == CC_JT_NULL; }
+
+/* the list of n numbers of field k (token t) into out; 0 or -1 (not JSON) */
+static int read_vector(answer *a, int k, int t, double *out)
+{
+    cc_jread *r = &a->r;
+    if (t != CC_JT_ARRAY) {
+        mistake(a, k, "answer to request %d: \"%s\" must be a list of %d numbers (got %s of 0)", a->req, member[k], a->n,
+                cc_jread_type_name(t));
+        return cc_jread_skip(r, t);
+    }
+    int count = 0, bad = -1, badt = 0;
+    for (int u; (u = cc_jread_next(r)) != CC_JT_CLOSE; count++) {
+        if (u == CC_JT_FAIL) return -1;
+        if (!numeric(u)) {
+            if (bad < 0) bad = count, badt = u;
+            if (cc_jread_skip(r, u) < 0) return -1;
+        } else if (count < a->n) {
+            out[count] = u == CC_JT_NULL ? NAN : r->num;
+        }
+    }
+    if (count != a->n)
+        return mistake(a, k, "answer to request %d: \"%s\" must be a list of %d numbers (got array of %d)", a->req,
+                       member[k], a->n, count);
+    if (bad >= 0)
+        return mistake(a, k, "answer to request %d: \"%s\" entry %d is a %s", a->req, member[k], bad,
+                       cc_jread_type_name(badt));
+    return 0;
+}
+
+/* v as a whole number within an int, into *i; 1 if it is one */
+static int whole(double v, int *i)
+{
+    if (!(v >= -2147483648.0 && v < 2147483648.0) || v != (double)(int)v) return 0;
+    *i = (int)v;
+    return 1;
+}
+
+/* one of a matrix's lists (c = 0, 1, 2: i, j, v; token t) into the triplet arrays; its length
+ * into *count and the first entry that is not a whole number (i, j) or a number (v) into *bad
+ * (INT_MAX: none), with its type; 0 or -1 */
+static int read_triplets(answer *a, int c, int *count, int *bad, int *badt)
+{
+    cc_exec_system *x = a->x;
+    cc_jread *r = &a->r;
+    *count = 0, *bad = INT_MAX;
+    for (int u, m = 0; (u = cc_jread_next(r)) != CC_JT_CLOSE; m++, *count = m) {
+        if (u == CC_JT_FAIL) return -1;
+        int ok = c < 2 ? u == CC_JT_NUMBER : numeric(u), at = 0;
+        if (c < 2 && ok) ok = whole(r->num, &at);
+        if (!ok && *bad == INT_MAX) *bad = m, *badt = u;
+        if (cc_jread_skip(r, u) < 0) return -1;
+        int fits = c == 0 ? room((void **)&x->ti, &x->cap[0], m, sizeof *x->ti)
+                 : c == 1 ? room((void **)&x->tj, &x->cap[1], m, sizeof *x->tj)
+                          : room((void **)&x->tv, &x->cap[2], m, sizeof *x->tv);
+        if (fits < 0) return a->oom = 1, -1;
+        if (c == 0) x->ti[m] = at;
+        else if (c == 1) x->tj[m] = at;
+        else x->tv[m] = u == CC_JT_NUMBER ? r->num : NAN;
     }
     return 0;
 }
 
-/* A = the sparse matrix `name` of answer o (triplets "i", "j", "v"); 0 or -1 */
-static int matrix(const cc_jv *o, const char *name, int n, cc_csr *A, char *err, int req)
+/* the sparse matrix of field k (token t: {"i": [...], "j": [...], "v": [...]}) into A; 0 or -1 */
+static int read_matrix(answer *a, int k, int t, cc_csr *A)
 {
-    const cc_jv *m = cc_jv_get(o, name), *I = m ? cc_jv_get(m, "i") : NULL, *J = m ? cc_jv_get(m, "j") : NULL,
-                *V = m ? cc_jv_get(m, "v") : NULL;
-    if (!m) return cc_fail(err, "answer to request %d has no \"%s\" though it was asked for", req, name);
-    if (!I || !J || !V || I->type != CC_JV_ARRAY || J->type != CC_JV_ARRAY || V->type != CC_JV_ARRAY)
-        return cc_fail(err, "answer to request %d: \"%s\" must be {\"i\": [...], \"j\": [...], \"v\": [...]}", req, name);
-    if (I->n != J->n || I->n != V->n)
-        return cc_fail(err, "answer to request %d: \"%s\" has %d i, %d j and %d v", req, name, I->n, J->n, V->n);
-    int nnz = I->n, *ii = malloc(sizeof(int) * (size_t)(nnz + 1)), *jj = malloc(sizeof(int) * (size_t)(nnz + 1)), bad;
-    double *vv = malloc(sizeof(double) * (size_t)(nnz + 1));
-    int rc = !ii || !jj || !vv ? cc_fail(err, "out of memory") : 0;
-    for (int k = 0; !rc && k < nnz; k++) {
-        double a = cc_jv_number(&I->items[k]), b = cc_jv_number(&J->items[k]);
-        if (I->items[k].type != CC_JV_NUMBER || J->items[k].type != CC_JV_NUMBER || a != (int)a || b != (int)b)
-            rc = cc_fail(err, "answer to request %d: \"%s\" entry %d: i and j must be whole numbers", req, name, k);
-        else if (!cc_jv_is_number(&V->items[k]))
-            rc = cc_fail(err, "answer to request %d: \"%s\" entry %d: v is a %s", req, name, k, cc_jv_type_name(&V->items[k]));
-        else ii[k] = (int)a, jj[k] = (int)b, vv[k] = cc_jv_number(&V->items[k]);
+    cc_jread *r = &a->r;
+    const char *shape = "answer to request %d: \"%s\" must be {\"i\": [...], \"j\": [...], \"v\": [...]}";
+    if (t != CC_JT_OBJECT) return mistake(a, k, shape, a->req, member[k]), cc_jread_skip(r, t);
+    int have[3] = {0, 0, 0}, count[3] = {0, 0, 0}, bad[3] = {INT_MAX, INT_MAX, INT_MAX}, badt[3] = {0, 0, 0};
+    for (int u; (u = cc_jread_next(r)) != CC_JT_CLOSE;) {
+        if (u == CC_JT_FAIL) return -1;
+        int c = !strcmp(r->key, "i") ? 0 : !strcmp(r->key, "j") ? 1 : !strcmp(r->key, "v") ? 2 : -1;
+        if (c < 0 || have[c]) {
+            if (cc_jread_skip(r, u) < 0) return -1;
+            continue;
+        }
+        have[c] = u == CC_JT_ARRAY ? 1 : -1;
+        if (u != CC_JT_ARRAY ? cc_jread_skip(r, u) : read_triplets(a, c, &count[c], &bad[c], &badt[c])) return -1;
     }
-    if (!rc && cc_csr_from_triplets(A, n, nnz, ii, jj, vv, &bad) < 0)
-        rc = bad < 0 ? cc_fail(err, "out of memory")
-                     : cc_fail(err, "answer to request %d: \"%s\" entry %d: (%d, %d) is outside the %d x %d matrix", req,
-                           name, bad, ii[bad], jj[bad], n, n);
-    free(ii), free(jj), free(vv);
-    return rc;
+    if (have[0] < 1 || have[1] < 1 || have[2] < 1) return mistake(a, k, shape, a->req, member[k]);
+    if (count[0] != count[1] || count[0] != count[2])
+        return mistake(a, k, "answer to request %d: \"%s\" has %d i, %d j and %d v", a->req, member[k], count[0],
+                       count[1], count[2]);
+    int kij = bad[0] < bad[1] ? bad[0] : bad[1];
+    if (kij < INT_MAX && kij <= bad[2])
+        return mistake(a, k, "answer to request %d: \"%s\" entry %d: i and j must be whole numbers", a->req, member[k], kij);
+    if (bad[2] < INT_MAX)
+        return mistake(a, k, "answer to request %d: \"%s\" entry %d: v is a %s", a->req, member[k], bad[2],
+                       cc_jread_type_name(badt[2]));
+    int out;
+    cc_exec_system *x = a->x;
+    fit(x, count[0]);
+    if (cc_csr_from_triplets(A, a->n, count[0], x->ti, x->tj, x->tv, &out) < 0) {
+        if (out < 0) return a->oom = 1, -1;
+        return mistake(a, k, "answer to request %d: \"%s\" entry %d: (%d, %d) is outside the %d x %d matrix", a->req,
+                       member[k], out, x->ti[out], x->tj[out], a->n, a->n);
+    }
+    return 0;
+}
+
+/* the answer's members, the wanted fields into out; its root's token into *root; 0 or -1 */
+static int read_members(answer *a, int want, cc_sys_eval *out, int *root)
+{
+    cc_jread *r = &a->r;
+    int t = *root = cc_jread_next(r);
+    if (t != CC_JT_OBJECT) return cc_jread_skip(r, t);
+    cc_csr *matrix[NFIELDS] = {[F_DFDX] = &out->dfdx, [F_DFDV] = &out->dfdv, [F_A] = &out->A};
+    double *vector[NFIELDS] = {[F_FORCE] = out->f, [F_EXTERNAL] = out->ext, [F_B] = out->b};
+    for (int u; (u = cc_jread_next(r)) != CC_JT_CLOSE;) {
+        if (u == CC_JT_FAIL) return -1;
+        int k = 0, rc = 0;
+        while (k < NFIELDS && strcmp(r->key, member[k])) k++;
+        if (k == NFIELDS || a->seen[k] || (k != F_ERROR && !(want & member_bit[k]))) {
+            if (cc_jread_skip(r, u) < 0) return -1;
+            continue;
+        }
+        a->seen[k] = 1;
+        if (k == F_ERROR) {
+            mistake(a, k, "the program says: %s", u == CC_JT_STRING ? r->str : "(an error that is not a string)");
+            rc = cc_jread_skip(r, u);
+        } else if (k == F_ENERGY) {
+            if (!numeric(u)) mistake(a, k, "answer to request %d: \"energy\" must be a number", a->req);
+            else out->E = u == CC_JT_NULL ? NAN : r->num;
+            rc = cc_jread_skip(r, u);
+        } else {
+            rc = matrix[k] ? read_matrix(a, k, u, matrix[k]) : read_vector(a, k, u, vector[k]);
+        }
+        if (rc < 0) return -1;
+    }
+    return 0;
 }
 
 int cc_exec_system_eval(void *ctx, const double *x, const double *v, double h, int want, cc_sys_eval *out, char *err)
@@ -166,23 +338,44 @@ int cc_exec_system_eval(void *ctx, const double *x, const double *v, double h, i
     for (int k = 0; k < 6; k++)
         if (want & bit[k]) fprintf(q.f, first ? "\"%s\"" : ", \"%s\"", field[k]), first = 0;
     fputs("]}\n", q.f);
-    cc_jdoc *doc = NULL;
-    int rc = exchange(X, &q, &doc, err), req = X->requests;
-    if (rc) return -1;
-    const cc_jv *o = cc_jdoc_root(doc);
-    if (!rc && (want & CC_SYS_ENERGY)) {
-        const cc_jv *E = cc_jv_get(o, "energy");
-        if (!E || !cc_jv_is_number(E)) rc = cc_fail(err, "answer to request %d: \"energy\" must be a number", req);
-        else out->E = cc_jv_number(E);
+    char perr[CC_ERRLEN];
+    int bad = fclose(q.f) != 0, req = ++X->requests;
+    int rc = bad ? -1 : cc_proc_send(&X->proc, q.buf, q.len, X->timeout, perr);
+    free(q.buf);
+    if (bad) return cc_fail(err, "out of memory");
+    if (rc < 0) return cc_fail(err, "%s (request %d; last received: %s)", perr, req, X->last[0] ? X->last : "nothing");
+    answer *a = calloc(1, sizeof *a);
+    if (!a) return cc_fail(err, "out of memory");
+    a->x = X, a->req = req, a->n = n;
+    cc_jread_init(&a->r, from_program, a);
+    int root;
+    rc = read_members(a, want, out, &root) < 0 || cc_jread_end(&a->r) < 0 ? -1 : 0;
+    if (rc < 0 && a->r.failed == 2) {
+        rc = cc_fail(err, "%s (request %d; last received: %s)", a->r.err, req, X->last[0] ? X->last : "nothing");
+    } else if (rc < 0 && a->oom) {
+        rc = cc_fail(err, "out of memory for the answer to request %d", req);
+    } else if (rc < 0) {
+        const char *s;
+        size_t k;   /* the answer's start, for the message, if it is still coming */
+        while (a->nhead < 61 && from_program(a, 0, &s, &k, perr) == 1) {}
+        rc = cc_fail(err, "answer to request %d is not JSON (%s): %.60s%s", req, a->r.err, a->head, a->nhead > 60 ? "..." : "");
+    } else {
+        snprintf(X->last, sizeof X->last, "%.60s%s", a->head, a->nhead > 60 ? "..." : "");
+        X->received += (long long)(a->r.base + a->r.at);
+        X->dec.count += a->r.dec.count, X->dec.nonfloat += a->r.dec.nonfloat;
+        if (a->r.dec.max_digits > X->dec.max_digits) X->dec.max_digits = a->r.dec.max_digits;
+        if (root != CC_JT_OBJECT) rc = cc_fail(err, "answer to request %d is a JSON %s, not an object", req, cc_jread_type_name(root));
+        if (!rc && a->why[F_ERROR][0]) rc = cc_fail(err, "%s", a->why[F_ERROR]);
+        for (int k = 0; !rc && k < F_ERROR; k++) {
+            if (a->why[k][0]) rc = cc_fail(err, "%s", a->why[k]);
+            else if ((want & member_bit[k]) && !a->seen[k])
+                rc = k == F_ENERGY ? cc_fail(err, "answer to request %d: \"energy\" must be a number", req)
+                                   : cc_fail(err, "answer to request %d has no \"%s\" though it was asked for", req, member[k]);
+        }
+        if (!rc) out->have = want;
     }
-    if (!rc && (want & CC_SYS_FORCE)) rc = vector(o, "force", n, out->f, err, req);
-    if (!rc && (want & CC_SYS_EXTERNAL)) rc = vector(o, "external", n, out->ext, err, req);
-    if (!rc && (want & CC_SYS_DFDX)) rc = matrix(o, "df_dx", n, &out->dfdx, err, req);
-    if (!rc && (want & CC_SYS_DFDV)) rc = matrix(o, "df_dv", n, &out->dfdv, err, req);
-    if (!rc && (want & CC_SYS_SYSTEM)) rc = matrix(o, "A", n, &out->A, err, req);
-    if (!rc && (want & CC_SYS_SYSTEM)) rc = vector(o, "b", n, out->b, err, req);
-    if (!rc) out->have = want;
-    cc_jdoc_free(doc);
+    cc_jread_free(&a->r);
+    free(a);
     return rc;
 }
 

@@ -14,8 +14,13 @@ typedef struct cc_exec_system {
     double timeout;         /* seconds per request */
     int provides;           /* CC_SYS_* bits its first answer named */
     int requests;           /* requests sent */
+    long long received;     /* bytes of the answers to states */
     char last[96];          /* the start of the last line received */
     cc_jdecimals dec;       /* the decimals of every number received */
+    int *ti, *tj;           /* a matrix's triplets as they are read, kept from state to state */
+    double *tv;
+    int cap[3];             /* their room, in entries */
+    int most;               /* the most triplets a matrix has had: their room once it has been read */
 } cc_exec_system;
 
 /* start cmd and send it the mesh; 0, or -1 with why in err */

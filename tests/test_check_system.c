@@ -11,6 +11,7 @@
 #include <string.h>
 #include <unistd.h>
 #include "cc_test.h"
+#include "checks/csr.h"
 
 static char out[1 << 17], err[1 << 14];
 
@@ -220,6 +221,57 @@ static void misbehaves(const char *mode, const char *opts, const char *what)
     CU_ASSERT_EQUAL(out[0], '\0');
 }
 
+/* a program that provides `provides` (a JSON list) and answers every state with `line`: the
+ * one-line error that names its first mistake, whatever the order of its members */
+static void answers(const char *provides, const char *line, const char *what)
+{
+    char path[] = "/tmp/cc_answer_XXXXXX", prog[600];
+    int fd = mkstemp(path);
+    CU_ASSERT_FATAL(fd >= 0);
+    FILE *f = fdopen(fd, "w");
+    fprintf(f, "%s\n%s\n", provides, line);
+    fclose(f);
+    snprintf(prog, sizeof prog, "python3 %s/tests/exec/system.py answer %s", CC_SOURCE_DIR, path);
+    CU_ASSERT_EQUAL(check(prog, "--grid 3"), 2);
+    CU_ASSERT(says(err, what));
+    CU_ASSERT_EQUAL(cc_test_count_lines(err), 1);
+    unlink(path);
+}
+
+/* an answer's mistakes are named field by field, each by its first, in the same order whatever
+ * the order of the answer's members (the answer is read as it arrives) */
+static void test_answer_mistakes(void)
+{
+    char zeros[27 * 3 + 8] = "", f26[sizeof zeros + 8];
+    for (int k = 0; k < 27; k++) strcat(zeros, k ? ", 0" : "0");
+    snprintf(f26, sizeof f26, "%.*s, [1]", (int)strlen(zeros) - 3, zeros);
+    const char *ef = "[\"energy\", \"force\"]", *dx = "[\"df_dx\"]";
+    char line[512];
+    snprintf(line, sizeof line, "{\"force\": [%s]}", zeros);
+    answers(ef, line, "answer to request 2: \"energy\" must be a number");
+    answers(ef, "{\"energy\": 1}", "answer to request 2 has no \"force\" though it was asked for");
+    answers(ef, "{\"energy\": 1, \"force\": {\"a\": 1}}", "\"force\" must be a list of 27 numbers (got object of 0)");
+    snprintf(line, sizeof line, "{\"energy\": 1, \"force\": [%s]}", f26);
+    answers(ef, line, "\"force\" entry 26 is a array");
+    answers(ef, "{\"energy\": true, \"force\": [1]}", "\"energy\" must be a number");
+    answers(ef, "{\"force\": [1], \"energy\": true}", "\"energy\" must be a number");
+    answers(ef, "{\"force\": [1], \"energy\": 1, \"energy\": true}", "\"force\" must be a list of 27 numbers (got array of 1)");
+    snprintf(line, sizeof line, "{\"energy\": 1, \"force\": [%s], \"error\": \"late\"}", zeros);
+    answers(ef, line, "the program says: late");
+    answers(ef, "{\"error\": 5, \"energy\": \"x\"}", "the program says: (an error that is not a string)");
+    answers(ef, "[1, 2]", "answer to request 2 is a JSON array, not an object");
+    answers(ef, "{\"error\": \"x\", \"energy\": \"bad\"", "answer to request 2 is not JSON (',' or '}' expected (at byte 30)): {\"error\"");
+    answers(ef, "{} 2", "is not JSON (text after the value (at byte 3)): {} 2");
+    answers(dx, "{\"df_dx\": {\"i\": [0], \"j\": [0]}}", "\"df_dx\" must be {\"i\": [...], \"j\": [...], \"v\": [...]}");
+    answers(dx, "{\"df_dx\": {\"i\": [0], \"j\": 0, \"v\": [1]}}", "\"df_dx\" must be {\"i\": [...], \"j\": [...], \"v\": [...]}");
+    answers(dx, "{\"df_dx\": {\"i\": [0, 1], \"j\": [0], \"v\": [1]}}", "\"df_dx\" has 2 i, 1 j and 1 v");
+    answers(dx, "{\"df_dx\": {\"v\": [1, \"x\"], \"i\": [0, 0.5], \"j\": [0, 0]}}", "\"df_dx\" entry 1: i and j must be whole numbers");
+    answers(dx, "{\"df_dx\": {\"i\": [0, 0, 1e300], \"j\": [0, 0, 0], \"v\": [1, \"x\", 1]}}", "\"df_dx\" entry 1: v is a string");
+    answers(dx, "{\"df_dx\": {\"i\": [NaN], \"j\": [0], \"v\": [1]}}", "\"df_dx\" entry 0: i and j must be whole numbers");
+    answers(dx, "{\"df_dx\": {\"i\": [0, 27], \"j\": [0, 0], \"v\": [1, 1]}}", "\"df_dx\" entry 1: (27, 0) is outside the 27 x 27 matrix");
+    answers(dx, "{\"df_dx\": {\"i\": [0], \"j\": [0], \"v\": [\"x\"], \"v\": [1]}, \"A\": 3}", "\"df_dx\" entry 0: v is a string");
+}
+
 static void test_right_and_misbehaving(void)
 {
     char prog[512];
@@ -294,6 +346,42 @@ static void test_json_and_mesh_file(void)
     remove(path);
 }
 
+/* A program's triplets into compressed rows: every (i, j) some triplet names stored once, with
+ * the triplets' sum in their order (bit for bit a dense accumulation), columns ascending in each
+ * row, short rows and a full one; an index outside the matrix refused with its triplet. */
+static void test_triplets(void)
+{
+    enum { N = 60, NNZ = 3000 };
+    static int I[NNZ], J[NNZ], named[N][N];
+    static double V[NNZ], dense[N][N];
+    srand(11);
+    for (int k = 0; k < NNZ; k++) {
+        I[k] = k < N ? 7 : rand() % N, J[k] = k < N ? N - 1 - k : rand() % (N / 2) * 2;   /* row 7 full */
+        V[k] = (double)rand() / RAND_MAX - 0.5;
+        dense[I[k]][J[k]] += V[k], named[I[k]][J[k]] = 1;
+    }
+    cc_csr A;
+    int bad = 0, wrong = 0;
+    CU_ASSERT_EQUAL(cc_csr_from_triplets(&A, N, NNZ, I, J, V, &bad), 0);
+    for (int r = 0; r < N; r++) {
+        int stored = 0;
+        for (int q = A.rowp[r]; q < A.rowp[r + 1]; q++) {
+            int c = A.col[q];
+            wrong += q > A.rowp[r] && A.col[q - 1] >= c;
+            wrong += !named[r][c] || A.val[q] != dense[r][c];
+        }
+        for (int c = 0; c < N; c++) stored += named[r][c];
+        wrong += stored != A.rowp[r + 1] - A.rowp[r];
+    }
+    CU_ASSERT_EQUAL(wrong, 0);
+    CU_ASSERT_EQUAL(A.rowp[8] - A.rowp[7], N);
+    cc_csr_free(&A);
+    J[1234] = N;
+    CU_ASSERT_EQUAL(cc_csr_from_triplets(&A, N, NNZ, I, J, V, &bad), -1);
+    CU_ASSERT_EQUAL(bad, 1234);
+    cc_csr_free(&A);
+}
+
 int main(void)
 {
     static const cc_test_case tests[] = {
@@ -303,10 +391,12 @@ int main(void)
         {"the Python example and its mistakes", test_python_example},
         {"the C++ example and its mistakes", test_cpp_example},
         {"a right program passes; misbehaving ones: one line, exit 2", test_right_and_misbehaving},
+        {"an answer's mistakes: each field's first, in a fixed order", test_answer_mistakes},
         {"bad options", test_bad_options},
         {"a degenerate mesh is refused before any program sees it", test_degenerate_mesh},
         {"numbers not finite are named; float, 9-digit and offset programs pass", test_nonfinite_and_right_forms},
-    {"--json, --mesh", test_json_and_mesh_file},
+        {"--json, --mesh", test_json_and_mesh_file},
+        {"a matrix's triplets into compressed rows", test_triplets},
         {NULL, NULL},
     };
     return cc_test_main("check-system", tests);

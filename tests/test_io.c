@@ -3,6 +3,7 @@
  * readers alike. */
 #include <dirent.h>
 #include <math.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -129,7 +130,8 @@ static double read_number(const char *t, int *ok)
 }
 
 /* Numbers are read as strtod reads them, bit for bit: short ones by the exact path (at most 15
- * digits, exponent within +-22), the rest by strtod; malformed ones are refused. */
+ * digits, exponent within +-22), those of up to 19 digits in extended precision, the rest by
+ * strtod; malformed ones are refused. */
 static void test_json_read_numbers(void)
 {
     static const char *const fixed[] = {"0", "-0", "-0.0e5", "1.", "0.001", "123456789012345", "1234567890123456",
@@ -155,6 +157,34 @@ static void test_json_read_numbers(void)
         default: snprintf(t, sizeof t, "%d", rand() - RAND_MAX / 2); break;
         }
         double v = read_number(t, &ok), w = strtod(t, NULL);
+        differ += !ok || memcmp(&v, &w, sizeof v) != 0;
+    }
+    CU_ASSERT_EQUAL(differ, 0);
+    /* 16 to 19 digits (the extended path): random ones, and integers on, next to and a digit's
+     * rounding away from the midpoints between doubles of 2^53..2^63, where a double rounding
+     * would go wrong */
+    for (int k = 0; k < 200000; k++) {
+        char d[24];
+        int nd = 16 + k % 4;
+        for (int i = 0; i < nd; i++) d[i] = (char)('0' + (i ? rand() % 10 : 1 + rand() % 9));
+        d[nd] = 0;
+        if (k % 3 == 0) {   /* a midpoint: 2^p + (2j + 1) 2^(p-53), then 1 off it, or 10 times it */
+            int p = 53 + rand() % 11;
+            uint64_t j = ((uint64_t)rand() << 31 ^ (uint64_t)rand()) & ((1ull << 52) - 1);
+            uint64_t mid = (1ull << p) + (2 * j + 1) * (1ull << (p - 53));
+            snprintf(d, sizeof d, "%llu", (unsigned long long)(mid + (uint64_t)(k % 2 ? 0 : rand() % 3) - 1));
+            nd = (int)strlen(d);
+        }
+        int dot = rand() % (nd + 1);
+        switch (k % 5) {
+        case 0: snprintf(t, sizeof t, "%s", d); break;
+        case 1: snprintf(t, sizeof t, "%.*s.%se%d", dot ? dot : 1, d, d + (dot ? dot : 1), rand() % 61 - 30); break;
+        case 2: snprintf(t, sizeof t, "-0.%s", d); break;
+        case 3: snprintf(t, sizeof t, "%s0000e-%d", d, rand() % 30); break;
+        default: snprintf(t, sizeof t, "%.*s.%s", dot ? dot : 1, d, d + (dot ? dot : 1)); break;
+        }
+        double v = read_number(t, &ok), w = strtod(t, NULL);
+        if (ok && memcmp(&v, &w, sizeof v) && differ < 5) fprintf(stderr, "%s read as %.17g, strtod %.17g\n", t, v, w);
         differ += !ok || memcmp(&v, &w, sizeof v) != 0;
     }
     CU_ASSERT_EQUAL(differ, 0);

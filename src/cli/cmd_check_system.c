@@ -4,6 +4,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include "checks/exec_system.h"
 #include "checks/sys_claims.h"
 #include "checks/system.h"
@@ -125,6 +126,17 @@ static cc_mesh *load_mesh(const sys_args *a)
 
 static const char *const want_names[6] = {"energy", "force", "df_dx", "df_dv", "system", "external"};
 
+/* clothcheck's own CPU time (user and system, seconds) and peak memory (MB) so far: the
+ * program's are not counted */
+static void own_cost(double *cpu, double *mb)
+{
+    struct rusage u;
+    getrusage(RUSAGE_SELF, &u);
+    *cpu = (double)u.ru_utime.tv_sec + 1e-6 * (double)u.ru_utime.tv_usec + (double)u.ru_stime.tv_sec +
+           1e-6 * (double)u.ru_stime.tv_usec;
+    *mb = (double)u.ru_maxrss / 1024;   /* Linux: KB */
+}
+
 static void print_table(FILE *f, const sys_args *a, const cc_mesh *m, const cc_exec_system *x, const cc_sys_report *r)
 {
     fprintf(f, "check-system: %s on %s (%d vertices, %d triangles, %d hinges), h = %g, seed %llu\n", a->exec,
@@ -156,11 +168,16 @@ static void print_table(FILE *f, const sys_args *a, const cc_mesh *m, const cc_e
                 floats ? "single: every number it sent is a float's rounding" : "its numbers' digits",
                 fmax(1e-3, pow(r->precision, 0.2)));
     }
+    double cpu, mb;
+    own_cost(&cpu, &mb);
     fprintf(f, "  the program answered %d requests\n", x->requests);
+    fprintf(f, "  cost: %.1f MB of answers read; clothcheck's own time %.2f s (CPU), memory %.0f MB at most\n",
+            (double)x->received / 1e6, cpu, mb);
     fprintf(f, "  => %s\n", cc_sys_failed(r) ? "FAILS" : "every check holds");
 }
 
-/* {"verdict", "options": {...}, "checks": [...], "requests", "failed"} */
+/* {"verdict", "options": {...}, "checks": [...], "requests", "answer_bytes", "own_cpu_seconds",
+ * "own_memory_mb", "failed"} */
 static void print_json(FILE *f, const sys_args *a, const cc_exec_system *x, const cc_sys_report *r)
 {
     fprintf(f, "{\"verdict\": \"%s\", \"options\": {", cc_sys_failed(r) ? "fail" : "pass");
@@ -191,7 +208,10 @@ static void print_json(FILE *f, const sys_args *a, const cc_exec_system *x, cons
         }
         fputs("]}", f);
     }
-    fprintf(f, "\n], \"requests\": %d, \"failed\": %s}\n", x->requests, cc_sys_failed(r) ? "true" : "false");
+    double cpu, mb;
+    own_cost(&cpu, &mb);
+    fprintf(f, "\n], \"requests\": %d, \"answer_bytes\": %lld, \"own_cpu_seconds\": %.3f, \"own_memory_mb\": %.1f, "
+            "\"failed\": %s}\n", x->requests, x->received, cpu, mb, cc_sys_failed(r) ? "true" : "false");
 }
 
 int cc_cmd_check_system(int argc, char **argv)

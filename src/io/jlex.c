@@ -1,4 +1,5 @@
 /* JSON numbers (see jlex.h). */
+#include <float.h>
 #include <math.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -11,10 +12,6 @@ static int is_number_char(char c)
     return (c >= '0' && c <= '9') || c == '+' || c == '-' || c == '.' || c == 'e' || c == 'E';
 }
 
-/* The value of the JSON number s[0..n) when it has at most 15 significant digits and a decimal
- * exponent within +-22, into *v: then the digits and 10^|e| are exact doubles and one
- * correctly rounded product or quotient is the correctly rounded value (Clinger 1990), the
- * same as strtod's. 0 when it is not such a number (strtod reads it). */
 /* 10^k for k in 0..22, exactly */
 static double pow10_of(int k)
 {
@@ -23,6 +20,39 @@ static double pow10_of(int k)
     return pow10[k];
 }
 
+#if LDBL_MANT_DIG == 64 && (defined __x86_64__ || defined __i386__)
+/* m 10^scale (m < 2^64, |scale| <= 27) correctly rounded to a double into *v, through one
+ * correctly rounded x87 product or quotient (m and 10^|scale| = 2^|scale| 5^|scale| are exact in
+ * its 64 bits): rounding that again to 53 bits gives the nearest double unless the 64-bit result
+ * is itself halfway between two doubles (a double's midpoint nearer the exact value than it
+ * would be a closer 64-bit number), which is refused. 0 when refused. */
+static int extended_number(uint64_t m, int scale, double *v)
+{
+    static const long double pow10l[] = {1e0L,  1e1L,  1e2L,  1e3L,  1e4L,  1e5L,  1e6L,  1e7L,  1e8L,  1e9L,
+                                         1e10L, 1e11L, 1e12L, 1e13L, 1e14L, 1e15L, 1e16L, 1e17L, 1e18L, 1e19L,
+                                         1e20L, 1e21L, 1e22L, 1e23L, 1e24L, 1e25L, 1e26L, 1e27L};
+    if (scale < -27 || scale > 27) return 0;
+    long double x = (long double)m;
+    x = scale < 0 ? x / pow10l[-scale] : x * pow10l[scale];
+    uint64_t bits;
+    memcpy(&bits, &x, sizeof bits);   /* the x87 format's first 8 bytes: its 64-bit significand */
+    if ((bits & 0x7ff) == 0x400) return 0;
+    *v = (double)x;
+    return 1;
+}
+#else
+static int extended_number(uint64_t m, int scale, double *v)
+{
+    (void)m, (void)scale, (void)v;
+    return 0;
+}
+#endif
+
+/* The value of the JSON number s[0..n), correctly rounded, into *v when its significant digits
+ * and decimal exponent allow an exact shortcut: at most 15 digits and an exponent within +-22
+ * (then the digits and 10^|e| are exact doubles and one correctly rounded product or quotient is
+ * the correctly rounded value, Clinger 1990), or at most 19 digits through extended_number.
+ * 0 when it is not such a number (strtod reads it). */
 static int exact_number(const char *s, size_t n, double *v)
 {
     size_t k = 0;
@@ -36,7 +66,7 @@ static int exact_number(const char *s, size_t n, double *v)
         }
         if (s[k] < '0' || s[k] > '9') break;
         if (m || s[k] != '0') {
-            if (++digits > 15) return 0;
+            if (++digits > 19) return 0;
             m = 10 * m + (uint64_t)(s[k] - '0');
         }
         scale -= frac;
@@ -52,9 +82,12 @@ static int exact_number(const char *s, size_t n, double *v)
         }
         scale += eneg ? -e : e;
     }
-    if (scale < -22 || scale > 22) return 0;
-    double d = (double)m;
-    d = scale < 0 ? d / pow10_of(-scale) : d * pow10_of(scale);
+    double d;
+    if (digits <= 15 && scale >= -22 && scale <= 22) {
+        d = (double)m;
+        d = scale < 0 ? d / pow10_of(-scale) : d * pow10_of(scale);
+    } else if (!extended_number(m, scale, &d))
+        return 0;
     *v = neg ? -d : d;
     return 1;
 }
@@ -104,7 +137,8 @@ int cc_jnum_read(const char *s, const char *end, double *v, const char **stop, c
     static const struct { const char *w; double v; } special[] = {
         {"NaN", NAN}, {"nan", NAN}, {"Infinity", INFINITY}, {"-Infinity", -INFINITY},
         {"inf", INFINITY}, {"-inf", -INFINITY}};
-    for (size_t i = 0; i < sizeof special / sizeof special[0]; i++) {
+    int digit = s < end && ((*s >= '0' && *s <= '9') || (*s == '-' && s + 1 < end && s[1] >= '0' && s[1] <= '9'));
+    for (size_t i = 0; !digit && i < sizeof special / sizeof special[0]; i++) {
         size_t n = strlen(special[i].w);
         if ((size_t)(end - s) >= n && !memcmp(s, special[i].w, n)) return *v = special[i].v, *stop = s + n, 0;
     }

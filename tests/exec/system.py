@@ -3,11 +3,13 @@
 misbehave, for check-system's tests (tests/test_check_system.c).
 
     system.py [MODE]
+    system.py answer FILE
 
 Springs (k = 50) on every mesh edge at their rest lengths, lumped masses of density 0.1,
 gravity 9.81 along -z, no damping (df_dv is empty). MODE: right (default); misbehaviour: exit,
 garbage, noprovides, badprovides, shortforce, badindex, error, hang, nothing (provides
-nothing).
+nothing). `answer FILE`: provides the JSON list on FILE's first line and answers every state
+with its second line, as it is.
 """
 import json
 import math
@@ -85,6 +87,9 @@ class Cloth:
 def main():
     mode = sys.argv[1] if len(sys.argv) > 1 else "right"
     cloth = None
+    if mode == "answer":
+        with open(sys.argv[2]) as f:
+            canned = f.read().split("\n")
     for line in sys.stdin:
         req = json.loads(line)
         if mode == "exit":
@@ -94,7 +99,9 @@ def main():
         if cloth is None:
             cloth = Cloth(req["mesh"])
             provides = ["energy", "force", "df_dx", "df_dv", "system", "external"]
-            if mode == "noprovides":
+            if mode == "answer":
+                out = {"provides": json.loads(canned[0])}
+            elif mode == "noprovides":
                 out = {"answer": 1}
             elif mode == "badprovides":
                 out = {"provides": ["energy", "hessian"]}
@@ -102,6 +109,9 @@ def main():
                 out = {"provides": []}
             else:
                 out = {"provides": provides}
+        elif mode == "answer":
+            out = None
+            sys.stdout.write(canned[1] + "\n")
         elif mode == "garbage":
             out = None
             sys.stdout.write("not json\n")
