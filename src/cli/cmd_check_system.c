@@ -55,7 +55,8 @@ static void usage(FILE *f)
           "  --exec-timeout S   seconds the program may take per request (default 30)\n"
           "  --json FILE        the checks as JSON ('-': on stdout instead of the table): {verdict,\n"
           "                     options, checks: [{check, status, gates, tests, max_rel_error,\n"
-          "                     findings}], requests, failed}\n"
+          "                     findings}], requests, answer_bytes, own_cpu_seconds,\n"
+          "                     own_memory_mb, failed}\n"
           "\n"
           "Exit status: 0 every check holds, 1 one fails, 2 bad input or a program that misbehaves\n"
           "(exits, crashes, hangs, answers out of protocol: one line on stderr).\n",
