@@ -22,7 +22,7 @@ local lines, result = {}, {fall = {}, hanging = {}}
 local fall_runs = {}
 for _, mode in ipairs(modes) do
   local mesh, nu = scene.cloth(o.n, 1.0, 0)
-  local sim = cc.sim(mesh, {preset = "pritchard-table1", h = 0.01, damping = mode})
+  local sim = scene.sim(mesh, {preset = "pritchard-table1", h = 0.01, damping = mode})
   local r = scene.run(sim, mesh, nu, {dir = o.dir, label = "fall-" .. mode, T = o.fall_T, frames = o.frames,
     progress = "free fall " .. mode})
   local M = sim:params().density * 1.0

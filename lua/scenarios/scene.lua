@@ -127,6 +127,16 @@ end
 -- A square cloth of n x n patches ((n+1)^2 vertices, regular split), side `side` metres,
 -- centred on the z axis, flat at height z; rest (u,v) = its (x,y) before centring.
 -- Vertex k = i + nu*j + 1 for column i, row j (0-based), the order plot_surface expects.
+-- cc.sim with MPCG preconditioned by the multigrid unless params.precond says otherwise. The
+-- presets keep 003's Ascher & Boxerman blocks; on the scenes here those need 20 to 35 MPCG
+-- iterations a step at 20 x 20 patches and more the finer the grid (hundreds on the strip and
+-- on scale_invariance's 88 x 88 cloth), the multigrid 3 to 10 (docs/performance.md).
+function scene.sim(mesh, params)
+  local p = {precond = "multigrid"}
+  for k, v in pairs(params or {}) do p[k] = v end
+  return cc.sim(mesh, p)
+end
+
 function scene.cloth(n, side, z)
   local mesh = cc.grid(n + 1, n + 1, side, side)
   for k = 1, mesh.nv do
@@ -146,7 +156,7 @@ scene.table = {side = 1.6, radius = 0.5, top = 0, floor = -1, lift = 0.02}
 function scene.tablecloth(n, params, lift)
   local t = scene.table
   local mesh, nu = scene.cloth(n, t.side, t.top + (lift or t.lift))
-  local sim = cc.sim(mesh, params)
+  local sim = scene.sim(mesh, params)
   sim:add_table(0, 0, t.top, t.floor, t.radius)
   return sim, mesh, nu
 end
@@ -154,16 +164,13 @@ end
 -- The cantilever of bend_compare and bend_refinement: a strip of Table 1 cloth 0.5 m x 0.1 m
 -- of nx x ny patches, flat at z = 0, clamped along x = 0 (its first two columns of vertices
 -- pinned: a clamp, not a hinge). Returns sim, mesh, nu and the row j through its middle.
--- MPCG is preconditioned by the multigrid unless params.precond says otherwise: on this
--- bending-dominated scene the presets' Ascher & Boxerman blocks need hundreds of iterations a
--- step and reach the cap of 1000 from 80 x 16 on (docs/performance.md).
+-- (scene.sim: on this bending-dominated scene the presets' Ascher & Boxerman blocks reach
+-- MPCG's cap of 1000 iterations a step from 80 x 16 on.)
 scene.strip_size = {length = 0.5, width = 0.1}
 
 function scene.strip(nx, ny, params)
   local mesh = cc.grid(nx + 1, ny + 1, scene.strip_size.length, scene.strip_size.width)
-  local p = {precond = "multigrid"}
-  for k, v in pairs(params or {}) do p[k] = v end
-  local sim = cc.sim(mesh, p)
+  local sim = scene.sim(mesh, params)
   for j = 0, ny do
     for i = 0, 1 do sim:pin(scene.vertex(nx + 1, i, j)) end
   end
@@ -182,7 +189,7 @@ function scene.hanging(n, params, vertical)
       mesh:set_position(k, x, 0, -(y + 0.5))
     end
   end
-  local sim = cc.sim(mesh, params)
+  local sim = scene.sim(mesh, params)
   sim:pin(scene.vertex(nu, 0, 0))
   sim:pin(scene.vertex(nu, nu - 1, 0))
   return sim, mesh, nu
