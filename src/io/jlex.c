@@ -48,82 +48,70 @@ static int extended_number(uint64_t m, int scale, double *v)
 }
 #endif
 
-/* The value of the JSON number s[0..n), correctly rounded, into *v when its significant digits
- * and decimal exponent allow an exact shortcut: at most 15 digits and an exponent within +-22
- * (then the digits and 10^|e| are exact doubles and one correctly rounded product or quotient is
- * the correctly rounded value, Clinger 1990), or at most 19 digits through extended_number.
- * 0 when it is not such a number (strtod reads it). */
-static int exact_number(const char *s, size_t n, double *v)
+/* A plain JSON number: -?d+[.d*][(e|E)[+-]d+], not followed by another number character. Its
+ * significant digits (from the first nonzero one, trailing zeros included) and the first 19 of
+ * them as an integer m; the decimal exponent of its last digit before the exponent (scale) and
+ * the exponent (e, |e| <= 100000). */
+typedef struct plain {
+    uint64_t m;
+    int neg, digits, scale, e;
+} plain;
+
+/* one more significand digit c */
+static void digit(plain *p, char c)
 {
-    size_t k = 0;
-    int neg = k < n && s[k] == '-', digits = 0, scale = 0;
-    k += (size_t)neg;
-    uint64_t m = 0;
-    for (int frac = 0; k < n; k++) {
-        if (s[k] == '.' && !frac) {
-            frac = 1;
-            continue;
-        }
-        if (s[k] < '0' || s[k] > '9') break;
-        if (m || s[k] != '0') {
-            if (++digits > 19) return 0;
-            m = 10 * m + (uint64_t)(s[k] - '0');
-        }
-        scale -= frac;
+    if (!p->digits && c == '0') return;
+    if (++p->digits <= 19) p->m = 10 * p->m + (uint64_t)(c - '0');
+}
+
+/* the plain number at s (text ending at end) into *p and the byte after it into *stop; 0 when
+ * the number there is not plain (or not a number) */
+static int plain_number(const char *s, const char *end, plain *p, const char **stop)
+{
+    const char *q = s;
+    memset(p, 0, sizeof *p);
+    p->neg = q < end && *q == '-';
+    q += p->neg;
+    if (q >= end || *q < '0' || *q > '9') return 0;
+    for (; q < end && *q >= '0' && *q <= '9'; q++) digit(p, *q);
+    if (q < end && *q == '.')
+        for (q++; q < end && *q >= '0' && *q <= '9'; q++) digit(p, *q), p->scale--;
+    if (q < end && (*q == 'e' || *q == 'E')) {
+        q++;
+        int eneg = q < end && (*q == '-' || *q == '+') ? *q++ == '-' : 0;
+        if (q >= end || *q < '0' || *q > '9') return 0;
+        for (; q < end && *q >= '0' && *q <= '9'; q++)
+            if (p->e < 100000) p->e = 10 * p->e + (*q - '0');
+        if (eneg) p->e = -p->e;
     }
-    if (k < n) {   /* an exponent */
-        if (s[k] != 'e' && s[k] != 'E') return 0;
-        k++;
-        int eneg = k < n && (s[k] == '-' || s[k] == '+') ? s[k++] == '-' : 0, e = 0;
-        if (k == n) return 0;
-        for (; k < n; k++) {
-            if (s[k] < '0' || s[k] > '9' || e > 1000) return 0;
-            e = 10 * e + (s[k] - '0');
-        }
-        scale += eneg ? -e : e;
-    }
-    double d;
-    if (digits <= 15 && scale >= -22 && scale <= 22) {
-        d = (double)m;
-        d = scale < 0 ? d / pow10_of(-scale) : d * pow10_of(scale);
-    } else if (!extended_number(m, scale, &d))
-        return 0;
-    *v = neg ? -d : d;
+    if (q < end && is_number_char(*q)) return 0;
+    *stop = q;
     return 1;
 }
 
-/* the significant digits of the JSON number s[0..n) (from its first nonzero digit to its last
- * one, trailing zeros included) and the decimal exponent of its last digit, into *digits and
- * *last */
-static void decimal_shape(const char *s, size_t n, int *digits, int *last)
+/* The value of plain number p, correctly rounded, into *v when its digits and exponent allow
+ * an exact shortcut: at most 15 digits and an exponent within +-22 (then the digits and 10^|e|
+ * are exact doubles and one correctly rounded product or quotient is the correctly rounded
+ * value, Clinger 1990), or at most 19 digits through extended_number. 0 when it is not such a
+ * number (strtod reads it). */
+static int exact_number(const plain *p, double *v)
 {
-    size_t k = s[0] == '-';
-    int d = 0, frac = 0, e = 0, scale = 0;
-    for (; k < n && s[k] != 'e' && s[k] != 'E'; k++) {
-        if (s[k] == '.') {
-            frac = 1;
-            continue;
-        }
-        if (d || s[k] != '0') d++;
-        scale -= frac;
-    }
-    if (k < n) {   /* the exponent, read within s[0..n) (the text goes on after the number) */
-        int neg = 0;
-        k++;
-        if (k < n && (s[k] == '+' || s[k] == '-')) neg = s[k++] == '-';
-        for (; k < n && s[k] >= '0' && s[k] <= '9'; k++)
-            if (e < 100000) e = 10 * e + (s[k] - '0');
-        if (neg) e = -e;
-    }
-    *digits = d;
-    *last = scale + (e > 1000 ? 1000 : e < -1000 ? -1000 : e);   /* a finite nonzero double has |e| < 400 */
+    int scale = p->scale + p->e;
+    double d;
+    if (p->digits > 19) return 0;
+    if (p->digits <= 15 && scale >= -22 && scale <= 22) {
+        d = (double)p->m;
+        d = scale < 0 ? d / pow10_of(-scale) : d * pow10_of(scale);
+    } else if (!extended_number(p->m, scale, &d))
+        return 0;
+    *v = p->neg ? -d : d;
+    return 1;
 }
 
-void cc_jdecimals_count(cc_jdecimals *dec, const char *s, size_t n, double v)
+/* count v, with `digits` significant digits the last of which is at 10^last, in dec */
+static void count_decimals(cc_jdecimals *dec, int digits, int last, double v)
 {
     if (!(v != 0) || !isfinite(v)) return;
-    int digits, last;
-    decimal_shape(s, n, &digits, &last);
     dec->count++;
     if (digits > dec->max_digits) dec->max_digits = digits;
     /* a float's rounding to these digits lies within half a unit of the last digit of it (a tie
@@ -132,7 +120,10 @@ void cc_jdecimals_count(cc_jdecimals *dec, const char *s, size_t n, double v)
     dec->nonfloat += !(fabs((double)(float)v - v) <= half * (1 + 1e-3) + 4e-16 * fabs(v));
 }
 
-int cc_jnum_read(const char *s, const char *end, double *v, const char **stop, char *err)
+/* the exponent e clamped to what a finite nonzero double can have with any digits (|e| < 400) */
+static int clamp_exponent(int e) { return e > 1000 ? 1000 : e < -1000 ? -1000 : e; }
+
+int cc_jnum_read(const char *s, const char *end, cc_jdecimals *dec, double *v, const char **stop, char *err)
 {
     static const struct { const char *w; double v; } special[] = {
         {"NaN", NAN}, {"nan", NAN}, {"Infinity", INFINITY}, {"-Infinity", -INFINITY},
@@ -142,19 +133,22 @@ int cc_jnum_read(const char *s, const char *end, double *v, const char **stop, c
         size_t n = strlen(special[i].w);
         if ((size_t)(end - s) >= n && !memcmp(s, special[i].w, n)) return *v = special[i].v, *stop = s + n, 0;
     }
-    const char *q = s;
-    if (q < end && *q == '-') q++;
-    if (q >= end || *q < '0' || *q > '9') return snprintf(err, CC_ERRLEN, "unexpected '%c'", s < end ? *s : ' '), -1;
-    while (q < end && is_number_char(*q)) q++;
-    char buf[CC_JNUM_MAX + 1], *e;
+    if (!digit) return snprintf(err, CC_ERRLEN, "unexpected '%c'", s < end ? *s : ' '), -1;
+    plain p;
+    const char *q;
+    int is_plain = plain_number(s, end, &p, &q);
+    if (!is_plain)   /* the whole run of number characters, to quote (strtod reads none of them whole) */
+        for (q = s + 1; q < end && is_number_char(*q); q++) {}
+    char buf[CC_JNUM_MAX + 1];
     size_t n = (size_t)(q - s);
     if (n > CC_JNUM_MAX) return snprintf(err, CC_ERRLEN, "a number of more than %d characters", CC_JNUM_MAX), -1;
-    if (!exact_number(s, n, v)) {
+    if (!is_plain || !exact_number(&p, v)) {
         memcpy(buf, s, n);
         buf[n] = '\0';
-        *v = strtod(buf, &e);
-        if (*e) return snprintf(err, CC_ERRLEN, "'%s' is not a number", buf), -1;
+        if (!is_plain) return snprintf(err, CC_ERRLEN, "'%s' is not a number", buf), -1;
+        *v = strtod(buf, NULL);
     }
+    count_decimals(dec, p.digits, p.scale + clamp_exponent(p.e), *v);
     *stop = q;
     return 0;
 }

@@ -27,12 +27,9 @@ typedef struct cc_jdecimals {
 
 /* The number at s (the text ends at end, or goes on past CC_JNUM_MAX bytes), with the
  * non-finite spellings of other programs (NaN, Infinity, -Infinity, nan, inf, -inf), into
- * *v; the byte after it in *stop. 0, or -1 with a reason in err ("unexpected 'x'", "'1e' is
- * not a number", a number of too many characters). */
-int cc_jnum_read(const char *s, const char *end, double *v, const char **stop, char *err);
-
-/* count v, read from s[0..n), in d */
-void cc_jdecimals_count(cc_jdecimals *d, const char *s, size_t n, double v);
+ * *v, counted in *dec; the byte after it in *stop. 0, or -1 with a reason in err
+ * ("unexpected 'x'", "'1e' is not a number", a number of too many characters). */
+int cc_jnum_read(const char *s, const char *end, cc_jdecimals *dec, double *v, const char **stop, char *err);
 
 /* the relative rounding of numbers with decimals d: half a unit of the last digit of the most
  * digits printed and, where every one is a float's rounding (with enough of them to tell: more

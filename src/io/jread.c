@@ -127,8 +127,7 @@ static int value(cc_jread *r)
     if (word(r, "false")) return r->num = 0, CC_JT_BOOL;
     const char *start = r->s + r->at, *stop;
     char why[CC_ERRLEN];
-    if (cc_jnum_read(start, r->s + r->n, &r->num, &stop, why) < 0) return fail(r, "%s", why);
-    cc_jdecimals_count(&r->dec, start, (size_t)(stop - start), r->num);
+    if (cc_jnum_read(start, r->s + r->n, &r->dec, &r->num, &stop, why) < 0) return fail(r, "%s", why);
     r->at = (size_t)(stop - r->s);
     return CC_JT_NUMBER;
 }

@@ -120,8 +120,7 @@ static int number(parser *p, cc_jv *v)
     char why[CC_ERRLEN];
     const char *stop;
     v->type = CC_JV_NUMBER;
-    if (cc_jnum_read(p->s, p->end, &v->num, &stop, why) < 0) return fail(p, "%s", why);
-    cc_jdecimals_count(&p->doc->dec, p->s, (size_t)(stop - p->s), v->num);
+    if (cc_jnum_read(p->s, p->end, &p->doc->dec, &v->num, &stop, why) < 0) return fail(p, "%s", why);
     p->s = stop;
     return 0;
 }
