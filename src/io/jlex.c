@@ -58,7 +58,7 @@ typedef struct plain {
 } plain;
 
 /* one more significand digit c */
-static void digit(plain *p, char c)
+static void add_digit(plain *p, char c)
 {
     if (!p->digits && c == '0') return;
     if (++p->digits <= 19) p->m = 10 * p->m + (uint64_t)(c - '0');
@@ -73,9 +73,9 @@ static int plain_number(const char *s, const char *end, plain *p, const char **s
     p->neg = q < end && *q == '-';
     q += p->neg;
     if (q >= end || *q < '0' || *q > '9') return 0;
-    for (; q < end && *q >= '0' && *q <= '9'; q++) digit(p, *q);
+    for (; q < end && *q >= '0' && *q <= '9'; q++) add_digit(p, *q);
     if (q < end && *q == '.')
-        for (q++; q < end && *q >= '0' && *q <= '9'; q++) digit(p, *q), p->scale--;
+        for (q++; q < end && *q >= '0' && *q <= '9'; q++) add_digit(p, *q), p->scale--;
     if (q < end && (*q == 'e' || *q == 'E')) {
         q++;
         int eneg = q < end && (*q == '-' || *q == '+') ? *q++ == '-' : 0;
