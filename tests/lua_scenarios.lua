@@ -78,8 +78,13 @@ plot_made(dir, "energies")
 local ALL = {"pritchard", "pritchard-exact", "macri", "bridson", "bridson-force", "discrete-shells", "quadratic"}
 r, dir = run("bend_compare")
 assert(r.scene == "strip")
--- the strip asks for the multigrid unless told otherwise
-assert(scene.strip(10, 2, {preset = "pritchard-table1"}):params().precond == "multigrid")
+-- the scenes ask for "auto" unless told otherwise: on the strip the blocks take more than 20
+-- iterations a solve and the multigrid takes over within the first steps
+local strip = scene.strip(30, 6, {preset = "pritchard-table1"})
+assert(strip:params().precond == "auto")
+for _ = 1, 10 do assert(strip:step()) end
+local from = strip:stats().multigrid_from
+assert(from >= 1 and from <= 9, "the multigrid takes the strip over at step " .. from)
 assert(scene.strip(10, 2, {precond = "block-ic0"}):params().precond == "block-ic0")
 for _, v in ipairs(ALL) do
   assert(r.by[v] and not r.by[v].rejected, v .. " must be accepted by the simulator")

@@ -1,3 +1,6 @@
+
+
+
 /* sim/mpcg: random SPD block systems solved to tolerance, constrained DOFs exactly as
  * prescribed, and agreement with a dense solve of the reduced system; the multigrid
  * preconditioner on cloth-like grid systems (tolerance, constraints, fewer iterations than
@@ -434,6 +437,102 @@ static void test_mg_iterations(void)
     cc_mpcg_work_free(w);
     cc_bsr_free(A);
     cc_bsr_free(A2);
+}
+
+/* CC_PRECOND_AUTO: where the blocks converge within CC_MPCG_AUTO_ITER iterations, the same
+ * solves as CC_PRECOND_AB bit for bit and no multigrid, however many, but the multigrid where
+ * the same solves come two a step (a retry: w->auto_again); then harder solves: the
+ * multigrid from the solve after the one that takes the blocks' mean over the budget (not
+ * before CC_MPCG_AUTO_MIN solves); where one solve reaches CC_MPCG_AUTO_CAP, the multigrid
+ * goes on from the blocks' iterate to the same tolerance of the same right-hand side, and the
+ * work space keeps it; a cap at or under the blocks' never switches; an unknown
+ * preconditioner is refused */
+static void test_auto(void)
+{
+    int g = 48, n = g * g, n3 = 3 * n;
+    cc_bsr *hard = grid_system(g, 1e-4, 0), *easy = grid_system(g, 1e-1, 0);
+    cc_filter *F = cc_filter_new(n);
+    cc_mpcg_work *w = cc_mpcg_work_new(n), *wa = cc_mpcg_work_new(n);
+    double *b = malloc((size_t)n3 * sizeof *b), *x = malloc((size_t)n3 * sizeof *x);
+    double *xa = malloc((size_t)n3 * sizeof *xa), *zero = calloc((size_t)n3, sizeof *zero), S0[9] = {0};
+    for (int a = 0; a < n3; a++) b[a] = rnd();
+    cc_filter_set(F, n - g, S0);
+    cc_filter_set(F, n - 1, S0);
+    cc_mpcg_stats st, sa;
+    CU_ASSERT_EQUAL(cc_mpcg_solve(easy, b, F, NULL, 0, CC_PRECOND_AB, 3e-2, 500, w, x, &st), 0);
+    int e = st.iterations, k, solves = 0, its = 0;
+    CU_ASSERT(e <= CC_MPCG_AUTO_ITER);
+    for (k = 0; k < 3 * CC_MPCG_AUTO_MIN; k++, solves++, its += e) {
+        CU_ASSERT_EQUAL(cc_mpcg_solve(easy, b, F, NULL, 0, CC_PRECOND_AUTO, 3e-2, 500, wa, xa, &sa), 0);
+        CU_ASSERT_EQUAL(sa.iterations, e);
+        CU_ASSERT(!sa.switched && !wa->auto_mg && !wa->mg);
+    }
+    CU_ASSERT_EQUAL(memcmp(x, xa, (size_t)n3 * sizeof *x), 0);
+    /* the same solves two a step (w->auto_again on the second): a step's mean is twice theirs */
+    cc_mpcg_work *wr = cc_mpcg_work_new(n);
+    CU_ASSERT(2 * e > CC_MPCG_AUTO_ITER);
+    for (k = 0; k < 2 * CC_MPCG_AUTO_MIN - 1; k++) {   /* the 8th step's first solve decides */
+        CU_ASSERT_EQUAL(wr->auto_mg, 0);
+        wr->auto_again = k % 2;
+        CU_ASSERT_EQUAL(cc_mpcg_solve(easy, b, F, NULL, 0, CC_PRECOND_AUTO, 3e-2, 500, wr, xa, &sa), 0);
+        CU_ASSERT_EQUAL(sa.iterations, e);
+    }
+    CU_ASSERT_EQUAL(wr->auto_mg, 2);
+    cc_mpcg_work_free(wr);
+    /* the easy system to a tolerance the blocks need more than the budget for, less than
+     * the cap: the blocks until their mean is over the budget */
+    CU_ASSERT_EQUAL(cc_mpcg_solve(easy, b, F, NULL, 0, CC_PRECOND_AB, 1e-3, 500, w, x, &st), 0);
+    int m = st.iterations;
+    CU_ASSERT(m > CC_MPCG_AUTO_ITER && m < CC_MPCG_AUTO_CAP);
+    for (k = 0; its <= CC_MPCG_AUTO_ITER * solves; k++, solves++, its += m) {
+        CU_ASSERT_EQUAL(wa->auto_mg, 0);
+        CU_ASSERT_EQUAL(cc_mpcg_solve(easy, b, F, NULL, 0, CC_PRECOND_AUTO, 1e-3, 500, wa, xa, &sa), 0);
+        CU_ASSERT(!sa.switched && !wa->mg && sa.iterations == m);
+    }
+    CU_ASSERT(k > 1);   /* the easy solves kept the mean down for more than one hard one */
+    CU_ASSERT_EQUAL(wa->auto_mg, 2);
+    /* a fresh work space: the first CC_MPCG_AUTO_MIN solves decide nothing */
+    cc_mpcg_work_free(wa);
+    wa = cc_mpcg_work_new(n);
+    for (k = 0; k < CC_MPCG_AUTO_MIN; k++) {
+        CU_ASSERT_EQUAL(wa->auto_mg, 0);
+        CU_ASSERT_EQUAL(cc_mpcg_solve(easy, b, F, NULL, 0, CC_PRECOND_AUTO, 1e-3, 500, wa, xa, &sa), 0);
+        CU_ASSERT(!sa.switched && !wa->mg && sa.iterations == m);
+    }
+    CU_ASSERT_EQUAL(wa->auto_mg, 2);
+    CU_ASSERT_EQUAL(cc_mpcg_solve(easy, b, F, NULL, 0, CC_PRECOND_AUTO, 1e-3, 500, wa, xa, &sa), 0);
+    CU_ASSERT(sa.switched && wa->auto_mg == 1 && wa->mg && sa.iterations < st.iterations);
+    CU_ASSERT_EQUAL(cc_mpcg_solve(easy, b, F, NULL, 0, CC_PRECOND_AUTO, 1e-3, 500, wa, xa, &sa), 0);
+    CU_ASSERT(!sa.switched && wa->auto_mg == 1);
+    cc_mpcg_work_free(wa);
+    wa = cc_mpcg_work_new(n);
+    /* the hard system: the blocks alone need far more than the budget */
+    CU_ASSERT_EQUAL(cc_mpcg_solve(hard, b, F, NULL, 0, CC_PRECOND_AB, 1e-6, 5000, w, x, &st), 0);
+    CU_ASSERT(st.iterations > 5 * CC_MPCG_AUTO_ITER);
+    CU_ASSERT_EQUAL(cc_mpcg_solve(hard, b, F, NULL, 0, CC_PRECOND_AUTO, 1e-6, 5000, wa, xa, &sa), 0);
+    CU_ASSERT(sa.switched && wa->auto_mg == 1 && sa.converged);
+    CU_ASSERT(sa.iterations > CC_MPCG_AUTO_CAP && sa.iterations < st.iterations / 2);
+    CU_ASSERT(sparse_rel_residual(hard, F, b, xa, zero) < 1e-4);
+    int first = sa.iterations;
+    CU_ASSERT_EQUAL(cc_mpcg_solve(hard, b, F, NULL, 0, CC_PRECOND_AUTO, 1e-6, 5000, wa, xa, &sa), 0);
+    CU_ASSERT(!sa.switched && sa.iterations < first - CC_MPCG_AUTO_CAP / 2);
+    CU_ASSERT_EQUAL(cc_mpcg_solve(hard, b, F, NULL, 0, CC_PRECOND_MG, 1e-6, 5000, w, x, &st), 0);
+    CU_ASSERT_EQUAL(sa.iterations, st.iterations);   /* the multigrid's solve, as from the start */
+    cc_mpcg_work_free(wa);
+    wa = cc_mpcg_work_new(n);
+    CU_ASSERT_EQUAL(cc_mpcg_solve(hard, b, F, NULL, 0, CC_PRECOND_AUTO, 1e-6, CC_MPCG_AUTO_CAP, wa, xa, &sa), 1);
+    CU_ASSERT(!sa.switched && !wa->auto_mg && sa.iterations == CC_MPCG_AUTO_CAP);
+    CU_ASSERT_EQUAL(cc_mpcg_solve(hard, b, F, NULL, 0, (cc_precond)(CC_PRECOND_AUTO + 1), 1e-6, 50, wa, xa, &sa), -1);
+    CU_ASSERT_EQUAL(cc_mpcg_solve(hard, b, F, NULL, 0, (cc_precond)-1, 1e-6, 50, wa, xa, &sa), -1);
+    free(b);
+    free(x);
+    free(xa);
+    free(zero);
+    cc_filter_free(F);
+    cc_mpcg_work_free(w);
+    cc_mpcg_work_free(wa);
+    cc_bsr_free(hard);
+    cc_bsr_free(easy);
 }
 
 /* one trial of the cycle B on random filtered u, v (3n = n3; Bu, Bv: the outputs): u^T B^-1 u
@@ -1272,6 +1371,7 @@ int main(void)
         {"edge cases and bad arguments", test_edges},
         {"multigrid on a cloth-like grid: tolerance, constraints, several levels", test_mg_grid},
         {"multigrid needs far fewer iterations than block Jacobi; new pattern, new hierarchy", test_mg_iterations},
+        {"auto: the blocks while their solves take 20 on average, then the multigrid, kept", test_auto},
         {"multigrid cycle is symmetric positive definite on the free space, in 1, 2, 3 parts", test_mg_symmetric},
         {"multigrid that cannot be built falls back to Ascher & Boxerman", test_mg_fallback},
         {"multigrid with nothing to coarsen is one symmetric Gauss-Seidel sweep", test_mg_no_coarsening},

@@ -76,10 +76,7 @@ local t_start = cc.wall_time()
 for _, v in ipairs(variants) do
   local params = {preset = o.scene == "strip" and "pritchard-table1" or "thesis-table3.1", h = o.h, k_bend = o.k_bend,
     d_bend = o.scene == "strip" and 0.2 * o.k_bend or nil, psd_project = o.psd_project,
-    stretch_hessian = o.stretch_hessian, shear_hessian = o.shear_hessian,
-    -- the tablecloth keeps the preset's Ascher & Boxerman blocks (12 to 13 MPCG iterations a
-    -- step, in less time than the multigrid's 5 to 7); scene.strip takes the multigrid
-    precond = o.scene ~= "strip" and "ascher-boxerman" or nil}
+    stretch_hessian = o.stretch_hessian, shear_hessian = o.shear_hessian}
   for k, x in pairs(v.params) do params[k] = x end
   local made, sim, mesh, nu, row = pcall(make, params)
   if not made then

@@ -9,8 +9,9 @@
 -- grids is then the power's doing. Measured: the sag (how far the lowest point hangs below
 -- its rest position 1 m under the pins: the stretch under the cloth's weight) and the total
 -- energy at time T, one plot with both against resolution.
--- Level: intermediate; the 88x88 runs dominate the time. MPCG is preconditioned by the multigrid:
--- the preset's Ascher & Boxerman blocks need hundreds of iterations a step at 88x88 (docs/performance.md).
+-- Level: intermediate; the 88x88 runs dominate the time. MPCG is preconditioned "auto" (scene.sim):
+-- the preset's Ascher & Boxerman blocks need hundreds of iterations a step at 88x88, and the
+-- multigrid takes over there (docs/performance.md).
 --
 --   clothcheck run lua/scenarios/scale_invariance.lua [--quick] [--grids 11,22,44,88]
 --                  [--powers 1,0.75,0.5] [--T 1] [--h 0.01] [--frames 0] [--out DIR]
@@ -37,7 +38,7 @@ for _, p in ipairs(powers) do
   local res = {power = p, n = {}, sag = {}, total = {}, kinetic = {}, ok = {}}
   results[#results + 1] = res
   for _, n in ipairs(grids) do
-    local params = {preset = "pritchard-table1", h = o.h, area_power = p, precond = "multigrid",
+    local params = {preset = "pritchard-table1", h = o.h, area_power = p,
       k_stretch = base.k_stretch * scale, k_shear = base.k_shear * scale,
       d_stretch = base.d_stretch * scale, d_shear = base.d_shear * scale}
     local sim, mesh, nu = scene.hanging(n, params, true)

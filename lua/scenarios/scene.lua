@@ -127,12 +127,14 @@ end
 -- A square cloth of n x n patches ((n+1)^2 vertices, regular split), side `side` metres,
 -- centred on the z axis, flat at height z; rest (u,v) = its (x,y) before centring.
 -- Vertex k = i + nu*j + 1 for column i, row j (0-based), the order plot_surface expects.
--- cc.sim with MPCG preconditioned by the multigrid unless params.precond says otherwise. The
--- presets keep 003's Ascher & Boxerman blocks; on the scenes here those need 20 to 35 MPCG
--- iterations a step at 20 x 20 patches and more the finer the grid (hundreds on the strip and
--- on scale_invariance's 88 x 88 cloth), the multigrid 3 to 10 (docs/performance.md).
+-- cc.sim with MPCG preconditioned "auto" unless params.precond says otherwise: the presets'
+-- Ascher & Boxerman blocks (003's choice) while a solve converges within 20 iterations, and
+-- the multigrid from the first solve that does not. The blocks need 20 to 35 MPCG iterations a
+-- step on the scenes here at 20 x 20 patches and more the finer the grid (hundreds on the
+-- strip and on scale_invariance's 88 x 88 cloth), the multigrid 3 to 10; on small cloths the
+-- blocks' iterations cost less than the multigrid's set-up (docs/performance.md).
 function scene.sim(mesh, params)
-  local p = {precond = "multigrid"}
+  local p = {precond = "auto"}
   for k, v in pairs(params or {}) do p[k] = v end
   return cc.sim(mesh, p)
 end

@@ -71,7 +71,9 @@ static const char *const bench_help_options =
     "  --h H           time step in seconds, > 0 (default 0.02; strip 0.01)\n"
     "  --bend VARIANT  bend variant from the registry (default pritchard), or bridson-force\n"
     "                  for Bridson's bending force model (bend_condition, see sim.h)\n"
-    "  --precond P     jacobi, block-jacobi, ascher-boxerman, block-ic0 or multigrid (default)\n"
+    "  --precond P     jacobi, block-jacobi, ascher-boxerman, block-ic0, multigrid (default) or\n"
+    "                  auto (the blocks while a solve converges within 20 iterations, then\n"
+    "                  the multigrid)\n"
     "  --psd-project   project each element stiffness to positive semi-definite\n"
     "  --stretch-hessian M, --shear-hessian M, --bend-hessian M\n"
     "                  how that term's k C d2C enters the system matrix (sim.h,\n"
@@ -278,7 +280,7 @@ static cc_sim *bench_scene(const bench_opts *o)
 
 /* the results, as text or JSON */
 static void report(const bench_opts *o, int nv, int done, double ms, double iters, double asm_ms,
-                   double solve_ms, int finite, int unconverged, long psd_retries)
+                   double solve_ms, int finite, int unconverged, long psd_retries, long mg_from)
 {
     if (o->json) {
         printf("{\"scene\": \"%s\", ", scene_names[o->scene]);
@@ -304,6 +306,7 @@ static void report(const bench_opts *o, int nv, int done, double ms, double iter
         cc_json_string(stdout, o->bend);
         printf(", \"precond\": ");
         cc_json_string(stdout, o->precond);
+        if (!strcmp(o->precond, "auto")) printf(", \"multigrid_from_step\": %ld", mg_from);
         for (int k = 0; k < 3; k++) {
             printf(", \"%s_hessian\": ", hessian_terms[k]);
             cc_json_string(stdout, o->hessian[k]);
@@ -326,6 +329,8 @@ static void report(const bench_opts *o, int nv, int done, double ms, double iter
     printf("ms per step      %.3f (median)\n", ms);
     printf("MPCG iterations  %.1f per step (%d steps not converged)\n", iters, unconverged);
     printf("PSD retries      %ld (steps solved again with element stiffness projected to PSD)\n", psd_retries);
+    if (!strcmp(o->precond, "auto") && mg_from) printf("multigrid        from step %ld on (the blocks before)\n", mg_from);
+    else if (!strcmp(o->precond, "auto")) printf("multigrid        not needed (the blocks throughout)\n");
     printf("assembly         %.3f ms per step (median), %s\n", asm_ms,
            o->kernels ? "structured kernels" : "element by element (--no-kernels)");
     printf("solve            %.3f ms per step (median)\n", solve_ms);
@@ -423,7 +428,7 @@ int cc_cmd_bench(int argc, char **argv)
     int n = done > 0 ? done : 1;
     int csv_rc = o.csv ? write_steps_csv(o.csv, t, o.steps, done) : 0;   /* before the medians sort the columns */
     report(&o, cc_sim_vertex_count(s), done, cc_cli_median(t, done), (double)st.cg_iterations / n, cc_cli_median(ta, done),
-           cc_cli_median(ts, done), finite, unconverged, st.psd_retries);
+           cc_cli_median(ts, done), finite, unconverged, st.psd_retries, st.multigrid_from);
     free(t);
     cc_sim_free(s);
     if (csv_rc < 0) return CC_EXIT_USAGE;

@@ -15,7 +15,7 @@
  *   sim:positions(), sim:velocities() -> flat arrays;  sim:position(i) -> x, y, z
  *   sim:energies() -> {stretch=, shear=, bend=, user=, kinetic=, gravity=, total=}
  *   sim:element_energies(term) -> array (term "stretch", "shear", "bend" or a user condition name)
- *   sim:stats() -> {steps=, rejected=, cg_iterations=, last_cg_iterations=, psd_retries=, time=, h=, assembly_s=, solve_s=}
+ *   sim:stats() -> {steps=, rejected=, cg_iterations=, last_cg_iterations=, psd_retries=, multigrid_from=, time=, h=, assembly_s=, solve_s=}
  *   sim:reaction(i) -> fx, fy, fz;   sim:params() -> table;   sim:write_obj(path) -> true | nil, msg
  *   sim:lambda_min([term [, mode]]) -> lambda, m_min   (smallest eigenvalue of the step's matrix on
  *                                                 the free DOFs, sim/model/probe.h)
@@ -453,6 +453,7 @@ static int l_stats(lua_State *L)
     setnum(L, "cg_iterations", (double)st.cg_iterations);
     setnum(L, "last_cg_iterations", st.last_cg_iterations);
     setnum(L, "psd_retries", (double)st.psd_retries);
+    setnum(L, "multigrid_from", (double)st.multigrid_from);
     lua_pushboolean(L, st.last_cg_converged), lua_setfield(L, -2, "last_cg_converged");
     setnum(L, "time", st.time), setnum(L, "h", st.h);
     setnum(L, "assembly_s", st.assembly_s), setnum(L, "solve_s", st.solve_s);

@@ -108,7 +108,9 @@ typedef struct cc_sim_params {
     double cg_tol;          /* MPCG relative tolerance */
     int cg_max_iter;        /* MPCG iteration cap */
     int precond;            /* a cc_precond (sim/algebra/mpcg.h): 0 Jacobi, 1 block Jacobi, 2 Ascher & Boxerman, 3 block IC(0),
-                               4 aggregation multigrid */
+                               4 aggregation multigrid, 5 auto (Ascher & Boxerman while a solve
+                               converges within CC_MPCG_AUTO_ITER = 20 iterations, the multigrid
+                               from the first that does not on) */
     int cg_warm_start;      /* where MPCG starts: 0 from z (dv = 0 on the free DOFs); 1 from the
                                previous step's velocity change; 2 (default) from that, or, where it
                                would clearly have done better at the last step, from
@@ -235,6 +237,8 @@ typedef struct cc_sim_stats {
     double solve_s;          /* wall time in MPCG, seconds */
     long psd_retries;        /* steps solved again with PSD-projected element stiffness after
                                 MPCG met negative curvature (A indefinite) or a soft step */
+    long multigrid_from;     /* precond auto: the step whose solve went over to the multigrid
+                                (0: the blocks throughout) */
 } cc_sim_stats;
 void cc_sim_get_stats(const cc_sim *s, cc_sim_stats *st);
 

@@ -22,9 +22,21 @@ typedef enum cc_precond {
     CC_PRECOND_AB,      /* Ascher & Boxerman: blocks of the filtered system, S_i A_ii S_i + (I - S_i) */
     CC_PRECOND_IC0,     /* block incomplete LDL^T (no fill) of the whole filtered system
                            S A S + (I - S); falls back to CC_PRECOND_AB on a non-SPD pivot */
-    CC_PRECOND_MG       /* one W-cycle of plain-aggregation multigrid on the filtered system
+    CC_PRECOND_MG,      /* one W-cycle of plain-aggregation multigrid on the filtered system
                            (sim/algebra/multigrid.h); falls back to CC_PRECOND_AB when it cannot be built */
+    CC_PRECOND_AUTO     /* CC_PRECOND_AB while its solves take at most CC_MPCG_AUTO_ITER
+                           iterations on average (a step's, over all of them, once there are
+                           CC_MPCG_AUTO_MIN: w->auto_again) and fewer than CC_MPCG_AUTO_CAP in any one;
+                           CC_PRECOND_MG from then on, for every later solve of the same work
+                           space (w->auto_mg; mpcg.c) */
 } cc_precond;
+
+/* CC_PRECOND_AUTO's budget for the blocks: the iterations a step the scenes are held to, */
+#define CC_MPCG_AUTO_ITER 20
+/* ... on average over the solves so far, once there are this many, */
+#define CC_MPCG_AUTO_MIN 8
+/* ... and the most one solve takes with them: the multigrid goes on from there */
+#define CC_MPCG_AUTO_CAP (3 * CC_MPCG_AUTO_ITER)
 
 struct cc_mg;
 
@@ -63,6 +75,12 @@ typedef struct cc_mpcg_work {
                                NULL after cc_mpcg_work_new: the caller alone) */
     cc_mpcg_product product;   /* the products of the multigrid CG loop (CC_PRODUCT_AUTO after
                                   cc_mpcg_work_new) */
+    int auto_mg;  /* CC_PRECOND_AUTO: 0 the blocks (after cc_mpcg_work_new), 2 the multigrid
+                     from the next solve on, 1 the multigrid */
+    long auto_solves, auto_its;   /* CC_PRECOND_AUTO's solves with the blocks, and their iterations */
+    int auto_again;   /* set by the caller: 1 if the next solve is of the same step as the last
+                         (a retry), so that CC_PRECOND_AUTO's mean is per step (0 after
+                         cc_mpcg_work_new) */
     int single_lost;   /* 1 once CC_PRODUCT_AUTO found the single-precision product too coarse
                           for the matrices solved (mpcg.c): double from then on */
     long single_solves;   /* solves that took the single-precision product (the checks' clock) */
@@ -84,6 +102,7 @@ typedef struct cc_mpcg_stats {
     double rel_residual; /* sqrt(delta / delta0), the preconditioned relative residual */
     int single_product;  /* 1 if the loop's products were the single-precision ones (to the
                             end of the solve or until a check found them too coarse) */
+    int switched;        /* 1 if this is CC_PRECOND_AUTO's first solve with the multigrid */
 } cc_mpcg_stats;
 
 cc_mpcg_work *cc_mpcg_work_new(int n);

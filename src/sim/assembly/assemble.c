@@ -479,7 +479,7 @@ static int assemble_sweep(cc_sim *s, cc_term *st, cc_term *sh, cc_term *hg, cons
     sweep_job j = {.s = s, .st = st, .sh = sh, .hg = hg, .tri = tri,
                    .st_hess = st ? cc_term_hessian(s, st) : 0, .sh_hess = sh ? cc_term_hessian(s, sh) : 0,
                    .hg_hess = hg ? cc_term_hessian(s, hg) : 0, .a = a, .cut = cut, .xmin = xmin,
-                   .mg = s->p.precond == CC_PRECOND_MG ? s->W->mg : NULL, .pf = -1, .tail = n, .tf = -1,
+                   .mg = s->p.precond == CC_PRECOND_MG || (s->p.precond == CC_PRECOND_AUTO && s->W->auto_mg) ? s->W->mg : NULL, .pf = -1, .tail = n, .tf = -1,
                    .bad = {-1, -1, -1}, .why = {"", "", ""}};
     if (j.mg && cut < n && cc_team_size(s->team) > 1) {   /* part 1's rows: above part 2's, its values only */
         int t = cc_mg_tail_row(j.mg, A);

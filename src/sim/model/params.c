@@ -113,7 +113,7 @@ typedef struct field {
 
 static const char *const integrators[] = {"backward-euler", "explicit-euler", "symplectic-euler", NULL};
 static const char *const dampings[] = {"summed", "per-particle", NULL};
-static const char *const preconds[] = {"jacobi", "block-jacobi", "ascher-boxerman", "block-ic0", "multigrid", NULL};
+static const char *const preconds[] = {"jacobi", "block-jacobi", "ascher-boxerman", "block-ic0", "multigrid", "auto", NULL};
 static const char *const strains[] = {"none", "provot", "bridson", NULL};
 static const char *const hessians[] = {"full", "clamp", "gauss-newton", "project", NULL};
 
@@ -275,7 +275,7 @@ int cc_sim_params_check(const cc_sim_params *p, char *err)
     else if (p->cg_max_iter < 1) bad = "MPCG iteration cap must be >= 1";
     else if (p->integrator < 0 || p->integrator > CC_SYMPLECTIC_EULER) bad = "unknown integrator";
     else if (p->damping < 0 || p->damping > 1) bad = "damping must be 0 (summed) or 1 (per particle)";
-    else if (p->precond < 0 || p->precond > CC_PRECOND_MG) bad = "unknown preconditioner";
+    else if (p->precond < 0 || p->precond > CC_PRECOND_AUTO) bad = "unknown preconditioner";
     else if (p->strain_mode < 0 || p->strain_mode > CC_STRAIN_BRIDSON) bad = "unknown strain limiting mode";
     else if (p->stretch_hessian < 0 || p->stretch_hessian > CC_HESSIAN_PROJECT || p->shear_hessian < 0 ||
              p->shear_hessian > CC_HESSIAN_PROJECT || p->bend_hessian < 0 || p->bend_hessian > CC_HESSIAN_PROJECT)

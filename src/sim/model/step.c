@@ -229,10 +229,12 @@ static int step_backward(cc_sim *s, double h, cc_mpcg_stats *cg)
         double t1 = now();
         if (!s->p.cg_warm_start || attempt) memset(s->dv, 0, (size_t)n3 * sizeof *s->dv);
         else warm_guess(s, h);
+        s->W->auto_again = attempt;   /* precond auto: a retry's iterations are this step's */
         rc = cc_mpcg_solve(s->A, s->b, s->F, s->z, s->p.cg_warm_start, s->p.precond, s->p.cg_tol,
                            s->p.cg_max_iter, s->W, s->dv, cg);
         int projected = s->p.psd_project || s->psd_retry;
         int soft = rc >= 0 && !cg->indefinite && !projected && s->p.soft_step > 0 && soft_step(s, s->f);
+        if (cg->switched && !s->st.multigrid_from) s->st.multigrid_from = s->st.steps + 1;
         s->st.assembly_s += t1 - t0;
         s->st.solve_s += now() - t1;
         if (rc < 0 || !(cg->indefinite || soft) || projected) break;
