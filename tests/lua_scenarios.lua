@@ -85,6 +85,11 @@ assert(strip:params().precond == "auto")
 for _ = 1, 10 do assert(strip:step()) end
 local from = strip:stats().multigrid_from
 assert(from >= 1 and from <= 9, "the multigrid takes the strip over at step " .. from)
+-- a small tablecloth: the blocks converge within 20 a step and keep it
+local cloth = scene.tablecloth(8, {preset = "thesis-table3.1"})
+for _ = 1, 40 do assert(cloth:step()) end
+local cs = cloth:stats()
+assert(cs.multigrid_from == 0 and cs.cg_iterations <= 20 * cs.steps, "the blocks keep the small tablecloth")
 assert(scene.strip(10, 2, {precond = "block-ic0"}):params().precond == "block-ic0")
 for _, v in ipairs(ALL) do
   assert(r.by[v] and not r.by[v].rejected, v .. " must be accepted by the simulator")

@@ -671,7 +671,7 @@ static void test_bench_cli(void)
     CU_ASSERT_PTR_NOT_NULL(strstr(errb, "--bend: unknown variant 'nope' (pritchard, pritchard-exact, macri, bridson, "));
     CU_ASSERT_PTR_NOT_NULL(strstr(errb, "quadratic, bridson-force)"));
     CU_ASSERT_EQUAL(cc_test_run_cli("bench --precond magic", out, sizeof out, errb, sizeof errb), 2);
-    CU_ASSERT_PTR_NOT_NULL(strstr(errb, "(jacobi, block-jacobi, ascher-boxerman, block-ic0, multigrid)"));
+    CU_ASSERT_PTR_NOT_NULL(strstr(errb, "(jacobi, block-jacobi, ascher-boxerman, block-ic0, multigrid, auto)"));
 }
 
 /* the rows of a bench --csv file after its header: their count, the sums of the step and
