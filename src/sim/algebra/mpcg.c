@@ -616,8 +616,8 @@ static int solve_with(const cc_bsr *A, const double *b, const cc_filter *F, cons
  * grow with the mesh and the multigrid's hardly do. The decision is on the mean over all the
  * blocks' solves so far: the iterations of one solve swing with the motion (on stiffness.lua's
  * 22 x 22 cloth, means of 8 consecutive steps from 0 to 38 around a run's 16), so a short
- * window would leave the blocks where they are the cheaper solve over the run, and the mean is
- * what a run's iterations a step are held to (a retry of the same step, w->auto_again, adds
+ * window would give the blocks up where they are the cheaper solve over the run; and the mean
+ * is what a run's iterations a step are held to (a retry of the same step, w->auto_again, adds
  * its iterations to that step's). A solve that reaches CC_MPCG_AUTO_CAP goes on
  * with the multigrid from its last iterate (a warm start of the same right-hand side: the
  * stopping test stays relative to S (b - A z)). Either way the work space keeps the
