@@ -180,6 +180,16 @@ assert(#r.runs == 2)
 for _, x in ipairs(r.runs) do sane(x) end
 assert(r.runs[1].ok, "h = 5 ms survives the first 60 ms")
 plot_made(dir, "energies_h")
+assert(#scene.solver_lines() == 0, "no solver lines without --solver")
+-- --solver: a line per simulation with its counters, then the most iterations a step
+r = run("timestep", "--solver")
+local solver, most = scene.solver_lines()
+assert(#solver == #r.runs + 1, #solver .. " solver lines")
+for k = 1, #r.runs do
+  local it = solver[k]:match(", auto: %d+ steps, ([%d.]+) MPCG iterations a step, %d+ solved again projected, the ")
+  assert(it and tonumber(it) <= most + 0.05 and math.abs(tonumber(it) - r.runs[k].cg_per_step) < 0.05, solver[k])
+end
+assert(solver[#solver] == string.format("at most %.1f MPCG iterations a step", most), solver[#solver])
 r, dir = run("stiffness")
 for _, p in ipairs{"k_stretch", "k_shear", "k_bend"} do
   assert(#r.sweeps[p] == 2)

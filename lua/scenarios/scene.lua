@@ -2,8 +2,8 @@
 --
 --   local scene = require "scene"
 --   local o = scene.options("hanging", arg, {n = 20, T = 2}, {quick = {n = 8, T = 0.3}})
---        parses --quick, --out DIR, --frames K, --picture [N] and --NAME VALUE for every
---        default given; o.dir is the output directory (clothcheck.outdir(), out/NAME by
+--        parses --quick, --out DIR, --frames K, --picture [N], --solver and --NAME VALUE
+--        for every default given; o.dir is the output directory (clothcheck.outdir(), out/NAME by
 --        default, unless --out names a folder inside it), created
 --   local mesh, nu = scene.cloth(n, side, z)        a square grid of n x n patches
 --   local sim, mesh, nu = scene.hanging(n, params)  001's cloth pinned at two corners
@@ -19,7 +19,8 @@
 --   scene.plot_runs(o.dir, name, title, runs)       energies over time, one series per run
 --   scene.surface(dir, name, sim, nu, title)        the cloth as a shaded surface (pm3d)
 --   scene.line(k)                                   the line style of run k in plot_runs
---   scene.summary(title, lines)                     the scenario's findings on stdout
+--   scene.summary(title, lines)                     the scenario's findings on stdout (with
+--        --solver, then each simulation's solver counters: scene.solver_lines())
 --
 -- Run a scenario with `clothcheck run lua/scenarios/NAME.lua [--quick] [options]`; each
 -- returns a table of its measured numbers, which tests/lua_scenarios.lua checks.
@@ -87,7 +88,7 @@ end
 -- (quick, full) that a flag --quick or --full switches on; options given explicitly win.
 function scene.options(name, argv, defaults, modes)
   modes = modes or {}
-  local o = {name = name, quick = false, out = cc.outdir(), frames = 0, picture = 0}
+  local o = {name = name, quick = false, out = cc.outdir(), frames = 0, picture = 0, solver = false}
   for mode in pairs(modes) do if o[mode] == nil then o[mode] = false end end
   for k, v in pairs(defaults) do o[k] = v end
   local given, i = {}, 1
@@ -119,6 +120,7 @@ function scene.options(name, argv, defaults, modes)
   for k, v in pairs(given) do o[k] = v end
   o.dir = o.out
   assert(cc.mkdir(o.dir))
+  scene.tracked = o.solver and {} or nil
   return o
 end
 
@@ -128,15 +130,18 @@ end
 -- centred on the z axis, flat at height z; rest (u,v) = its (x,y) before centring.
 -- Vertex k = i + nu*j + 1 for column i, row j (0-based), the order plot_surface expects.
 -- cc.sim with MPCG preconditioned "auto" unless params.precond says otherwise: the presets'
--- Ascher & Boxerman blocks (003's choice) while a solve converges within 20 iterations, and
--- the multigrid from the first solve that does not. The blocks need 20 to 35 MPCG iterations a
--- step on the scenes here at 20 x 20 patches and more the finer the grid (hundreds on the
--- strip and on scale_invariance's 88 x 88 cloth), the multigrid 3 to 10; on small cloths the
--- blocks' iterations cost less than the multigrid's set-up (docs/performance.md).
+-- Ascher & Boxerman blocks (003's choice) while their solves take at most 20 iterations a step
+-- on average and fewer than 60 in any one, the multigrid from then on. The blocks need 20 to
+-- 35 MPCG iterations a step on the scenes here at 20 x 20 patches and more the finer the grid
+-- (hundreds on the strip and on scale_invariance's 88 x 88 cloth), the multigrid 3 to 10; on
+-- small cloths the blocks' iterations cost less than the multigrid's set-up
+-- (docs/performance.md). With --solver every simulation made is kept for scene.solver_lines.
 function scene.sim(mesh, params)
   local p = {precond = "auto"}
   for k, v in pairs(params or {}) do p[k] = v end
-  return cc.sim(mesh, p)
+  local sim = cc.sim(mesh, p)
+  if scene.tracked then scene.tracked[#scene.tracked + 1] = sim end
+  return sim
 end
 
 function scene.cloth(n, side, z)
@@ -531,9 +536,35 @@ function scene.run_line(r)
     scene.fmt(f.total), r.ms_per_step, r.cg_per_step)
 end
 
+-- With --solver: a line per simulation that stepped (its size, step, preconditioner, MPCG
+-- iterations a step, steps solved again projected, where "auto" went over to the multigrid),
+-- then the most iterations a step of any; the most as a second result. Empty without it.
+function scene.solver_lines()
+  local lines, most = {}, 0
+  for _, sim in ipairs(scene.tracked or {}) do
+    local st, p = sim:stats(), sim:params()
+    if st.steps > 0 then
+      local per = st.cg_iterations / st.steps
+      local where = p.precond ~= "auto" and ""
+        or st.multigrid_from > 0 and string.format(", the multigrid from step %d", st.multigrid_from)
+        or ", the blocks throughout"
+      lines[#lines + 1] = string.format("%d vertices, h = %s, %s: %d steps, %.1f MPCG iterations a step, %d solved again projected%s",
+        sim.nv, scene.fmt(p.h), p.precond, st.steps, per, st.psd_retries, where)
+      most = math.max(most, per)
+    end
+  end
+  if #lines > 0 then lines[#lines + 1] = string.format("at most %.1f MPCG iterations a step", most) end
+  return lines, most
+end
+
 function scene.summary(title, lines)
   print("== " .. title)
   for _, l in ipairs(lines) do print("  " .. l) end
+  local solver = scene.solver_lines()
+  if #solver > 0 then
+    print("== solver, every simulation (--solver)")
+    for _, l in ipairs(solver) do print("  " .. l) end
+  end
 end
 
 -- the lowest z and the vertex holding it
