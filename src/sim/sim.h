@@ -108,9 +108,9 @@ typedef struct cc_sim_params {
     double cg_tol;          /* MPCG relative tolerance */
     int cg_max_iter;        /* MPCG iteration cap */
     int precond;            /* a cc_precond (sim/algebra/mpcg.h): 0 Jacobi, 1 block Jacobi, 2 Ascher & Boxerman, 3 block IC(0),
-                               4 aggregation multigrid, 5 auto (Ascher & Boxerman while a solve
-                               converges within CC_MPCG_AUTO_ITER = 20 iterations, the multigrid
-                               from the first that does not on) */
+                               4 aggregation multigrid, 5 auto (Ascher & Boxerman while its solves
+                               take at most CC_MPCG_AUTO_ITER = 20 iterations a step on average
+                               and fewer than 60 in any one, then the multigrid; mpcg.c) */
     int cg_warm_start;      /* where MPCG starts: 0 from z (dv = 0 on the free DOFs); 1 from the
                                previous step's velocity change; 2 (default) from that, or, where it
                                would clearly have done better at the last step, from
