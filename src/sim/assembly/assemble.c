@@ -476,10 +476,11 @@ static int assemble_sweep(cc_sim *s, cc_term *st, cc_term *sh, cc_term *hg, cons
         if (t && t->xmin < xmin) xmin = t->xmin;
         if (t && t->xmax > xmax) xmax = t->xmax;
     }
+    int mg_on = s->W && (s->p.precond == CC_PRECOND_MG || (s->p.precond == CC_PRECOND_AUTO && s->W->auto_mg));
     sweep_job j = {.s = s, .st = st, .sh = sh, .hg = hg, .tri = tri,
                    .st_hess = st ? cc_term_hessian(s, st) : 0, .sh_hess = sh ? cc_term_hessian(s, sh) : 0,
                    .hg_hess = hg ? cc_term_hessian(s, hg) : 0, .a = a, .cut = cut, .xmin = xmin,
-                   .mg = s->p.precond == CC_PRECOND_MG || (s->p.precond == CC_PRECOND_AUTO && s->W->auto_mg) ? s->W->mg : NULL, .pf = -1, .tail = n, .tf = -1,
+                   .mg = mg_on ? s->W->mg : NULL, .pf = -1, .tail = n, .tf = -1,
                    .bad = {-1, -1, -1}, .why = {"", "", ""}};
     if (j.mg && cut < n && cc_team_size(s->team) > 1) {   /* part 1's rows: above part 2's, its values only */
         int t = cc_mg_tail_row(j.mg, A);
