@@ -1,6 +1,3 @@
-
-
-
 /* sim/mpcg: random SPD block systems solved to tolerance, constrained DOFs exactly as
  * prescribed, and agreement with a dense solve of the reduced system; the multigrid
  * preconditioner on cloth-like grid systems (tolerance, constraints, fewer iterations than
