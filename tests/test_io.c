@@ -11,6 +11,7 @@
 #include <unistd.h>
 #include "cc_test.h"
 #include "io/files.h"
+#include "io/g17.h"
 #include "io/json.h"
 #include "io/jread.h"
 #include "io/jsonr.h"
@@ -116,6 +117,63 @@ static void test_json_numbers(void)
     cc_json_string(f, "a\"b\\c\n");
     fclose(f);
     CU_ASSERT_STRING_EQUAL(buf, "[0.10000000000000001, -2, null, null] \"a\\\"b\\\\c\\n\"");
+}
+
+/* cc_g17(v) is snprintf's "%.17g" of v, byte for byte (and its length), for v given as bits */
+static int g17_differs(uint64_t bits)
+{
+    double v;
+    memcpy(&v, &bits, sizeof v);
+    char a[CC_G17_LEN], b[64];
+    int na = cc_g17(a, v), nb = snprintf(b, sizeof b, "%.17g", v);
+    if (na == nb && !strcmp(a, b)) return 0;
+    fprintf(stderr, "cc_g17 printed %s where %%.17g prints %s\n", a, b);
+    return 1;
+}
+
+static uint64_t bits_of(double v)
+{
+    uint64_t u;
+    memcpy(&u, &v, sizeof u);
+    return u;
+}
+
+/* Printed as printf prints "%.17g": the edges of the exact path (1e-11, 4e15, 2^53, the powers of
+ * ten and their neighbours), zeros, subnormals, infinities, NaN; doubles of random bits; random
+ * values of every decade the path covers; and the ties, m 2^-(s+1) with m odd, whose 18th digit
+ * is an exact 5 (rounded to even). */
+static void test_g17(void)
+{
+    static const double fixed[] = {0.0, -0.0, 1.0, -1.0, 0.1, 1e-11, 9.9999999999999994e-12, 1e-5, 1e-4, 0.001,
+                                   4e15, 4.5e15, 9007199254740992.0, 9007199254740993.0, 1e16, 1e17, 1e22,
+                                   4.9406564584124654e-324, 2.2250738585072014e-308, 1.7976931348623157e308,
+                                   INFINITY, -INFINITY, NAN, 1.00000762939453125, 123456.78901234567};
+    int differ = 0;
+    for (size_t k = 0; k < sizeof fixed / sizeof fixed[0]; k++) differ += g17_differs(bits_of(fixed[k]));
+    for (int p = -330; p <= 310; p++) {
+        double t = pow(10, p);
+        differ += g17_differs(bits_of(t)) + g17_differs(bits_of(nextafter(t, 0))) + g17_differs(bits_of(nextafter(t, INFINITY)));
+    }
+    uint64_t u = 88172645463325252ull;
+    for (int k = 0; k < 600000 && differ < 5; k++) {
+        u ^= u << 13, u ^= u >> 7, u ^= u << 17;   /* xorshift64 */
+        double v;
+        switch (k % 3) {
+        case 0: differ += g17_differs(u); break;
+        case 1:
+            v = ldexp((double)(u >> 11), -53) * pow(10, (int)(u % 31) - 13);
+            differ += g17_differs(bits_of(u >> 63 ? -v : v));
+            break;
+        default: {
+            int x = (int)(u % 27) - 11, s = 16 - x;   /* 10^x <= v < 10^(x+1): 17 digits at 10^-s */
+            v = ldexp((double)((u >> 12) | 1), -s - 1);
+            while (v >= pow(10, x + 1)) v /= 2;
+            while (v < pow(10, x)) v *= 2;
+            differ += g17_differs(bits_of(v));
+        }
+        }
+    }
+    CU_ASSERT_EQUAL(differ, 0);
 }
 
 /* the number JSON text `t` reads as (t must parse), or NaN with *ok = 0 when it does not */
@@ -321,6 +379,7 @@ int main(void)
         {"CSV", test_csv},
         {"mkdir -p", test_mkdir_p},
         {"JSON numbers and strings", test_json_numbers},
+        {"doubles printed as %.17g prints them", test_g17},
         {"JSON numbers read as strtod reads them", test_json_read_numbers},
         {"the decimals of JSON numbers: digits and floats", test_json_decimals},
         {"the streaming JSON reader reads as the document reader, in any pieces", test_json_stream},

@@ -64,6 +64,40 @@ static void add_digit(plain *p, char c)
     if (++p->digits <= 19) p->m = 10 * p->m + (uint64_t)(c - '0');
 }
 
+/* 1 when the 8 bytes at q (before end) are all digits, with their value in *v */
+static int eight_digits(const char *q, const char *end, uint64_t *v)
+{
+    if (end - q < 8) return 0;
+    uint64_t w;
+#if defined __BYTE_ORDER__ && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+    memcpy(&w, q, 8);   /* q[0] in the lowest byte */
+#else
+    w = 0;
+    for (int k = 0; k < 8; k++) w |= (uint64_t)(unsigned char)q[k] << 8 * k;
+#endif
+    /* every byte 0x30..0x39: its high nibble 3, and still 3 after adding 6 */
+    if (((w & 0xf0f0f0f0f0f0f0f0u) | (((w + 0x0606060606060606u) & 0xf0f0f0f0f0f0f0f0u) >> 4)) != 0x3333333333333333u)
+        return 0;
+    w -= 0x3030303030303030u;
+    w = w * 10 + (w >> 8);   /* byte pairs: 10 d0 + d1 in bytes 0, 2, 4, 6 */
+    w = ((w & 0x000000ff000000ffu) * (100 + (1000000ull << 32)) +
+         ((w >> 16) & 0x000000ff000000ffu) * (1 + (10000ull << 32))) >> 32;
+    *v = w & 0xffffffffu;
+    return 1;
+}
+
+/* the digits from q on (a fractional part's when frac) into *p; the byte after them */
+static const char *digit_run(const char *q, const char *end, plain *p, int frac)
+{
+    if (!p->digits)   /* leading zeros: not significant */
+        for (; q < end && *q == '0'; q++) p->scale -= frac;
+    uint64_t v;
+    while (p->digits <= 11 && eight_digits(q, end, &v))
+        p->m = 100000000 * p->m + v, p->digits += 8, p->scale -= 8 * frac, q += 8;
+    for (; q < end && *q >= '0' && *q <= '9'; q++) add_digit(p, *q), p->scale -= frac;
+    return q;
+}
+
 /* the plain number at s (text ending at end) into *p and the byte after it into *stop; 0 when
  * the number there is not plain (or not a number) */
 static int plain_number(const char *s, const char *end, plain *p, const char **stop)
@@ -73,9 +107,8 @@ static int plain_number(const char *s, const char *end, plain *p, const char **s
     p->neg = q < end && *q == '-';
     q += p->neg;
     if (q >= end || *q < '0' || *q > '9') return 0;
-    for (; q < end && *q >= '0' && *q <= '9'; q++) add_digit(p, *q);
-    if (q < end && *q == '.')
-        for (q++; q < end && *q >= '0' && *q <= '9'; q++) add_digit(p, *q), p->scale--;
+    q = digit_run(q, end, p, 0);
+    if (q < end && *q == '.') q = digit_run(q + 1, end, p, 1);
     if (q < end && (*q == 'e' || *q == 'E')) {
         q++;
         int eneg = q < end && (*q == '-' || *q == '+') ? *q++ == '-' : 0;

@@ -122,9 +122,9 @@ static int value(cc_jread *r)
     r->state = r->depth ? S_AFTER : S_DONE;
     if (c == '"') return string(r, &r->str, &r->strcap) < 0 ? CC_JT_FAIL : CC_JT_STRING;
     if (ensure(r, CC_JNUM_MAX + 1) < 0) return CC_JT_FAIL;   /* the longest word, or number */
-    if (word(r, "null")) return CC_JT_NULL;
-    if (word(r, "true")) return r->num = 1, CC_JT_BOOL;
-    if (word(r, "false")) return r->num = 0, CC_JT_BOOL;
+    if (c == 'n' && word(r, "null")) return CC_JT_NULL;
+    if (c == 't' && word(r, "true")) return r->num = 1, CC_JT_BOOL;
+    if (c == 'f' && word(r, "false")) return r->num = 0, CC_JT_BOOL;
     const char *start = r->s + r->at, *stop;
     char why[CC_ERRLEN];
     if (cc_jnum_read(start, r->s + r->n, &r->dec, &r->num, &stop, why) < 0) return fail(r, "%s", why);

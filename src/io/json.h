@@ -1,4 +1,5 @@
-/* Minimal JSON writing: numbers with 17 significant digits, non-finite numbers as null. */
+/* Minimal JSON writing: numbers with 17 significant digits (as "%.17g" prints them, g17.h),
+ * non-finite numbers as null. */
 #ifndef CC_JSON_H
 #define CC_JSON_H
 
