@@ -425,7 +425,10 @@ static int fill(cc_mg *mg, int l)
 
 /* the coarsest level's dense Cholesky factor L L^T of its Galerkin matrix, a pivot that is
  * not above 1e-12 of its diagonal entry replaced by that entry (so L L^T is SPD); -1 if a
- * diagonal entry is not positive */
+ * diagonal entry is not positive or a pivot is below -1e-9 of it: the matrix is indefinite
+ * beyond round-off (whose pivots of a semidefinite matrix of m rows stay within about m 2^-53
+ * of their entry), as level 1 with the correction gamma can be (cc_mg_setup then sets it up
+ * without), and a factor made SPD by replacing pivots would be that of another matrix */
 static int dense_factor(mg_level *L)
 {
     int m = 3 * L->n;
@@ -441,7 +444,7 @@ static int dense_factor(mg_level *L)
     for (int j = 0; j < m; j++) {
         double orig = R[j * m + j], d = orig;
         for (int k = 0; k < j; k++) d -= R[j * m + k] * R[j * m + k];
-        if (!(orig > 0) || !isfinite(orig)) return -1;
+        if (!(orig > 0) || !isfinite(orig) || !(d >= -1e-9 * orig)) return -1;
         if (!(d > 1e-12 * orig)) d = orig;
         double ljj = sqrt(d);
         R[j * m + j] = ljj;
