@@ -65,7 +65,7 @@ static void add_digit(plain *p, char c)
 }
 
 /* 1 when the 8 bytes at q (before end) are all digits, with their value in *v */
-static int eight_digits(const char *q, const char *end, uint64_t *v)
+static inline int eight_digits(const char *q, const char *end, uint64_t *v)
 {
     if (end - q < 8) return 0;
     uint64_t w;
@@ -87,7 +87,7 @@ static int eight_digits(const char *q, const char *end, uint64_t *v)
 }
 
 /* the digits from q on (a fractional part's when frac) into *p; the byte after them */
-static const char *digit_run(const char *q, const char *end, plain *p, int frac)
+static inline const char *digit_run(const char *q, const char *end, plain *p, int frac)
 {
     if (!p->digits)   /* leading zeros: not significant */
         for (; q < end && *q == '0'; q++) p->scale -= frac;
