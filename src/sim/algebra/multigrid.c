@@ -36,8 +36,9 @@
  *     between the two aggregates across the block loses gamma t^T sym(W_ik) t. On cloth the
  *     left-out blocks are the bend-only couplings of a hinge's wings, and piecewise constant
  *     coarse functions give bending too much energy at the aggregates' borders, kinks that
- *     smooth errors do not have. A level 1 that has a diagonal block that is not SPD with it
- *     is set up again without it (cc_mg_setup).
+ *     smooth errors do not have. A level 1 that has a diagonal block that is not SPD with it,
+ *     or a dense coarsest level that is indefinite (mg_values.c, dense_factor), is set up
+ *     again without it (cc_mg_setup).
  *   - the smoother is block Gauss-Seidel on 3x3 vertex blocks: one forward sweep before the
  *     coarse correction, one backward sweep after it. With translations it runs on level 0 on
  *     A' = A - W + diag_i(sym(sum_k W_ik)), where W holds the weak couplings,

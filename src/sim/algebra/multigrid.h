@@ -80,8 +80,8 @@ void cc_mg_set_weak(cc_mg *mg, double theta);
 /* level 1 takes each block that level 0's smoother leaves out, between two aggregates, with
  * weight 1 + g and g times its lumps off their diagonal blocks: the operator of
  * A + g (W - lump(W)) instead of A's Galerkin operator (multigrid.c); g = 0: Galerkin.
- * Default 0.25; a setup whose level 1 then has a diagonal block that is not SPD is done
- * again with g = 0. Clears the hierarchy. */
+ * Default 0.25; a setup whose level 1 then has a diagonal block that is not SPD, or whose
+ * dense coarsest level is indefinite, is done again with g = 0. Clears the hierarchy. */
 void cc_mg_set_gamma(cc_mg *mg, double g);
 
 /* the coarse space of the next hierarchy: 3 translations per aggregate, 6 with the three
