@@ -47,8 +47,9 @@ static int digits17(uint64_t m, int e, int s, uint64_t *d)
     return 1;
 }
 
-/* the text of digits dg[0..16] (dg[0] nonzero) times 10^(x - 16), %g's way with 17 digits:
- * fixed for -4 <= x < 17, else d.ddde+XX; trailing zeros and a bare point dropped */
+/* the text of digits dg[0..16] (dg[0] nonzero) times 10^(x - 16), -11 <= x <= 17, %g's way
+ * with 17 digits: fixed for -4 <= x < 17, else d.ddde+XX; trailing zeros and a bare point
+ * dropped */
 static char *format(char *p, const char dg[17], int x)
 {
     int last = 16;
@@ -58,8 +59,7 @@ static char *format(char *p, const char dg[17], int x)
         if (last > 0) *p++ = '.', memcpy(p, dg + 1, (size_t)last), p += last;
         *p++ = 'e', *p++ = x < 0 ? '-' : '+';
         int a = x < 0 ? -x : x;
-        if (a >= 100) *p++ = (char)('0' + a / 100);
-        *p++ = (char)('0' + a / 10 % 10), *p++ = (char)('0' + a % 10);
+        *p++ = (char)('0' + a / 10), *p++ = (char)('0' + a % 10);
     } else if (x >= 0) {
         memcpy(p, dg, (size_t)x + 1), p += x + 1;
         if (last > x) *p++ = '.', memcpy(p, dg + x + 1, (size_t)(last - x)), p += last - x;
