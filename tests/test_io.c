@@ -256,7 +256,17 @@ static void test_json_read_numbers(void)
         for (const char *c = err; *c; c++) CU_ASSERT((unsigned char)*c >= 0x20 && *c != 0x7f);
         cc_jdoc_free(d);
     }
-    static const char *const bad[] = {"1.2.3", "1e", "1e+", "1+2", "--1", "1e5e5", "0x10"};
+    /* the non-finite numbers as C's printf (-nan), Go (+Inf), Fortran, Java and Python print them */
+    static const char *const nans[] = {"nan", "-nan", "NaN", "+nan", "NAN", "-NaN"};
+    for (size_t k = 0; k < sizeof nans / sizeof nans[0]; k++) CU_ASSERT(isnan(read_number(nans[k], &ok)) && ok);
+    static const char *const infs[] = {"inf", "+inf", "Inf", "+Inf", "INF", "Infinity", "+Infinity", "INFINITY"};
+    for (size_t k = 0; k < sizeof infs / sizeof infs[0]; k++) {
+        CU_ASSERT(read_number(infs[k], &ok) == INFINITY && ok);
+        char neg[16];
+        snprintf(neg, sizeof neg, "-%s", infs[k] + (infs[k][0] == '+'));
+        CU_ASSERT(read_number(neg, &ok) == -INFINITY && ok);
+    }
+    static const char *const bad[] = {"1.2.3", "1e", "1e+", "1+2", "--1", "1e5e5", "0x10", "+1", "-na", "in", "+-inf"};
     for (size_t k = 0; k < sizeof bad / sizeof bad[0]; k++) {
         read_number(bad[k], &ok);
         if (ok) fprintf(stderr, "'%s' was read\n", bad[k]);

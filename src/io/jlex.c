@@ -156,16 +156,32 @@ static void count_decimals(cc_jdecimals *dec, int digits, int last, double v)
 /* the exponent e clamped to what a finite nonzero double can have with any digits (|e| < 400) */
 static int clamp_exponent(int e) { return e > 1000 ? 1000 : e < -1000 ? -1000 : e; }
 
+/* 1 if s..end starts with the letters of w (lower case) in any case */
+static int word_ci(const char *s, const char *end, const char *w)
+{
+    for (; *w; s++, w++)
+        if (s >= end || (*s | 0x20) != *w) return 0;
+    return 1;
+}
+
+/* the length of a non-finite number's word at s, as languages print them (NaN, nan, -nan,
+ * Infinity, -Infinity, inf, +Inf, INF, ...: an optional sign, then nan, infinity or inf in any
+ * case), with its value in *v; 0 if there is none */
+static size_t special_number(const char *s, const char *end, double *v)
+{
+    size_t sign = s < end && (*s == '-' || *s == '+');
+    double inf = sign && *s == '-' ? -INFINITY : INFINITY;
+    if (word_ci(s + sign, end, "nan")) return *v = NAN, sign + 3;
+    if (word_ci(s + sign, end, "infinity")) return *v = inf, sign + 8;
+    if (word_ci(s + sign, end, "inf")) return *v = inf, sign + 3;
+    return 0;
+}
+
 int cc_jnum_read(const char *s, const char *end, cc_jdecimals *dec, double *v, const char **stop, char *err)
 {
-    static const struct { const char *w; double v; } special[] = {
-        {"NaN", NAN}, {"nan", NAN}, {"Infinity", INFINITY}, {"-Infinity", -INFINITY},
-        {"inf", INFINITY}, {"-inf", -INFINITY}};
     int digit = s < end && ((*s >= '0' && *s <= '9') || (*s == '-' && s + 1 < end && s[1] >= '0' && s[1] <= '9'));
-    for (size_t i = 0; !digit && i < sizeof special / sizeof special[0]; i++) {
-        size_t n = strlen(special[i].w);
-        if ((size_t)(end - s) >= n && !memcmp(s, special[i].w, n)) return *v = special[i].v, *stop = s + n, 0;
-    }
+    size_t special = digit ? 0 : special_number(s, end, v);
+    if (special) return *stop = s + special, 0;
     if (!digit) return snprintf(err, CC_ERRLEN, "unexpected '%c'", s < end ? *s : ' '), -1;
     plain p;
     const char *q;

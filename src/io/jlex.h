@@ -26,7 +26,8 @@ typedef struct cc_jdecimals {
 #define CC_JNUM_MAX 63
 
 /* The number at s (the text ends at end, or goes on past CC_JNUM_MAX bytes), with the
- * non-finite spellings of other programs (NaN, Infinity, -Infinity, nan, inf, -inf), into
+ * non-finite spellings of other programs (an optional sign, then nan, inf or infinity in
+ * any case: NaN, -nan, Infinity, -Infinity, inf, +Inf, INF), into
  * *v, counted in *dec; the byte after it in *stop. 0, or -1 with a reason in err
  * ("unexpected 'x'", "'1e' is not a number", a number of too many characters). */
 int cc_jnum_read(const char *s, const char *end, cc_jdecimals *dec, double *v, const char **stop, char *err);
