@@ -122,9 +122,12 @@ static cc_audit_row *add_row(cc_audit *a, cc_ref ref, cc_quantity q, double tol,
 {
     cc_audit_row *w = &a->rows[a->nrows++];
     const char *why = not_applicable(&a->target, ref, q);
-    int of_values = (ref == CC_REF_FD_TRUE || ref == CC_REF_FD_FROZEN) && q != CC_Q_HESS_GRADIENT;
-    if (!why && cc_audit_limited(&a->opts) && (of_values || q == CC_Q_TAYLOR))
-        why = "not applicable: differences of values of limited precision keep too few digits";
+    /* second differences of values of limited precision, and the Taylor test's, keep too few of
+     * their digits; first differences keep enough for a gradient (CC_AUDIT_TOL_LIMITED_FD), and
+     * the structure rows check the target's own derivatives */
+    int second = (ref == CC_REF_FD_TRUE || ref == CC_REF_FD_FROZEN) && q == CC_Q_HESSIAN;
+    if (!why && cc_audit_limited(&a->opts) && (second || q == CC_Q_TAYLOR))
+        why = "not applicable: second differences of values of limited precision keep too few digits";
     if (cc_audit_limited(&a->opts)) {
         int computed = ref == CC_REF_CLAIM || ref == CC_REF_CLAIM_EXACT || ref_exact(ref) || q >= CC_Q_SYMMETRY;
         tol = fmax(tol, (computed ? CC_AUDIT_TOL_LIMITED : CC_AUDIT_TOL_LIMITED_FD) * a->opts.precision);
@@ -266,7 +269,28 @@ typedef struct refs_at {
     int pending;                /* the target's outstanding questions before this element's */
     cc_scheme scheme;           /* the differences' scheme and relative step (fd_plan) */
     double step;
+    double limited;             /* a differenced gradient's tolerance where the target's numbers
+                                   are of limited precision (its second differences say nothing), else 0 */
+    double precision;           /* their relative rounding (cc_audit_opts.precision) */
 } refs_at;
+
+/* the relative error, at most, of a gradient from differences of values of relative rounding
+ * ra->precision p at element c: the scheme's weights (central4 1.5 / h, central 1 / h) times
+ * the rounding of a value, p max|C|, and of a position's coordinate, p max|x| times max|g|,
+ * against max|g| (a float program rounds both); 0 where the numbers are given in full */
+static double rounding_error(const cc_target *t, const cc_case *c, const cc_eval *e, const refs_at *ra)
+{
+    double xm = 0, cm = 0, gm = 0, h = ra->step * ra->ell;
+    int n = 3 * t->nv;
+    if (!(ra->precision > 0) || !(h > 0)) return 0;
+    for (int i = 0; i < n; i++) xm = fmax(xm, fabs(c->x[i]));
+    for (int k = 0; k < t->ncomp; k++) {
+        cm = fmax(cm, fabs(e->C[k]));
+        for (int i = 0; i < n; i++) gm = fmax(gm, fabs(e->dC[k][i]));
+    }
+    double weight = ra->scheme == CC_FD_CENTRAL4 ? 1.5 : 1.0;
+    return gm > 0 ? weight * ra->precision * (cm + gm * xm) / (h * gm) : 0;
+}
 
 /* d = reference r at element (x, rd) (central4 steps scaled by ell): its gradient, and with
  * hess its Hessian too (exact references give both at once); 0 or -1 */
@@ -470,6 +494,10 @@ static void audit_row_at(const cc_target *t, const cc_case *c, cc_eval *e, refs_
             cc_diff vs = compare_ref(t, c, e, w->q, ds, w->ref);
             if (vs.rel < v.rel) v = vs;
         }
+        if (v.rel > w->tol && w->q == CC_Q_GRADIENT && differenced(w) && v.rel <= rounding_error(t, c, e, ra)) {
+            w->rounded++;   /* its differences are no better than this here */
+            return;
+        }
         /* (not while this element's numbers are stand-ins: their differences say nothing) */
         if (v.rel > w->tol && differenced(w) && cc_target_pending(t) == ra->pending &&
             !converges(t, c, e, ra, w, d, v.rel)) {
@@ -484,11 +512,16 @@ static void audit_row_at(const cc_target *t, const cc_case *c, cc_eval *e, refs_
         cc_diff v = cc_structure(k, c->x, t->nv, t->ncomp, e->dC, e->d2C);
         /* where the target breaks the identity, the claimed function's own residual there: an
          * identity that function breaks too is not gated. Only there: the baseline of a
-         * differenced reference costs the target O(n^2) evaluations an element. */
-        if (!(v.rel <= w->tol) && (d = get_ref(t, c, ra, w->ref, k == CC_CHECK_SYMMETRY || k == CC_CHECK_RIGID))) {
+         * differenced reference costs the target O(n^2) evaluations an element. Of numbers of
+         * limited precision, only the gradient's identities have one (the Hessian's would come
+         * from second differences: the identities of a smooth function's Hessian are gated). */
+        int hess = k == CC_CHECK_SYMMETRY || k == CC_CHECK_RIGID, fd = differenced(w);
+        double base_tol = ref_exact(w->ref) ? CC_AUDIT_TOL_STRUCTURE
+                          : fd && ra->limited > 0 ? ra->limited : CC_AUDIT_TOL_FD_HESS;
+        if (!(v.rel <= w->tol) && !(fd && hess && ra->limited > 0) && (d = get_ref(t, c, ra, w->ref, hess))) {
             cc_diff base = cc_structure(k, c->x, t->nv, t->ncomp, (double (*)[CC_MAX_DOF])d->g,
                                         (double (*)[CC_MAX_DOF][CC_MAX_DOF])d->H);
-            if (!(base.rel <= (ref_exact(w->ref) ? CC_AUDIT_TOL_STRUCTURE : CC_AUDIT_TOL_FD_HESS))) (*baseline_bad)++;
+            if (!(base.rel <= base_tol)) (*baseline_bad)++;
         }
         fold(w, v, c->id);
     }
@@ -578,6 +611,8 @@ static void run_batch(cc_audit *a, const cc_case *cases, int n)
     if (ra && energy_row && !(ra->energies = malloc(sizeof *ra->energies * (size_t)n))) free(ra), ra = NULL;
     if (ra) ra->single = a->opts.precision >= CC_AUDIT_PREC_SINGLE;
     if (ra) fd_plan(&a->opts, &ra->scheme, &ra->step);
+    if (ra && cc_audit_limited(&a->opts))
+        ra->limited = CC_AUDIT_TOL_LIMITED_FD * a->opts.precision, ra->precision = a->opts.precision;
     if (!ra) {
         for (int i = 0; i < a->nrows; i++) a->rows[i].undefined = n;
         return;

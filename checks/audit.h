@@ -73,9 +73,11 @@ typedef enum cc_quantity {
 /* A target whose numbers carry fewer digits than a double's (it computes in floats, or prints
  * fewer digits): its precision p is the relative size of its rounding (2^-24 for floats, half a
  * unit of the last digit printed). Computed comparisons (claim, structure) then take the
- * tolerance CC_AUDIT_TOL_LIMITED p, differences of its gradient (central4 at 1e-3: p / 1e-3)
- * CC_AUDIT_TOL_LIMITED_FD p, and differences of its values and the Taylor test, which lose
- * their digits to its rounding, are left out. At p = 2^-24 that is 1e-5 and 1e-3. */
+ * tolerance CC_AUDIT_TOL_LIMITED p, differences of its gradient and of its values for its
+ * gradient (central4 at 1e-3: p / 1e-3) CC_AUDIT_TOL_LIMITED_FD p, except at an element where
+ * its rounding alone can move the latter by more (audit.c, rounding_error: skipped); second
+ * differences of its values and the Taylor test, which lose their digits to its rounding, are
+ * left out. At p = 2^-24 that is 1e-5 and 1e-3. */
 #define CC_AUDIT_PREC_SINGLE 5.9604644775390625e-08   /* 2^-24: a float's rounding */
 #define CC_AUDIT_PREC_LIMITED 1e-12                    /* numbers coarser than this are limited */
 #define CC_AUDIT_TOL_LIMITED 170.0
@@ -107,8 +109,9 @@ typedef struct cc_audit_opts {
                                  Hessian is checked against differences of the gradient) */
     double precision;         /* the relative rounding of the target's numbers, 0 for a double
                                  computation printed in full; above CC_AUDIT_PREC_LIMITED the
-                                 tolerances of CC_AUDIT_TOL_LIMITED(_FD), no differences of its
-                                 values, no Taylor test (both lose their digits to its rounding) */
+                                 tolerances of CC_AUDIT_TOL_LIMITED(_FD), no second differences
+                                 of its values, no Taylor test (both lose their digits to its
+                                 rounding) */
     cc_sample_opts sample;    /* area power and rest stretch of random triangles */
 } cc_audit_opts;
 
@@ -137,6 +140,9 @@ typedef struct cc_audit_row {
                                  there, as Macri's acos at a flat hinge) */
     int rough;                /* elements skipped: the differenced function jumps within the step
                                  (its differences at half the step do not settle) */
+    int rounded;              /* elements skipped: a gradient that differs from differences of
+                                 values of limited precision by no more than their rounding can
+                                 make them differ there (a short spring's energy in floats) */
     double tol;               /* pass threshold on max_rel */
     int pass;                 /* max_rel <= tol (taylor: orders reached) */
     int gates;                /* 1 if a failure here fails the target's claim */

@@ -85,6 +85,8 @@ static void print_row(FILE *f, const cc_audit *a, const cc_audit_row *w)
     if (w->undefined) fprintf(f, " [undefined at %d element%s%s]", w->undefined, w->undefined == 1 ? "" : "s",
                               w->ref_nonfinite ? ", the reference not finite there" : "");
     if (w->rough) fprintf(f, " [jumps within the step at %d element%s]", w->rough, w->rough == 1 ? "" : "s");
+    if (w->rounded)
+        fprintf(f, " [within its rounding at %d element%s]", w->rounded, w->rounded == 1 ? "" : "s");
     fputc('\n', f);
     for (int i = 0; i < w->diag.n; i++)
         fprintf(f, "      %s %-16s %s\n", i ? " " : "^", cc_finding_name(w->diag.f[i].kind), w->diag.f[i].text);
@@ -242,8 +244,9 @@ static void json_row(FILE *f, const cc_audit *a, const cc_audit_row *w)
     json_kv_number(f, "step", w->step);
     json_kv_number(f, "tol", w->q == CC_Q_TAYLOR ? NAN : w->tol);
     json_kv_string(f, "case", label);
-    fprintf(f, ", \"case_id\": %d, \"seed\": %llu, \"undefined\": %d, \"reference_nonfinite\": %d, \"rough\": %d",
-            w->worst_case, (unsigned long long)a->opts.seed, w->undefined, w->ref_nonfinite, w->rough);
+    fprintf(f, ", \"case_id\": %d, \"seed\": %llu, \"undefined\": %d, \"reference_nonfinite\": %d, \"rough\": %d"
+            ", \"rounded\": %d",
+            w->worst_case, (unsigned long long)a->opts.seed, w->undefined, w->ref_nonfinite, w->rough, w->rounded);
     json_kv_string(f, "note", w->note);
     if (w->sweep >= 0) json_sweep(f, &a->sweeps[w->sweep]);
     if (w->diag.n) json_diagnosis(f, &w->diag);

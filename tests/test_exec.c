@@ -138,6 +138,8 @@ static void test_numbers_not_finite_are_findings(void)
     CU_ASSERT(says(out, "target       finite              NOT finite at 23 of 23 elements"));
     CU_ASSERT(says(out, "^ non-finite       The value is NaN at element #0;"));
     CU_ASSERT_EQUAL(cc_test_count_lines(err), 0);
+    CU_ASSERT_EQUAL(spring("negnan", "--claims spring/linear --samples 20"), 1);
+    CU_ASSERT(says(out, "target       finite              NOT finite at 23 of 23 elements"));
 }
 
 static void test_single_precision(void)
@@ -163,6 +165,34 @@ static void test_single_precision(void)
     /* and told so, it is judged so */
     CU_ASSERT_EQUAL(spring("right", "--claims spring/linear --samples 50 --precision single"), 0);
     CU_ASSERT(says(out, "(--precision single)"));
+}
+
+/* Without a claim, a program of limited precision has its gradient checked against differences
+ * of its values and its derivatives' identities checked: a gradient of the wrong sign fails,
+ * printed as floats, as doubles with 6 digits and from a float computation; a right float
+ * computation passes, the short spring (1 mm, rest length 1 m, where the rounding of its
+ * value and positions outweighs the differences) skipped as within its rounding */
+static void test_limited_precision_unclaimed(void)
+{
+    static const char *const wrong[] = {"single9-gradsign", "digits6-gradsign", "float9-gradsign"};
+    for (size_t k = 0; k < sizeof wrong / sizeof wrong[0]; k++) {
+        CU_ASSERT_EQUAL(spring(wrong[k], "--samples 50"), 1);
+        CU_ASSERT(says(out, "=> FAILS its claim"));
+        CU_ASSERT(says(out, "^ sign"));
+    }
+    CU_ASSERT_EQUAL(spring("float9", "--samples 50"), 0);
+    CU_ASSERT(says(out, "judged to 6.0e-08 (single"));
+    CU_ASSERT(says(out, "PASS [within its rounding at 1 element]"));
+    CU_ASSERT_PTR_NULL(strstr(out, "symmetry            not applicable"));
+    CU_ASSERT_PTR_NULL(strstr(out, "translation         not applicable"));
+    CU_ASSERT(says(out, "second differences of values of limited precision keep too few digits"));
+    /* the energy of the short spring (1.5 against a force of 3 at steps of 1e-6) rounded to a
+     * float: its differences off by 5e-3 there, within their rounding, not a failure */
+    static const char *const force[] = {"single-force", "float9-force"};
+    for (size_t k = 0; k < sizeof force / sizeof force[0]; k++) {
+        CU_ASSERT_EQUAL(spring(force[k], "--contract force --k 3 --samples 50"), 0);
+        CU_ASSERT(says(out, "PASS [within its rounding at 1 element]"));
+    }
 }
 
 /* mode misbehaves: exit 2 with one line on stderr naming what happened */
@@ -262,6 +292,7 @@ int main(void)
         {"identified without --claims: what the program computes", test_identified_without_claims},
         {"numbers that are not finite are findings", test_numbers_not_finite_are_findings},
         {"single precision", test_single_precision},
+        {"limited precision without a claim: the gradient against the values", test_limited_precision_unclaimed},
         {"misbehaving programs: one line, exit 2", test_misbehaving_programs},
         {"the program's stderr passes through", test_stderr_passes_through},
         {"bad options", test_bad_options},
