@@ -177,6 +177,19 @@ static void test_obj_errors(void)
     CU_ASSERT_PTR_NULL(cc_mesh_read_obj(p, err));
     CU_ASSERT_PTR_NOT_NULL(strstr(err, ":1:"));
     remove(p);
+    /* a coordinate not finite, an index not an integer, a face repeating a vertex: each named */
+    static const char *const bad[][2] = {
+        {"v 0 0 nan\nv 1 0 0\nv 0 1 0\nf 1 2 3\n", ":1: a vertex coordinate that is not finite"},
+        {"v 0 0 0\nv 1 0 0\nv 0 1 0\nf 1.5 2 3\n", ":4: bad face corner"},
+        {"v 0 0 0\nv 1 0 0\nv 0 1 0\nvt 0 0\nf 1/1x 2/1 3/1\n", ":5: bad face corner"},
+        {"v 0 0 0\nv 1 0 0\nv 0 1 0\nvt 0 0\nvt 1 0\nf 1/1 1/1 2/2\n", ":6: a face that repeats a vertex"}};
+    for (size_t k = 0; k < sizeof bad / sizeof bad[0]; k++) {
+        write_text(p, bad[k][0]);
+        CU_ASSERT_PTR_NULL(cc_mesh_read_obj(p, err));
+        if (!strstr(err, bad[k][1])) fprintf(stderr, "expected '%s' in '%s'\n", bad[k][1], err);
+        CU_ASSERT_PTR_NOT_NULL(strstr(err, bad[k][1]));
+        remove(p);
+    }
     /* three triangles on one edge */
     write_text(p, "v 0 0 0\nv 1 0 0\nv 0 1 0\nv 0 -1 0\nv 0 0 1\nf 1 2 3\nf 2 1 4\nf 1 2 5\n");
     CU_ASSERT_PTR_NULL(cc_mesh_read_obj(p, err));

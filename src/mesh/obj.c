@@ -1,6 +1,7 @@
 /* Wavefront OBJ in and out for cloth meshes. */
 #include <errno.h>
 #include <limits.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -57,12 +58,12 @@ static int parse_corner(const char *tok, long *v, long *vt)
     char *end;
     *vt = 0;
     *v = strtol(tok, &end, 10);
-    if (end == tok || *v == 0) return -1;
+    if (end == tok || *v == 0 || (*end && *end != '/')) return -1;
     if (*end == '/') {
         const char *p = end + 1;
         if (*p != '/' && *p) {
             *vt = strtol(p, &end, 10);
-            if (end == p) return -1;
+            if (end == p || (*end && *end != '/')) return -1;
         }
     }
     return 0;
@@ -99,6 +100,7 @@ cc_mesh *cc_mesh_read_obj(const char *path, char *err)
                 char *tok = strtok_r(NULL, " \t\r\n", &save), *end;
                 double d = tok ? strtod(tok, &end) : 0;
                 if (!tok || *end || end == tok) return obj_fail(f, g, 4, err, path, line, "bad vertex coordinates");
+                if (!isfinite(d)) return obj_fail(f, g, 4, err, path, line, "a vertex coordinate that is not finite");
                 if (grow_push(want == 3 ? gv : gt, &d) < 0) return obj_fail(f, g, 4, err, path, line, "out of memory");
             }
         } else if (!strcmp(kw, "f")) {
@@ -111,6 +113,8 @@ cc_mesh *cc_mesh_read_obj(const char *path, char *err)
                 cv[nc] = obj_index(v, gv->n / 3);
                 cvt[nc] = vt ? obj_index(vt, gt->n / 2) : -2;
                 if (cv[nc] < 0 || cvt[nc] == -1) return obj_fail(f, g, 4, err, path, line, "face index out of range");
+                for (int i = 0; i < nc; i++)
+                    if (cv[i] == cv[nc]) return obj_fail(f, g, 4, err, path, line, "a face that repeats a vertex");
                 nc++;
             }
             if (nc < 3) return obj_fail(f, g, 4, err, path, line, "face with fewer than 3 corners");
