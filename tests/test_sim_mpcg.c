@@ -438,9 +438,10 @@ static void test_mg_iterations(void)
 
 /* CC_PRECOND_AUTO: where the blocks converge within CC_MPCG_AUTO_ITER iterations, the same
  * solves as CC_PRECOND_AB bit for bit and no multigrid, however many, but the multigrid where
- * the same solves come two a step (a retry: w->auto_again); then harder solves: the
- * multigrid from the solve after the one that takes the blocks' mean over the budget (not
- * before CC_MPCG_AUTO_MIN solves); where one solve reaches CC_MPCG_AUTO_CAP, the multigrid
+ * the same solves come two a step (a retry: w->auto_again); then harder solves: the multigrid
+ * from within the solve that would take the blocks' mean over the budget less
+ * CC_MPCG_AUTO_RESERVE, or, before CC_MPCG_AUTO_MIN solves, from the solve after the one that
+ * takes it over the budget; where one solve reaches CC_MPCG_AUTO_CAP, the multigrid
  * goes on from the blocks' iterate to the same tolerance of the same right-hand side, and the
  * work space keeps it; a cap at or under the blocks' never switches; an unknown
  * preconditioner is refused */
@@ -477,17 +478,23 @@ static void test_auto(void)
     CU_ASSERT_EQUAL(wr->auto_mg, 2);
     cc_mpcg_work_free(wr);
     /* the easy system to a tolerance the blocks need more than the budget for, less than
-     * the cap: the blocks until their mean is over the budget */
+     * the cap: the blocks while their mean stays within the budget with the reserve to
+     * spare; the solve that would take it over goes on with the multigrid at that point,
+     * and the mean with it is within the budget */
     CU_ASSERT_EQUAL(cc_mpcg_solve(easy, b, F, NULL, 0, CC_PRECOND_AB, 1e-3, 500, w, x, &st), 0);
     int m = st.iterations;
     CU_ASSERT(m > CC_MPCG_AUTO_ITER && m < CC_MPCG_AUTO_CAP);
-    for (k = 0; its <= CC_MPCG_AUTO_ITER * solves; k++, solves++, its += m) {
+    for (k = 0; its + m <= CC_MPCG_AUTO_ITER * (solves + 1) - CC_MPCG_AUTO_RESERVE; k++, solves++, its += m) {
         CU_ASSERT_EQUAL(wa->auto_mg, 0);
         CU_ASSERT_EQUAL(cc_mpcg_solve(easy, b, F, NULL, 0, CC_PRECOND_AUTO, 1e-3, 500, wa, xa, &sa), 0);
         CU_ASSERT(!sa.switched && !wa->mg && sa.iterations == m);
     }
     CU_ASSERT(k > 1);   /* the easy solves kept the mean down for more than one hard one */
-    CU_ASSERT_EQUAL(wa->auto_mg, 2);
+    CU_ASSERT_EQUAL(wa->auto_mg, 0);
+    CU_ASSERT_EQUAL(cc_mpcg_solve(easy, b, F, NULL, 0, CC_PRECOND_AUTO, 1e-3, 500, wa, xa, &sa), 0);
+    CU_ASSERT(sa.switched && wa->auto_mg == 1 && wa->mg && sa.converged);
+    CU_ASSERT(sa.iterations < m && its + sa.iterations <= CC_MPCG_AUTO_ITER * (solves + 1));
+    CU_ASSERT(sparse_rel_residual(easy, F, b, xa, zero) < 1e-2);
     /* a fresh work space: the first CC_MPCG_AUTO_MIN solves decide nothing */
     cc_mpcg_work_free(wa);
     wa = cc_mpcg_work_new(n);

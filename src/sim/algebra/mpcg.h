@@ -26,7 +26,8 @@ typedef enum cc_precond {
                            (sim/algebra/multigrid.h); falls back to CC_PRECOND_AB when it cannot be built */
     CC_PRECOND_AUTO     /* CC_PRECOND_AB while its solves take at most CC_MPCG_AUTO_ITER
                            iterations on average (a step's, over all of them, once there are
-                           CC_MPCG_AUTO_MIN: w->auto_again) and fewer than CC_MPCG_AUTO_CAP in any one;
+                           CC_MPCG_AUTO_MIN: w->auto_again) and fewer than CC_MPCG_AUTO_CAP in any one
+                           or than what keeps that mean within it (CC_MPCG_AUTO_RESERVE);
                            CC_PRECOND_MG from then on, for every later solve of the same work
                            space (w->auto_mg; mpcg.c) */
 } cc_precond;
@@ -37,6 +38,9 @@ typedef enum cc_precond {
 #define CC_MPCG_AUTO_MIN 8
 /* ... and the most one solve takes with them: the multigrid goes on from there */
 #define CC_MPCG_AUTO_CAP (3 * CC_MPCG_AUTO_ITER)
+/* ... or, once the mean is taken, where the blocks would leave the multigrid fewer than this
+ * many iterations to finish the solve within the mean's goal */
+#define CC_MPCG_AUTO_RESERVE 5
 
 struct cc_mg;
 
