@@ -209,7 +209,8 @@ static void find_scale(const job *j, const sample *s, int nf, cc_diagnosis *dg)
         for (int k = 0; k < nf; k++) cnt += fits[k] && fabs(c[k] - c[i]) <= agree * fmax(1.0, fabs(c[i]));
         if (cnt > bestn) bestn = cnt, best = i;
     }
-    if (best < 0 || !reported(bestn, nf) || fabs(c[best] - 1.0) <= 1e-3) return;   /* c = 1: no factor */
+    /* c within ten tolerances of 1: no factor (the differences' own error could make one) */
+    if (best < 0 || !reported(bestn, nf) || fabs(c[best] - 1.0) <= fmax(10 * j->w->tol, 1e-6)) return;
     unsigned where = 0;
     for (int k = 0; k < nf; k++)
         if (fits[k] && fabs(c[k] - c[best]) <= agree * fmax(1.0, fabs(c[best]))) where |= mask[k];
@@ -1245,11 +1246,16 @@ static int weak(const cc_finding *g)
            (g->kind == CC_FIND_PROPORTIONAL && strstr(g->text, "follows none") != NULL);
 }
 
+/* 1 if finding g is a rigid motion's identity broken (translation, rotation) */
+static int rigid(const cc_finding *g) { return g->kind == CC_FIND_TRANSLATION || g->kind == CC_FIND_ROTATION; }
+
 /* dg's findings ordered by rank, keeping the order within a rank; where the first explains the
  * whole error on every failing element (a rank-0 kind: a sign, a factor, frozen magnitudes, the
- * rest angle, a Gauss-Newton Jacobian), the weak ones after it go: they would point elsewhere;
- * where it is a layout (the right numbers in other slots: relabelled, swapped), the structural
- * ones go too, being what a layout breaks (translation, rotation, symmetry, a direction) */
+ * rest angle, a Gauss-Newton Jacobian), the weak ones after it go: they would point elsewhere,
+ * and so do translation and rotation, being what such an error breaks (a Hessian 1.0001 times
+ * the right one breaks H R + g x e = 0); where it is a layout (the right numbers in other slots:
+ * relabelled, swapped), every structural one goes, being what a layout breaks (translation,
+ * rotation, symmetry, a direction) */
 static void order_findings(cc_diagnosis *dg)
 {
     cc_finding f[CC_DIAG_MAX];
@@ -1260,7 +1266,8 @@ static void order_findings(cc_diagnosis *dg)
     int k = 0, whole = n && rank(f[0].kind) == 0 && f[0].share == f[0].of;
     int layout = n && (f[0].kind == CC_FIND_RELABELLED || f[0].kind == CC_FIND_SWAP) && f[0].share == f[0].of;
     for (int i = 0; i < n; i++)
-        if (!((whole || layout) && i > 0 && (weak(&f[i]) || (layout && rank(f[i].kind) == 2)))) dg->f[k++] = f[i];
+        if (!((whole || layout) && i > 0 && (weak(&f[i]) || (layout && rank(f[i].kind) == 2) || rigid(&f[i]))))
+            dg->f[k++] = f[i];
     dg->n = k;
 }
 

@@ -33,7 +33,8 @@ typedef enum mistake {
     M_RELABEL,       /* bend gradient of the hinge read with the shared edge x0-x1 */
     M_SWAP,          /* stretch: C_u's gradient returned for C_v's */
     M_NAN_FLAT,      /* bend gradient NaN where the hinge is flat */
-    M_AREA_RATIO     /* bend gradient off at x0 by 1e-3 max|g| times the area ratio of the triangles */
+    M_AREA_RATIO,    /* bend gradient off at x0 by 1e-3 max|g| times the area ratio of the triangles */
+    M_HESS_SCALE     /* Hessian times 1.0001 */
 } mistake;
 
 typedef struct planted {
@@ -94,6 +95,10 @@ static void plant(const planted *p, const double *x, const cc_rest *r, cc_eval *
             for (int s = 0; s < 3; s++)
                 for (int t = 0; t < 3; t++) e->d2C[k][s][3 + t] = B[t][s];
         }
+    if (p->m == M_HESS_SCALE)
+        for (int k = 0; k < e->ncomp; k++)
+            for (int i = 0; i < n; i++)
+                for (int j = 0; j < n; j++) e->d2C[k][i][j] *= 1.0001;
     if (p->m == M_NO_PROJECTOR)   /* alpha dw_m dw_n w^ w^T / |w| = g g^T / (alpha |w|) added back */
         for (int k = 0; k < 2; k++) {
             double len = cc_v3_norm(cc_tri_w(x, k ? r->dwv : r->dwu));
@@ -217,6 +222,19 @@ static void test_scale(void)
     CU_ASSERT_EQUAL(f->share, f->of);
     CU_ASSERT_PTR_NULL(finding(&a, CC_Q_GRADIENT, CC_FIND_TRANSLATION));   /* 2 g still sums to zero */
     CU_ASSERT_PTR_NULL(finding(&a, CC_Q_HESSIAN, CC_FIND_SCALE));         /* the Hessian is right */
+}
+
+/* a factor near 1, far above the tolerance: a scale, and the rigid-mode identity it breaks
+ * (H R + g x e = 0) is not named as a cause */
+static void test_small_scale(void)
+{
+    static cc_audit a;
+    run("stretch", "bw98", M_HESS_SCALE, &a);
+    const cc_finding *f = finding(&a, CC_Q_HESSIAN, CC_FIND_SCALE);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(f);
+    CU_ASSERT_DOUBLE_EQUAL(f->factor, 1.0001, 1e-9);
+    CU_ASSERT_PTR_NULL(finding(&a, CC_Q_HESSIAN, CC_FIND_ROTATION));
+    CU_ASSERT_PTR_NULL(finding(&a, CC_Q_GRADIENT, CC_FIND_SCALE));   /* the gradient is right */
 }
 
 static void test_asymmetric(void)
@@ -455,6 +473,7 @@ int main(void)
         {"non-finite, and where", test_nonfinite},
         {"sign", test_sign},
         {"scale and its factor", test_scale},
+        {"a factor near 1 is a scale, not a rotation", test_small_scale},
         {"asymmetric, and which triangle is right", test_asymmetric},
         {"frozen-magnitude", test_frozen},
         {"off-rest", test_off_rest},
