@@ -1121,7 +1121,8 @@ static void find_swap(const job *j, const sample *s, int nf, cc_diagnosis *dg)
         }
 }
 
-static const char *nonfinite_advice(const cc_target *t);
+static const char *nonfinite_advice(const cc_target *t, const cc_case *c, char *buf, size_t len);
+static const char *nonfinite_advice_at(const cc_audit *a, int id, char *buf, size_t len);
 
 /* the worst element's analytic derivative is NaN or infinite: say where */
 static void find_nonfinite(const job *j, const sample *s, int nf, cc_diagnosis *dg)
@@ -1130,11 +1131,11 @@ static void find_nonfinite(const job *j, const sample *s, int nf, cc_diagnosis *
     const cc_audit_row *w = j->w;
     (void)s, (void)nf;
     if (isfinite(w->worst.analytic)) return;   /* a reference that is not finite is not the target's */
-    char label[64];
+    char label[64], advice[200];
     cc_case_label(a->target.nv, w->worst_case, label, sizeof label);
     add(dg, CC_FIND_NONFINITE, 1, 1,
         "The analytic derivative is %s at %s %s: %s.", isnan(w->worst.analytic) ? "NaN" : "infinite",
-        w->worst_case < 0 ? "edge case" : "element", label, nonfinite_advice(&a->target));
+        w->worst_case < 0 ? "edge case" : "element", label, nonfinite_advice_at(a, w->worst_case, advice, sizeof advice));
 }
 
 /* The features of an element an error may grow with (growth_features). */
@@ -1425,16 +1426,42 @@ static void diagnose_value(const cc_audit *a, const cc_audit_row *w, cc_diagnosi
 
 /* ---- numbers that are not finite ---- */
 
-/* where a NaN or infinity of this kind of element usually comes from, and what to do */
-static const char *nonfinite_advice(const cc_target *t)
+/* where a NaN or infinity of this kind of element usually comes from, and what to do, into buf:
+ * the degenerate element's division where element c is degenerate (coincident vertices, a
+ * triangle of no area), the formula's own where it is not */
+static const char *nonfinite_advice(const cc_target *t, const cc_case *c, char *buf, size_t len)
 {
     if (t->nv == 4)
         return "a square root, division or acos meeting 0 or a rounded +-1 (004's sqrt((1 - cos theta)/2) at a flat "
                "hinge, acos of a dot product rounded past 1); take the angle with atan2 (001 (30))";
+    cc_v3 x0 = cc_v3_load(c->x), e1 = cc_v3_sub(cc_v3_load(c->x + 3), x0);
+    double size = cc_v3_norm(e1), area = 0;
+    if (t->nv == 3) {
+        cc_v3 e2 = cc_v3_sub(cc_v3_load(c->x + 6), x0);
+        size = fmax(size, fmax(cc_v3_norm(e2), cc_v3_norm(cc_v3_sub(e2, e1))));
+        area = 0.5 * cc_v3_norm(cc_v3_cross(e1, e2));
+    }
+    int degenerate = t->nv == 3 ? !(area > 1e-6 * size * size) : !(size > 1e-9 * fmax(1.0, fabs(c->x[0])));
+    if (degenerate)
+        return t->nv == 3 ? "a division by |w_u|, |w_v| or the world area, zero or nearly so at a degenerate "
+                            "triangle; guard it, or leave such triangles out of the mesh"
+                          : "a division by the length |x0 - x1|, zero at coincident vertices";
     if (t->nv == 3)
-        return "a division by |w_u|, |w_v| or the world area, zero or nearly so at a degenerate triangle; guard it, "
-               "or leave such triangles out of the mesh";
-    return "a division by the length |x0 - x1|, zero at coincident vertices";
+        snprintf(buf, len, "the triangle is not degenerate there (area %.3g, longest edge %.3g): the formula's own "
+                           "0/0, root of a negative number or entry left unset", area, size);
+    else
+        snprintf(buf, len, "the vertices do not coincide there (|x0 - x1| = %.3g, rest length %.3g): the formula's "
+                           "own 0/0, root of a negative number or entry left unset", size, c->r.rest_length);
+    return buf;
+}
+
+/* nonfinite_advice at a's element of case id */
+static const char *nonfinite_advice_at(const cc_audit *a, int id, char *buf, size_t len)
+{
+    cc_case c;
+    if (cc_case_make(a->target.nv, a->opts.seed, id, &a->opts.sample, &c) < 0)
+        return "a division by zero, a root of a negative number or an entry left unset";
+    return nonfinite_advice(&a->target, &c, buf, len);
 }
 
 /* the finite row's finding: the first element, part and entry that is not finite, and how many */
@@ -1451,9 +1478,11 @@ static void diagnose_finite(const cc_audit *a, const cc_audit_row *w, cc_diagnos
         snprintf(entry, sizeof entry, ", entry [%d][%d] (vertex %d %c, vertex %d %c)", force ? d->i : d->k,
                  force ? d->j : d->i, d->i / 3, "xyz"[d->i % 3], d->j / 3, "xyz"[d->j % 3]);
     else if (d->i >= 0) snprintf(entry, sizeof entry, ", entry %d (vertex %d %c)", d->i, d->i / 3, "xyz"[d->i % 3]);
+    char advice[200];
+    const char *why = nonfinite_advice_at(a, w->worst_case, advice, sizeof advice);
     add(dg, CC_FIND_NONFINITE, 1, 1, "The %s is %s at %s %s%s; not finite at %d of the %d elements: %s.", part,
         isnan(d->analytic) ? "NaN" : "infinite", w->worst_case < 0 ? "edge case" : "element", label, entry,
-        w->undefined, w->samples, nonfinite_advice(t));
+        w->undefined, w->samples, why);
 }
 
 int cc_diagnose_wanted(const cc_audit *a, const cc_audit_row *w)
