@@ -195,13 +195,15 @@ typedef struct scored {
 static int identity(const int *p, int nv);
 
 /* 1 if a ranks before b: the closer, where they differ by more than tol; between two that agree
- * within tol, a variant's own derivatives before other forms, and its own labels before others */
+ * within tol, or that are as far (to a thousandth: a relabelling that is the same function, as
+ * a triangle's turned with its rest data), a variant's own derivatives before other forms, and
+ * its own labels before others */
 static int before(const scored *a, const scored *b, int nv, double tol)
 {
     if (isnan(b->d)) return 1;
     int am = a->d <= tol, bm = b->d <= tol;
     if (am != bm) return am;
-    if (!am) return a->d < b->d;
+    if (!am && !(fabs(a->d - b->d) <= fmax(tol, 1e-3 * fmax(a->d, b->d)))) return a->d < b->d;
     int ao = a->h.form == CC_FORM_OWN, bo = b->h.form == CC_FORM_OWN;
     if (ao != bo) return ao;
     int ai = identity(a->h.perm, nv), bi = identity(b->h.perm, nv);

@@ -13,6 +13,7 @@
 #include "cc_test.h"
 #include "checks/audit.h"
 #include "checks/diagnose.h"
+#include "checks/identify.h"
 #include "checks/report.h"
 #include "conditions/hinge.h"
 #include "conditions/triangle.h"
@@ -235,6 +236,19 @@ static void test_small_scale(void)
     CU_ASSERT_DOUBLE_EQUAL(f->factor, 1.0001, 1e-9);
     CU_ASSERT_PTR_NULL(finding(&a, CC_Q_HESSIAN, CC_FIND_ROTATION));
     CU_ASSERT_PTR_NULL(finding(&a, CC_Q_GRADIENT, CC_FIND_SCALE));   /* the gradient is right */
+    /* the closest formulation is bw98 with the vertices as they are: a triangle turned with its
+     * rest data is the same function, as far off, and is not named instead */
+    int turned = 0;
+    for (uint64_t seed = 1; seed <= 8; seed++) {
+        cc_audit_opts o = a.opts;
+        o.seed = seed;
+        cc_identity id;
+        CU_ASSERT_FATAL(cc_identify(&a.target, &o, &id) == 0);
+        CU_ASSERT(!id.found && id.cond == cc_condition_find("stretch", "bw98"));
+        CU_ASSERT(fabs(id.max_rel - 1e-4) < 1e-6);
+        turned += id.perm[0] != 0 || id.perm[1] != 1 || id.perm[2] != 2;
+    }
+    CU_ASSERT_EQUAL(turned, 0);
 }
 
 static void test_asymmetric(void)
