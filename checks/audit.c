@@ -274,11 +274,13 @@ typedef struct refs_at {
     double precision;           /* their relative rounding (cc_audit_opts.precision) */
 } refs_at;
 
-/* the relative error, at most, of a gradient from differences of values of relative rounding
+/* the relative error, at most, of a gradient d from differences of values of relative rounding
  * ra->precision p at element c: the scheme's weights (central4 1.5 / h, central 1 / h) times
  * the rounding of a value, p max|C|, and of a position's coordinate, p max|x| times max|g|,
- * against max|g| (a float program rounds both); 0 where the numbers are given in full */
-static double rounding_error(const cc_target *t, const cc_case *c, const cc_eval *e, const refs_at *ra)
+ * against max|g| (a float program rounds both; g the larger of the analytic gradient and d, so
+ * that a gradient far too small does not excuse itself); 0 where the numbers are given in full */
+static double rounding_error(const cc_target *t, const cc_case *c, const cc_eval *e, const cc_deriv *d,
+                             const refs_at *ra)
 {
     double xm = 0, cm = 0, gm = 0, h = ra->step * ra->ell;
     int n = 3 * t->nv;
@@ -286,7 +288,7 @@ static double rounding_error(const cc_target *t, const cc_case *c, const cc_eval
     for (int i = 0; i < n; i++) xm = fmax(xm, fabs(c->x[i]));
     for (int k = 0; k < t->ncomp; k++) {
         cm = fmax(cm, fabs(e->C[k]));
-        for (int i = 0; i < n; i++) gm = fmax(gm, fabs(e->dC[k][i]));
+        for (int i = 0; i < n; i++) gm = fmax(gm, fmax(fabs(e->dC[k][i]), fabs(d->g[k][i])));
     }
     double weight = ra->scheme == CC_FD_CENTRAL4 ? 1.5 : 1.0;
     return gm > 0 ? weight * ra->precision * (cm + gm * xm) / (h * gm) : 0;
@@ -494,7 +496,7 @@ static void audit_row_at(const cc_target *t, const cc_case *c, cc_eval *e, refs_
             cc_diff vs = compare_ref(t, c, e, w->q, ds, w->ref);
             if (vs.rel < v.rel) v = vs;
         }
-        if (v.rel > w->tol && w->q == CC_Q_GRADIENT && differenced(w) && v.rel <= rounding_error(t, c, e, ra)) {
+        if (v.rel > w->tol && w->q == CC_Q_GRADIENT && differenced(w) && v.rel <= rounding_error(t, c, e, d, ra)) {
             w->rounded++;   /* its differences are no better than this here */
             return;
         }

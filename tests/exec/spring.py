@@ -11,7 +11,8 @@ printed '%.9g'), digits6 (doubles printed '%g', C's default), float9 (a float co
 positions rounded to floats, every operation's result too, printed '%.9g'), single-force and float9-force (single and float9 in the force contract:
 E = k C^2 / 2, f = -k C grad C, J = -k (grad C grad C^T + C H), rounded to floats); mistakes: sign, half
 (C/2 and its derivatives), swap (gradient laid out axis-major), and FORMAT-gradsign (the gradient's
-and the Hessian's sign wrong, the value right, printed as FORMAT: single9, digits6, float9);
+and the Hessian's sign wrong, the value right, printed as FORMAT: single9, digits6, float9), and
+FORMAT-gradtiny (the gradient and the Hessian a millionth of the right ones);
 misbehaviour: exit, crash, garbage, array, noelements, count, entries, hang, error,
 twolines, silent, nan, negnan (the NaN printed '-nan', as glibc's printf prints 0.0 / 0.0), stderr, unflushed (never flushes stdout), nonewline (flushes its answer
 without the newline).
@@ -97,13 +98,15 @@ def element(el, mode):
     C, g, H = (spring_float if mode.startswith("float9") else spring)(el["x"], el["rest"]["length"])
     if mode.endswith("-gradsign"):
         g, H = [-t for t in g], [[-t for t in r] for r in H]
+    if mode.endswith("-gradtiny"):
+        g, H = [t * 1e-6 for t in g], [[t * 1e-6 for t in r] for r in H]
     if mode == "sign":
         C, g, H = -C, [-t for t in g], [[-t for t in r] for r in H]
     elif mode == "half":
         C, g, H = C / 2, [t / 2 for t in g], [[t / 2 for t in r] for r in H]
     elif mode == "swap":
         g = [g[3 * m + s] for s in range(3) for m in range(2)]
-    elif mode.split("-gradsign")[0] in ("single", "single9", "single-repr"):
+    elif mode.split("-grad")[0] in ("single", "single9", "single-repr"):
         C, g, H = as_float(C), [as_float(t) for t in g], [[as_float(t) for t in r] for r in H]
     elif mode == "nan":
         C = float("nan")
@@ -146,8 +149,8 @@ def main():
             out = json.dumps(reply(req, "nan")).replace("NaN", "-nan")
         elif mode == "error":
             out = json.dumps({"error": "spring.py cannot do that"})
-        elif mode.split("-gradsign")[0] in FORMATS:
-            out = dumps(reply(req, mode), FORMATS[mode.split("-gradsign")[0]])
+        elif mode.split("-grad")[0] in FORMATS:
+            out = dumps(reply(req, mode), FORMATS[mode.split("-grad")[0]])
         else:
             out = json.dumps(reply(req, mode))
         if mode == "nonewline":
