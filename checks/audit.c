@@ -515,15 +515,21 @@ static void audit_row_at(const cc_target *t, const cc_case *c, cc_eval *e, refs_
         /* where the target breaks the identity, the claimed function's own residual there: an
          * identity that function breaks too is not gated. Only there: the baseline of a
          * differenced reference costs the target O(n^2) evaluations an element. Of numbers of
-         * limited precision, only the gradient's identities have one (the Hessian's would come
-         * from second differences: the identities of a smooth function's Hessian are gated). */
+         * limited precision the Hessian would come from second differences: the function's own
+         * residual is then its gradient's, the rigid modes' that of translation and rotation
+         * (which they follow from), and a smooth function's Hessian is symmetric (gated). */
         int hess = k == CC_CHECK_SYMMETRY || k == CC_CHECK_RIGID, fd = differenced(w);
-        double base_tol = ref_exact(w->ref) ? CC_AUDIT_TOL_STRUCTURE
-                          : fd && ra->limited > 0 ? ra->limited : CC_AUDIT_TOL_FD_HESS;
-        if (!(v.rel <= w->tol) && !(fd && hess && ra->limited > 0) && (d = get_ref(t, c, ra, w->ref, hess))) {
-            cc_diff base = cc_structure(k, c->x, t->nv, t->ncomp, (double (*)[CC_MAX_DOF])d->g,
-                                        (double (*)[CC_MAX_DOF][CC_MAX_DOF])d->H);
-            if (!(base.rel <= base_tol)) (*baseline_bad)++;
+        int limited = fd && ra->limited > 0;
+        if (!(v.rel <= w->tol) && !(limited && k == CC_CHECK_SYMMETRY) &&
+            (d = get_ref(t, c, ra, w->ref, hess && !limited))) {
+            double (*g)[CC_MAX_DOF] = (double (*)[CC_MAX_DOF])d->g;
+            double (*H)[CC_MAX_DOF][CC_MAX_DOF] = (double (*)[CC_MAX_DOF][CC_MAX_DOF])d->H;
+            double base = cc_structure(k, c->x, t->nv, t->ncomp, g, H).rel;
+            if (limited && k == CC_CHECK_RIGID)
+                base = fmax(cc_structure(CC_CHECK_TRANSLATION, c->x, t->nv, t->ncomp, g, H).rel,
+                            cc_structure(CC_CHECK_ROTATION, c->x, t->nv, t->ncomp, g, H).rel);
+            double base_tol = ref_exact(w->ref) ? CC_AUDIT_TOL_STRUCTURE : limited ? ra->limited : CC_AUDIT_TOL_FD_HESS;
+            if (!(base <= base_tol)) (*baseline_bad)++;
         }
         fold(w, v, c->id);
     }

@@ -40,6 +40,8 @@
  *                   of summation)
  *   float32         right, in single precision: the positions rounded to floats, every
  *                   result rounded to a float
+ *   float32-derivative-sign  float32 with the gradient and Hessian (force and Jacobian)
+ *                   negated and the value (energy) right
  * Formats: 17g (default; %.17g), 9g (%.9g), repr (the shortest decimal that reads back as the
  * same double, as Python's repr), repr32 (the shortest that reads back as the same float, as
  * numpy's float32 repr; with float32).
@@ -55,12 +57,12 @@
 
 enum { M_NONE, M_SIGN, M_SIGN_HESS, M_FACTOR, M_HESS_FACTOR, M_GAUSS_NEWTON, M_SWAP, M_RELABEL, M_AXIS_MAJOR,
        M_TRANSPOSE, M_ASYM, M_NAN_EDGE, M_THETA0_IGNORED, M_THETA0_SIGN, M_AREA_POWER, M_ENERGY_OFFSET, M_ULPS,
-       M_FLOAT32, M_FROZEN, M_NO_PROJECTOR, M_HESSIAN_ALPHA, M_PSD, M_COUNT };
+       M_FLOAT32, M_FROZEN, M_NO_PROJECTOR, M_HESSIAN_ALPHA, M_PSD, M_F32_DSIGN, M_COUNT };
 
 static const char *const mutation_names[M_COUNT] = {
     "none", "sign", "sign-hessian", "factor", "hessian-factor", "gauss-newton", "swap", "relabel", "axis-major",
     "transpose", "asym", "nan-edge", "theta0-ignored", "theta0-sign", "area-power", "energy-offset", "ulps", "float32",
-    "frozen", "no-projector", "hessian-alpha", "psd"};
+    "frozen", "no-projector", "hessian-alpha", "psd", "float32-derivative-sign"};
 
 enum { F_17G, F_9G, F_REPR, F_REPR32 };
 
@@ -401,14 +403,17 @@ static void mutate(const served *s, int force, double k, const double *x, answer
         break;
     }
     case M_FLOAT32:
+    case M_F32_DSIGN: {
+        double sign = s->mutation == M_F32_DSIGN ? -1 : 1;
         for (int c = 0; c < nc; c++) {
             a->C[c] = as_float(a->C[c]);
             for (int i = 0; i < n; i++) {
-                a->g[c][i] = as_float(a->g[c][i]);
-                for (int j = 0; j < n; j++) a->H[c][i][j] = as_float(a->H[c][i][j]);
+                a->g[c][i] = sign * as_float(a->g[c][i]);
+                for (int j = 0; j < n; j++) a->H[c][i][j] = sign * as_float(a->H[c][i][j]);
             }
         }
         break;
+    }
     default: break;
     }
 }
@@ -430,7 +435,7 @@ static int element(FILE *f, const served *s, int force, double k, const cc_jv *w
     cc_rest r;
     answer a;
     if (numbers(cc_jv_get(el, "x"), n, x) < 0 || read_rest(s, cc_jv_get(el, "rest"), &r) < 0) return -1;
-    if (s->mutation == M_FLOAT32)
+    if (s->mutation == M_FLOAT32 || s->mutation == M_F32_DSIGN)
         for (int i = 0; i < n; i++) x[i] = as_float(x[i]);
     if (s->mutation == M_RELABEL) relabel(s, x, 3);
     if (right(s, force, k, x, &r, &a) < 0) {   /* undefined here: NaN, as a program's sqrt would give */
