@@ -21,8 +21,8 @@ static const hinge_edge hinges[] = {
     {"theta=-pi/4", -CC_PI / 4, 0.8, 0.6, 0.1, -0.2, 0.0},
     {"theta=pi/2", CC_PI / 2, 0.8, 0.6, 0.1, -0.2, 0.0},
     {"theta=3pi/4", 3 * CC_PI / 4, 0.8, 0.6, 0.1, -0.2, 0.0},
-    {"theta=pi-0.02", CC_PI - 0.02, 0.8, 0.6, 0.1, -0.2, 0.0},
-    {"theta=-pi+0.02", -CC_PI + 0.02, 0.8, 0.6, 0.1, -0.2, 0.0},
+    {"theta=pi-0.005", CC_PI - 0.005, 0.8, 0.6, 0.1, -0.2, 0.0},
+    {"theta=-pi+0.005", -CC_PI + 0.005, 0.8, 0.6, 0.1, -0.2, 0.0},
     {"thin-wing", 1.0, 0.02, 0.6, 0.1, -0.2, 0.0},
     {"long-offset", -2.0, 0.5, 0.7, 2.5, -1.5, 0.0},
     /* folded rests: at its rest (the canonical shape itself, C = 0), off it, and across +-pi */

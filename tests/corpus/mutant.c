@@ -42,6 +42,9 @@
  *                   result rounded to a float
  *   float32-derivative-sign  float32 with the gradient and Hessian (force and Jacobian)
  *                   negated and the value (energy) right
+ *   folded-skip     a hinge's gradient and Hessian (force and Jacobian) zero where it is folded
+ *                   flat onto itself (cos theta < -0.9999, |theta| > pi - 0.0141), as a guard
+ *                   that skips such hinges would leave them
  * Formats: 17g (default; %.17g), 9g (%.9g), repr (the shortest decimal that reads back as the
  * same double, as Python's repr), repr32 (the shortest that reads back as the same float, as
  * numpy's float32 repr; with float32).
@@ -57,12 +60,12 @@
 
 enum { M_NONE, M_SIGN, M_SIGN_HESS, M_FACTOR, M_HESS_FACTOR, M_GAUSS_NEWTON, M_SWAP, M_RELABEL, M_AXIS_MAJOR,
        M_TRANSPOSE, M_ASYM, M_NAN_EDGE, M_THETA0_IGNORED, M_THETA0_SIGN, M_AREA_POWER, M_ENERGY_OFFSET, M_ULPS,
-       M_FLOAT32, M_FROZEN, M_NO_PROJECTOR, M_HESSIAN_ALPHA, M_PSD, M_F32_DSIGN, M_COUNT };
+       M_FLOAT32, M_FROZEN, M_NO_PROJECTOR, M_HESSIAN_ALPHA, M_PSD, M_F32_DSIGN, M_FOLDED_SKIP, M_COUNT };
 
 static const char *const mutation_names[M_COUNT] = {
     "none", "sign", "sign-hessian", "factor", "hessian-factor", "gauss-newton", "swap", "relabel", "axis-major",
     "transpose", "asym", "nan-edge", "theta0-ignored", "theta0-sign", "area-power", "energy-offset", "ulps", "float32",
-    "frozen", "no-projector", "hessian-alpha", "psd", "float32-derivative-sign"};
+    "frozen", "no-projector", "hessian-alpha", "psd", "float32-derivative-sign", "folded-skip"};
 
 enum { F_17G, F_9G, F_REPR, F_REPR32 };
 
@@ -312,6 +315,20 @@ static int at_edge(const served *s, const double *x)
     return dot > 0 && 1 - dot / sqrt(la * lb) < 1e-8;
 }
 
+/* 1 if the hinge x is folded flat onto itself: the cosine of its fold angle below -0.9999 */
+static int folded(const double *x)
+{
+    double a1[3], a2[3], b1[3], b2[3], nA[3], nB[3], dot = 0, la = 0, lb = 0;
+    for (int t = 0; t < 3; t++)
+        a1[t] = x[6 + t] - x[t], a2[t] = x[3 + t] - x[t], b1[t] = x[3 + t] - x[9 + t], b2[t] = x[6 + t] - x[9 + t];
+    for (int t = 0; t < 3; t++) {
+        int u = (t + 1) % 3, v = (t + 2) % 3;
+        nA[t] = a1[u] * a2[v] - a1[v] * a2[u], nB[t] = b1[u] * b2[v] - b1[v] * b2[u];
+    }
+    for (int t = 0; t < 3; t++) dot += nA[t] * nB[t], la += nA[t] * nA[t], lb += nB[t] * nB[t];
+    return dot < -0.9999 * sqrt(la * lb);
+}
+
 static int axis_major(const served *s, int i) { return (i % 3) * s->nv + i / 3; }
 
 /* a tiny deterministic wobble: v off by up to 4 units in the last place */
@@ -384,6 +401,13 @@ static void mutate(const served *s, int force, double k, const double *x, answer
         for (int c = 0; c < nc; c++)
             for (int s1 = 0; s1 < 3; s1++)
                 for (int t = 0; t < 3; t++) a->H[c][s1][3 + t] = b.H[c][t][3 + s1];
+        break;
+    case M_FOLDED_SKIP:
+        if (s->nv == 4 && folded(x))
+            for (int c = 0; c < nc; c++) {
+                memset(a->g[c], 0, sizeof a->g[c]);
+                memset(a->H[c], 0, sizeof a->H[c]);
+            }
         break;
     case M_NAN_EDGE:
         if (at_edge(s, x)) a->H[0][0][0] = NAN;
