@@ -196,6 +196,26 @@ static void test_python_example(void)
     CU_ASSERT(row_is("force = -grad E", "PASS"));
 }
 
+/* the Python example's answers rounded to floats, on a curved mesh: the differences of the force
+ * at a float's long step carry their truncation, which must not fail a right df/dx; its df/dx
+ * mistakes are still found */
+static void test_float_on_curved_mesh(void)
+{
+    char prog[512], opts[256];
+    snprintf(opts, sizeof opts, "--mesh %s/tests/exec/curved.obj", CC_SOURCE_DIR);
+    snprintf(prog, sizeof prog, "python3 %s/tests/exec/as_float.py python3 %s/docs/examples/system/springs.py",
+             CC_SOURCE_DIR, CC_SOURCE_DIR);
+    CU_ASSERT_EQUAL(check(prog, opts), 0);
+    CU_ASSERT(row_is("df/dx", "PASS") && says(out, "(single: every number it sent is a float's rounding)"));
+    static const char *mistakes[] = {"wrong-vertex", "missing-bend-jacobian"};
+    for (int i = 0; i < 2; i++) {
+        snprintf(prog, sizeof prog, "python3 %s/tests/exec/as_float.py python3 %s/docs/examples/system/springs.py --mistake %s",
+                 CC_SOURCE_DIR, CC_SOURCE_DIR, mistakes[i]);
+        CU_ASSERT_EQUAL(check(prog, opts), 1);
+        CU_ASSERT(row_is("df/dx", "FAIL"));
+    }
+}
+
 static void test_cpp_example(void)
 {
     char bin[] = "/tmp/cc_springsXXXXXX", cmd[1024];
@@ -390,6 +410,7 @@ int main(void)
         {"--claims: term by term", test_claims},
         {"the Python example and its mistakes", test_python_example},
         {"the C++ example and its mistakes", test_cpp_example},
+        {"floats on a curved mesh: a right df/dx passes, its mistakes fail", test_float_on_curved_mesh},
         {"a right program passes; misbehaving ones: one line, exit 2", test_right_and_misbehaving},
         {"an answer's mistakes: each field's first, in a fixed order", test_answer_mistakes},
         {"bad options", test_bad_options},
