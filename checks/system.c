@@ -686,6 +686,104 @@ static void check_jacobian(run *R, const double *x, const double *v, const cc_cs
     free(Fc), free(Pc), free(vs), free(rowsum);
 }
 
+/* ---- the damping's part of df/dx at a moving state ---- */
+
+/* Damping d = -kd dC/dx Cdot (Baraff & Witkin (11)) has dd/dx = A + B, A = -kd dC/dx (dCdot/dx)^T
+ * and B = -kd Cdot d2C/dx2 ((12)); Section 5.2 leaves A out. Its part G of df/dx is df/dx(x, v) -
+ * df/dx(x, 0). Three forms are right: G = A + B (exact), G = B (Baraff & Witkin's: since
+ * dCdot/dx = d2C/dx2 v, A^T v = B v, so w . (G v) = (v . (A + B) w) / 2 for every w), G = 0 (the
+ * derivative left out). The program's G is compared with each along random directions w, and
+ * with multiples of the first two: a multiple other than 1 is a mistake (a sign, a factor). */
+typedef struct damp_fit {
+    double exact, bw, zero;    /* worst relative difference from each form */
+    double c_exact, c_bw[2];   /* G as a multiple of the exact form (least squares); of Baraff & Witkin's (range) */
+    double off_exact;          /* how far G is from c_exact times the exact form */
+    double ge_max, floor;      /* the largest exact G w, and the differences' rounding */
+} damp_fit;
+
+/* the fit of G = J(x, v) - J0 (J0 the program's df/dx at (x, 0)) over R->o->directions; 0 or -1 */
+static int damping_fit(run *R, const double *x, const double *v, const cc_csr *J, const cc_csr *J0, damp_fit *f)
+{
+    int n = R->n;
+    double *w = R->w[0], *gp = R->w[1], *ge = R->w[2], *tmp = R->w[3], *zero = calloc((size_t)n, sizeof(double));
+    double *Gv = malloc(sizeof(double) * (size_t)n);
+    if (!zero || !Gv) return free(zero), free(Gv), 0;
+    cc_csr_mul(J, v, Gv), cc_csr_mul(J0, v, tmp);
+    for (int i = 0; i < n; i++) Gv[i] -= tmp[i];
+    *f = (damp_fit){.c_bw = {INFINITY, -INFINITY}};
+    f->floor = 20 * R->round * norm_inf(R->e.f, n) / R->eps;   /* two differences of f, each with its rounding */
+    double gg = 0, pg = 0, pp = 0;
+    for (int k = 0; k < R->o->directions; k++) {
+        direction(R, NULL, R->nv, w);
+        if (force_along(R, x, zero, w, 0, tmp) < 0 || force_along(R, x, v, w, 0, ge) < 0) return free(zero), free(Gv), -1;
+        for (int i = 0; i < n; i++) ge[i] -= tmp[i];
+        cc_csr_mul(J, w, gp), cc_csr_mul(J0, w, tmp);
+        double de = 0, dz = 0, big = f->floor, vge = 0, wGv = 0, sv = 0, sw = 0;
+        for (int i = 0; i < n; i++) {
+            gp[i] -= tmp[i];
+            de = fmax(de, fabs(gp[i] - ge[i])), dz = fmax(dz, fabs(gp[i])), big = fmax(big, fmax(fabs(gp[i]), fabs(ge[i])));
+            vge += v[i] * ge[i], wGv += w[i] * Gv[i], sv += fabs(v[i] * ge[i]) + f->floor * fabs(v[i]), sw += fabs(w[i] * Gv[i]);
+            gg += ge[i] * ge[i], pg += gp[i] * ge[i], pp += gp[i] * gp[i];
+        }
+        f->ge_max = fmax(f->ge_max, norm_inf(ge, n));
+        f->exact = fmax(f->exact, de / big), f->zero = fmax(f->zero, dz / big);
+        double sb = fmax(2 * sw, sv);
+        f->bw = fmax(f->bw, sb > 0 ? fabs(2 * wGv - vge) / sb : 0);
+        double q = fabs(vge) > 1e-3 * sv ? 2 * wGv / vge : NAN;   /* this direction's multiple of B&W's form */
+        f->c_bw[0] = isnan(q) ? NAN : fmin(f->c_bw[0], q), f->c_bw[1] = isnan(q) ? NAN : fmax(f->c_bw[1], q);
+    }
+    f->c_exact = gg > 0 ? pg / gg : 0;
+    f->off_exact = pp > 0 ? sqrt(fmax(0, pp - 2 * f->c_exact * pg + f->c_exact * f->c_exact * gg) / pp) : 0;
+    return free(zero), free(Gv), 0;
+}
+
+/* at a moving state where df/dx J differs from the differences of f: which of the right forms
+ * its damping part takes, or the multiple of one it is (a mistake: the check then gates) */
+static void check_damping_form(run *R, const double *x, const double *v, const cc_csr *J)
+{
+    cc_sys_check *chk = &R->r->c[CC_SYS_C_DFDX_MOVING];
+    double *zero = calloc((size_t)R->n, sizeof(double)), tol = R->tol[CC_SYS_C_DFDX_MOVING];
+    cc_sys_eval at0;
+    if (!zero || cc_sys_eval_init(&at0, R->n) < 0) {
+        free(zero);
+        return;
+    }
+    damp_fit f;
+    if (ask(R, x, zero, CC_SYS_DFDX, &at0) < 0 || R->tainted || damping_fit(R, x, v, J, &at0.dfdx, &f) < 0) goto done;
+    if (f.exact <= tol) goto done;   /* the difference was along the first directions only: left to the check */
+    int blocks = chk->nfind;
+    chk->nfind = 0;   /* a form named, or a multiple of one, says more than blocks that differ */
+    if (f.bw <= tol && f.ge_max > f.floor) {
+        chk->note = "Baraff & Witkin's form (5.2): the damping's dC/dx dCdot/dx^T left out; not gated";
+        find(R, chk, "df/dx's damping part is Baraff & Witkin's (5.2): -kd Cdot d2C/dx2 without -kd dC/dx dCdot/dx^T "
+             "(to %.1e)", f.bw);
+    } else if (f.zero <= tol) {
+        chk->note = "the damping's x-derivative left out (df/dx as at v = 0); not gated";
+        find(R, chk, "df/dx does not change with the velocity: the damping force's x-derivative is left out (the exact "
+             "one is %.3g at most along the directions)", f.ge_max);
+    } else if (!(f.ge_max > f.floor)) {
+        chk->gates = 1, chk->note = "";
+        find(R, chk, "the force's differences do not change with the velocity, and df/dx does: it holds a term in v "
+             "that the force has not");
+    } else if (f.off_exact <= tol && fabs(f.c_exact - 1) > 100 * tol) {
+        chk->gates = 1, chk->note = "";
+        find(R, chk, "df/dx's damping part (df/dx at v less df/dx at v = 0) is %.4g times the exact one: %s", f.c_exact,
+             fabs(f.c_exact + 1) < 100 * tol ? "its sign" : "a factor in it");
+    } else if (R->o->directions >= 2 && isfinite(f.c_bw[0]) && f.c_bw[1] - f.c_bw[0] <= 10 * tol * fabs(f.c_bw[1]) &&
+               fabs(f.c_bw[0] - 1) > 100 * tol) {
+        double c = 0.5 * (f.c_bw[0] + f.c_bw[1]);
+        chk->gates = 1, chk->note = "";
+        find(R, chk, "df/dx's damping part is %.4g times Baraff & Witkin's form (5.2: -kd Cdot d2C/dx2): %s", c,
+             fabs(c + 1) < 100 * tol ? "its sign" : "a factor in it");
+    } else {
+        chk->nfind = blocks;
+        chk->note = "reported, not gated: neither exact, nor Baraff & Witkin's form (5.2), nor left out; a mix by term is not told apart";
+    }
+done:
+    cc_sys_eval_free(&at0);
+    free(zero);
+}
+
 /* ---- identities of the program's own numbers ---- */
 
 static void check_symmetry(run *R, const cc_csr *J)
@@ -1204,6 +1302,10 @@ static void check_state(run *R, const double *x, const double *v)
     if ((has & (CC_SYS_ENERGY | CC_SYS_FORCE)) == (CC_SYS_ENERGY | CC_SYS_FORCE) && !moving) check_force(R, x, e);
     if ((has & (CC_SYS_FORCE | CC_SYS_DFDX)) == (CC_SYS_FORCE | CC_SYS_DFDX) && !R->failed)
         check_jacobian(R, x, v, &e->dfdx, 0, moving ? CC_SYS_C_DFDX_MOVING : CC_SYS_C_DFDX);
+    if (moving && (has & (CC_SYS_FORCE | CC_SYS_DFDX)) == (CC_SYS_FORCE | CC_SYS_DFDX) && !R->failed &&
+        R->r->c[CC_SYS_C_DFDX_MOVING].max_rel > R->tol[CC_SYS_C_DFDX_MOVING] &&
+        !(R->r->c[CC_SYS_C_DFDX].max_rel > R->tol[CC_SYS_C_DFDX]))   /* a df/dx wrong at v = 0 says why */
+        check_damping_form(R, x, v, &e->dfdx);
     if ((has & (CC_SYS_FORCE | CC_SYS_DFDV)) == (CC_SYS_FORCE | CC_SYS_DFDV) && !R->failed)
         check_jacobian(R, x, v, &e->dfdv, 1, CC_SYS_C_DFDV);
     if ((has & CC_SYS_DFDX) && !moving) check_symmetry(R, &e->dfdx);
@@ -1232,7 +1334,8 @@ static void plan(run *R)
     }
     if (R->r->c[CC_SYS_C_DFDX_MOVING].applies)
         R->r->c[CC_SYS_C_DFDX_MOVING].gates = 0,
-        R->r->c[CC_SYS_C_DFDX_MOVING].note = "reported, not gated: Baraff & Witkin 5.2 leave dC dCdot^T of damping out";
+        R->r->c[CC_SYS_C_DFDX_MOVING].note = "reported, not gated: the exact damping derivative, Baraff & Witkin's "
+                                             "form (5.2) and leaving it out are right; a multiple of one fails";
     if (R->r->c[CC_SYS_C_SYM].applies && !(R->t->provides & CC_SYS_ENERGY))
         R->r->c[CC_SYS_C_SYM].gates = 0, R->r->c[CC_SYS_C_SYM].note = "reported, not gated: forces with no energy need not have a symmetric Jacobian";
 }

@@ -15,8 +15,10 @@
  *                out of the other checks (their findings are about the rest)
  *   force        f = -grad E at zero velocity (damping forces depend on v and have no energy)
  *   df/dx        df/dx d against differences of f along d, at zero velocity
- *   df/dx moving the same at a state with velocities: reported, not gated (Baraff & Witkin,
- *                Section 5.2, leave the damping force's term dC/dx dCdot/dx^T out of df/dx)
+ *   df/dx moving the same at a state with velocities, reported: three forms of the damping's
+ *                part of df/dx are right (exact; Baraff & Witkin's, Section 5.2, which leaves its
+ *                term dC/dx dCdot/dx^T out; the derivative left out) and named; a multiple of the
+ *                first two (a sign, a factor) fails
  *   df/dv        df/dv d against differences of f along a change of velocity d
  *   symmetry     df/dx = df/dx^T (gated where the forces have an energy and agree with it)
  *   net force    internal forces (f minus external) sum to zero

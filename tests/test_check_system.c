@@ -63,6 +63,13 @@ static void test_own_simulator(void)
     CU_ASSERT(row_is("force = -grad E", "PASS") && row_is("df/dx", "PASS") && row_is("df/dv", "PASS"));
     CU_ASSERT(row_is("symmetry", "PASS") && row_is("rotation", "PASS") && row_is("mass", "PASS") && row_is("b", "PASS"));
     CU_ASSERT(says(out, "the mass it implies: 0.1 in all"));   /* 1 m^2 of density 0.1 */
+    /* its damping's x-derivative is Baraff & Witkin's (5.2), named; a multiple of it fails */
+    CU_ASSERT(row_is("df/dx moving", "(differs)") && says(out, "[moving] df/dx's damping part is Baraff & Witkin's (5.2)"));
+    CU_ASSERT_EQUAL(sim("damping-dx-sign"), 1);
+    CU_ASSERT(row_is("df/dx moving", "FAIL") && says(out, "is -1 times Baraff & Witkin's form (5.2: -kd Cdot d2C/dx2): its sign"));
+    CU_ASSERT_EQUAL(count(out, " FAIL "), 1);
+    CU_ASSERT_EQUAL(sim("damping-dx-twice"), 1);
+    CU_ASSERT(row_is("df/dx moving", "FAIL") && says(out, "is 2 times Baraff & Witkin's form (5.2: -kd Cdot d2C/dx2): a factor in it"));
 }
 
 static void test_own_simulator_mistakes(void)
@@ -151,7 +158,7 @@ static void test_claims(void)
 /* the Python example with mistake m ("" for none) on a 6 x 6 grid */
 static int springs(const char *prog, const char *m)
 {
-    char p[512];
+    char p[1024];
     snprintf(p, sizeof p, "%s%s%s", prog, *m ? " --mistake " : "", m);
     return check(p, "--grid 6 --directions 2");
 }
@@ -182,6 +189,18 @@ static void example_mistakes(const char *prog, int all)
     CU_ASSERT(row_is("df/dx moving", "(differs)"));
     CU_ASSERT(says(out, "[moving] df/dx: every block it differs in is of one kind") &&
               says(out, ": it is the transpose of the right block"));
+    /* the damping's x-derivative in each right form passes, named; its sign wrong fails */
+    CU_ASSERT_EQUAL(springs(prog, "damping-dx-sign"), 1);
+    CU_ASSERT(row_is("df/dx moving", "FAIL") && says(out, "(df/dx at v less df/dx at v = 0) is -1 times the exact one: its sign"));
+    char p[400];
+    snprintf(p, sizeof p, "%s --damping-dx bw", prog);
+    CU_ASSERT_EQUAL(springs(p, ""), 0);
+    CU_ASSERT(says(out, "[moving] df/dx's damping part is Baraff & Witkin's (5.2)"));
+    CU_ASSERT_EQUAL(springs(p, "damping-dx-sign"), 1);
+    CU_ASSERT(says(out, "is -1 times Baraff & Witkin's form (5.2: -kd Cdot d2C/dx2): its sign"));
+    snprintf(p, sizeof p, "%s --damping-dx none", prog);
+    CU_ASSERT_EQUAL(springs(p, ""), 0);
+    CU_ASSERT(says(out, "[moving] df/dx does not change with the velocity: the damping force's x-derivative is left out"));
 }
 
 static void test_python_example(void)

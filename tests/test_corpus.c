@@ -264,7 +264,7 @@ static void test_corpus(void)
  * of the first failing check that gates must hold (NULL: it must pass). */
 typedef struct system_entry {
     const char *program;     /* "sim" (tests/exec/sim_adapter.c) or "springs" (docs/examples/system/springs.py) */
-    const char *mistake;     /* its --mistake, or "" */
+    const char *mistake;     /* its --mistake, or "", or its flags as they are ("--...") */
     const char *words;       /* expected in the finding, or NULL for a right one */
 } system_entry;
 
@@ -284,11 +284,17 @@ static const system_entry systems[] = {
     {"sim", "nan-force", "the force entry 5 (vertex 1, axis z) is NaN"},
     {"sim", "nan-all", "the force entry 0 (vertex 0, axis x) is NaN"},
     {"sim", "nan-jacobian", "df/dx entry (4, 7) (row vertex 1 y, column vertex 2 y) is NaN"},
+    {"sim", "damping-dx-sign", "times Baraff & Witkin's form (5.2: -kd Cdot d2C/dx2): its sign"},
+    {"sim", "damping-dx-twice", "is 2 times Baraff & Witkin's form (5.2: -kd Cdot d2C/dx2): a factor in it"},
     {"springs", "", NULL},
     {"springs", "wrong-vertex", "a term added at the wrong column vertex"},
     {"springs", "damping-sign", "it is the negative of the right block: a sign"},
     {"springs", "doubled", "a term counted twice in the force and its Jacobian and once in the energy"},
     {"springs", "missing-bend-jacobian", "a term missing; elements holding both: hinge"},
+    {"springs", "damping-dx-sign", "is -1 times the exact one: its sign"},
+    {"springs", "--damping-dx bw", NULL},
+    {"springs", "--damping-dx none", NULL},
+    {"springs", "--damping-dx bw --mistake damping-dx-sign", "times Baraff & Witkin's form (5.2: -kd Cdot d2C/dx2): its sign"},
 };
 
 #define NSYS ((int)(sizeof systems / sizeof systems[0]))
@@ -325,7 +331,7 @@ static void test_system_corpus(void)
         if (fd < 0) continue;
         close(fd);
         snprintf(cmd, sizeof cmd, "check-system --exec '%s%s%s%s' --grid 5 --json %s%s", sim ? CC_SIM_ADAPTER : "python3 ",
-                 sim ? "" : CC_SOURCE_DIR "/docs/examples/system/springs.py", e->mistake[0] ? " --mistake " : "",
+                 sim ? "" : CC_SOURCE_DIR "/docs/examples/system/springs.py", !e->mistake[0] ? "" : e->mistake[0] == '-' ? " " : " --mistake ",
                  e->mistake, json, sim ? " --claims 'standard, bend_variant=pritchard-exact, k_bend=1e-3, d_bend=2e-4'" : "");
         int rc = cc_test_run_cli(cmd, out, sizeof out, err, sizeof err);
         first_system_finding(json, finding, sizeof finding);

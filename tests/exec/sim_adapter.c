@@ -12,6 +12,8 @@
  *   wrong-vertex   block (a, c) of df/dx added at row a' instead of a (a' the next vertex)
  *   transposed     an off-diagonal block of df/dx stored transposed
  *   damping-sign   df/dv with the wrong sign
+ *   damping-dx-sign  the damping's part of df/dx (df/dx at v less df/dx at v = 0) with the wrong sign
+ *   damping-dx-twice the damping's part of df/dx added twice
  *   doubled        the bend force and its Jacobian summed twice (its energy once)
  *   b-sign         b = h (f - h df/dx v)
  *   b-h            b = h f + h df/dx v (h where h^2 belongs)
@@ -178,6 +180,14 @@ static void answer(cc_sim *s, cc_sim *bend, const cc_mesh *mesh, const cc_jv *re
         cc_sim_jacobian_dense(bend, 0, Jb);
         for (int i = 0; i < n; i++) f[i] += fb[i];
         for (size_t k = 0; k < (size_t)n * n; k++) J[k] += Jb[k];
+    }
+    if (!strncmp(mistake, "damping-dx-", 11)) {   /* J = J0 + c (J - J0), J0 at v = 0 */
+        double c = !strcmp(mistake, "damping-dx-sign") ? -1 : 2;
+        memset(fb, 0, sizeof(double) * n);
+        cc_sim_set_state(s, x, fb);
+        cc_sim_jacobian_dense(s, 0, Jb);
+        cc_sim_set_state(s, x, v);
+        for (size_t k = 0; k < (size_t)n * n; k++) J[k] = Jb[k] + c * (J[k] - Jb[k]);
     }
     if (!strcmp(mistake, "wrong-vertex")) move_block(J, n, 0, 1, 2);
     if (!strcmp(mistake, "transposed")) transpose_block(J, n, 1, 0);

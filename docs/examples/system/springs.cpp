@@ -24,8 +24,11 @@
 // Each spring is stored as (i, j) with i < j; a bending spring also remembers its hinge: the
 // shared edge (a, b), a < b, and the two opposite vertices (its wings) i < j.
 //
-// Flags: --ks 100 --kb 1 --kd 0.1 --density 0.1 --gravity 9.81 (the defaults), and
-// --mistake NAME, which plants one mistake as students make them:
+// Flags: --ks 100 --kb 1 --kd 0.1 --density 0.1 --gravity 9.81 (the defaults); --damping-dx
+// FORM, the damping's x-derivative in df_dx: exact (the default, as above), bw (Baraff & Witkin's
+// Section 5.2 form, which leaves the term -kd/|d| d^ (P w)^T out and keeps -kd (w . d^)/|d| P) or
+// none (left out: df_dx as at v = 0), three forms a simulator may rightly take; and --mistake
+// NAME, which plants one mistake as students make them:
 //
 //  wrong-vertex    Bending springs only, df_dx only: the off-diagonal block (i, j) (row block of
 //                  the wing i, column block of the other wing j) is added at column block a, the
@@ -51,6 +54,8 @@
 //                  spring loop); the energy counts them once, and their damping is added once.
 //                  Force and df_dx agree with each other; force != -grad(energy) at the wings of
 //                  every hinge; A and b follow.
+//  damping-dx-sign The damping's x-derivative G added with the wrong sign (+kd/|d| (...)), in
+//                  df_dx only; seen only where v != 0.
 //  missing-bend-jacobian
 //                  Bending springs only: their elastic df_dx blocks left out (all four blocks);
 //                  their damping's x-derivative, their force and everything else are right; A and b
@@ -337,11 +342,12 @@ std::vector<double> numbers(const Json* v, long count, const std::string& what) 
 
 const char* const kProvides[] = {"energy", "force", "df_dx", "df_dv", "system", "external"};
 const char* const kMistakes[] = {"wrong-vertex", "no-transpose", "damping-sign", "doubled",
-                                 "missing-bend-jacobian"};
+                                 "damping-dx-sign", "missing-bend-jacobian"};
 
 struct Options {
     double ks = 100.0, kb = 1.0, kd = 0.1, density = 0.1, gravity = 9.81;
     std::string mistake;  // empty: the right code
+    std::string damping_dx = "exact";  // exact, bw or none
 };
 
 enum Kind { STRETCH, BEND };
@@ -511,7 +517,10 @@ class Cloth {
                     K[r][c] = -k * (u[r] * u[c] + ratio * P[r][c]);
                     if (mistake == "missing-bend-jacobian" && sp.kind == BEND) K[r][c] = 0.0;
                     if (mistake == "doubled" && sp.kind == BEND) K[r][c] *= 2.0;
-                    G[r][c] = -opts_.kd / ln * (u[r] * Pw[c] + s * P[r][c]);
+                    const double keep_a = opts_.damping_dx == "exact" ? 1.0 : 0.0;  // d^ (P w)^T
+                    const double keep_b = opts_.damping_dx == "none" ? 0.0 : 1.0;   // (w . d^) P
+                    const double sign_g = mistake == "damping-dx-sign" ? 1.0 : -1.0;
+                    G[r][c] = sign_g * opts_.kd / ln * (keep_a * u[r] * Pw[c] + keep_b * s * P[r][c]);
                     J[r][c] = K[r][c] + G[r][c];
                 }
 
@@ -670,10 +679,11 @@ std::string answer(std::unique_ptr<Cloth>& cloth, const Json& req, const Options
 [[noreturn]] void usage(int status) {
     (status ? std::cerr : std::cout)
         << "usage: springs [--ks K] [--kb K] [--kd K] [--density RHO] [--gravity G]\n"
-           "               [--mistake NAME]\n"
+           "               [--damping-dx exact|bw|none] [--mistake NAME]\n"
            "mass-spring cloth behind clothcheck's system protocol (JSON lines on stdin/stdout)\n"
            "defaults: --ks 100 --kb 1 --kd 0.1 --density 0.1 --gravity 9.81\n"
-           "mistakes: wrong-vertex, no-transpose, damping-sign, doubled, missing-bend-jacobian\n";
+           "mistakes: wrong-vertex, no-transpose, damping-sign, doubled, damping-dx-sign,\n"
+           "          missing-bend-jacobian\n";
     std::exit(status);
 }
 
@@ -700,6 +710,14 @@ Options parse_options(int argc, char** argv) {
                 usage(2);
             }
             o.mistake = val;
+            continue;
+        }
+        if (arg == "--damping-dx") {
+            if (val != "exact" && val != "bw" && val != "none") {
+                std::cerr << "springs: --damping-dx is exact, bw or none, not '" << val << "'\n";
+                usage(2);
+            }
+            o.damping_dx = val;
             continue;
         }
         double* target = arg == "--ks"        ? &o.ks

@@ -22,8 +22,11 @@ The model (springs.cpp computes exactly the same):
 Each spring is stored as (i, j) with i < j; a bending spring also remembers its hinge: the shared
 edge (a, b), a < b, and the two opposite vertices (its wings) i < j.
 
-Flags: --ks 100 --kb 1 --kd 0.1 --density 0.1 --gravity 9.81 (the defaults), and --mistake NAME,
-which plants one mistake as students make them:
+Flags: --ks 100 --kb 1 --kd 0.1 --density 0.1 --gravity 9.81 (the defaults); --damping-dx FORM,
+the damping's x-derivative in df_dx: exact (the default, as above), bw (Baraff & Witkin's Section
+5.2 form, which leaves the term -kd/|d| d^ (P w)^T out and keeps -kd (w . d^)/|d| P) or none (left
+out: df_dx as at v = 0), three forms a simulator may rightly take; and --mistake NAME, which plants
+one mistake as students make them:
 
   wrong-vertex    Bending springs only, df_dx only: the off-diagonal block (i, j) (row block of the
                   wing i, column block of the other wing j) is added at column block a, the shared
@@ -49,6 +52,8 @@ which plants one mistake as students make them:
                   loop); the energy counts them once, and their damping is added once. Force and
                   df_dx agree with each other; force != -grad(energy) at the wings of every hinge; A
                   and b follow.
+  damping-dx-sign The damping's x-derivative G added with the wrong sign (+kd/|d| (...)), in df_dx
+                  only; seen only where v != 0.
   missing-bend-jacobian
                   Bending springs only: their elastic df_dx blocks left out (all four blocks); their
                   damping's x-derivative, their force and everything else are right; A and b are
@@ -60,7 +65,7 @@ import math
 import sys
 
 PROVIDES = ["energy", "force", "df_dx", "df_dv", "system", "external"]
-MISTAKES = ["wrong-vertex", "no-transpose", "damping-sign", "doubled", "missing-bend-jacobian"]
+MISTAKES = ["wrong-vertex", "no-transpose", "damping-sign", "doubled", "damping-dx-sign", "missing-bend-jacobian"]
 STRETCH, BEND = 0, 1
 
 
@@ -196,7 +201,11 @@ class Cloth:
                 K = [[0.0] * 3 for _ in range(3)]
             if mistake == "doubled" and kind == BEND:
                 K = [[2.0 * K[r][c] for c in range(3)] for r in range(3)]
-            G = [[-o.kd / ln * (u[r] * Pw[c] + s * P[r][c]) for c in range(3)] for r in range(3)]
+            keep_a = 1.0 if o.damping_dx == "exact" else 0.0  # the term d^ (P w)^T
+            keep_b = 0.0 if o.damping_dx == "none" else 1.0   # the term (w . d^) P
+            sign_g = 1.0 if mistake == "damping-dx-sign" else -1.0
+            G = [[sign_g * o.kd / ln * (keep_a * u[r] * Pw[c] + keep_b * s * P[r][c]) for c in range(3)]
+                 for r in range(3)]
             J = [[K[r][c] + G[r][c] for c in range(3)] for r in range(3)]
 
             block(xi_, xj_, xv_, i, i, J, 1.0)
@@ -298,6 +307,8 @@ def main():
     ap.add_argument("--kd", type=float, default=0.1, help="damping along every spring")
     ap.add_argument("--density", type=float, default=0.1, help="mass per rest area")
     ap.add_argument("--gravity", type=float, default=9.81, help="g, along -z")
+    ap.add_argument("--damping-dx", choices=["exact", "bw", "none"], default="exact",
+                    help="the damping's x-derivative in df_dx (see the header)")
     ap.add_argument("--mistake", choices=MISTAKES, help="plant one mistake (see the header)")
     opts = ap.parse_args()
 
