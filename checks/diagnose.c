@@ -953,16 +953,19 @@ static void find_relabelled(const job *j, const sample *s, int nf, cc_diagnosis 
 
 /* ---- the claim under another hypothesis: the rest angle, the Gauss-Newton Jacobian ---- */
 
-/* The hypotheses on the rest angle: theta0 ignored (0), taken with the wrong sign (1), or theta
+/* The hypotheses on the rest angle: theta0 ignored (0), taken with the wrong sign (1), theta
  * measured the other way round against the right theta0 (2: the numbers are the negatives of
- * those with -theta0). */
-#define REST_HYPOTHESES 3
+ * those with -theta0), or theta - theta0 a whole turn off (3: theta or theta0 in [0, 2 pi), the
+ * claim's with theta0 -+ 2 pi, either way, element by element; for a C of theta - theta0 only). */
+#define REST_HYPOTHESES 4
+#define REST_TURN 3
 
-/* the rest data r with the rest angle hypothesis `which` takes */
-static cc_rest other_rest_angle(const cc_rest *r, int which)
+/* the rest data r with the rest angle hypothesis `which` takes (turn -1 or +1: which way a
+ * whole turn goes) */
+static cc_rest other_rest_angle(const cc_rest *r, int which, int turn)
 {
     cc_rest o = *r;
-    o.rest_angle = which == 0 ? 0.0 : -r->rest_angle;
+    o.rest_angle = which == 0 ? 0.0 : which == REST_TURN ? r->rest_angle + turn * 2 * CC_PI : -r->rest_angle;
     return o;
 }
 
@@ -984,15 +987,19 @@ static int rest_angle_count(const job *j, const sample *s, int nf, int which, in
     int cnt = 0;
     *told = 0;
     for (int i = 0; i < nf; i++) {
-        *told += fabs(s[i].r.rest_angle) > 1e-6;
-        cc_rest r = other_rest_angle(&s[i].r, which);
-        cc_deriv d;
-        double R[NMAX];
-        cc_eval e = s[i].e;
-        if (cc_audit_reference(j->t, s[i].x, &r, j->w->ref, j->w->q, &e, &d) < 0) continue;
-        flatten(j, d.g, d.H, R);
-        for (int e = 0; e < j->N; e++) R[e] *= rest_hypothesis_sign(which);
-        cnt += rel_error(s[i].A, R, j->N, NULL) <= fmax(1e-6, 100 * j->w->tol);
+        *told += which == REST_TURN || fabs(s[i].r.rest_angle) > 1e-6;
+        int hit = 0;
+        for (int turn = -1; turn <= (which == REST_TURN ? 1 : -1) && !hit; turn += 2) {
+            cc_rest r = other_rest_angle(&s[i].r, which, turn);
+            cc_deriv d;
+            double R[NMAX];
+            cc_eval e = s[i].e;
+            if (cc_audit_reference(j->t, s[i].x, &r, j->w->ref, j->w->q, &e, &d) < 0) continue;
+            flatten(j, d.g, d.H, R);
+            for (int e = 0; e < j->N; e++) R[e] *= rest_hypothesis_sign(which);
+            hit = rel_error(s[i].A, R, j->N, NULL) <= fmax(1e-6, 100 * j->w->tol);
+        }
+        cnt += hit;
     }
     return cnt;
 }
@@ -1004,8 +1011,16 @@ static const char *const rest_angle_text[REST_HYPOTHESES] = {
     "(measure theta0 as theta is measured, atan2 of the rest hinge in the same labels).",
     "Theta is measured the other way round: the numbers are the negatives of the claim's with theta0's sign "
     "flipped, -theta - theta0 where theta - theta0 belongs (a sign error in theta, or in the normals' order in "
-    "its atan2, against the request's theta0)."};
-static const cc_finding_kind rest_angle_kind[REST_HYPOTHESES] = {CC_FIND_REST_ANGLE, CC_FIND_REST_ANGLE, CC_FIND_SIGN};
+    "its atan2, against the request's theta0).",
+    "Theta - theta0 is a whole turn (2 pi) off where theta and theta0 differ in sign: the numbers are the claim's "
+    "with theta0 -+ 2 pi there, as theta (and theta0) taken in [0, 2 pi) give them (atan2's angle plus 2 pi where "
+    "it is negative); take both in (-pi, pi], as atan2 gives them."};
+static const cc_finding_kind rest_angle_kind[REST_HYPOTHESES] = {CC_FIND_REST_ANGLE, CC_FIND_REST_ANGLE, CC_FIND_SIGN,
+                                                                 CC_FIND_ANGLE_RANGE};
+
+/* 1 if hypothesis `which` can be asked of claim c: a whole turn only of a C of theta - theta0 (a
+ * force of sin(theta/2), as Bridson's, has theta on another footing) */
+static int rest_hypothesis_applies(const cc_claim_spec *c, int which) { return which != REST_TURN || !c->bridson_force; }
 
 /* 1 if t's elements are hinges */
 static int nv_is_hinge(const cc_target *t) { return t->nv == 4; }
@@ -1015,6 +1030,7 @@ static void find_rest_angle(const job *j, const sample *s, int nf, cc_diagnosis 
     cc_ref r = j->w->ref;
     if ((r != CC_REF_CLAIM && r != CC_REF_CLAIM_EXACT) || !claim_reads_rest_angle(&j->t->claims)) return;
     for (int which = 0; which < REST_HYPOTHESES; which++) {
+        if (!rest_hypothesis_applies(&j->t->claims, which)) continue;
         int told, cnt = rest_angle_count(j, s, nf, which, &told);
         if (told && reported(cnt, nf)) {
             add(dg, rest_angle_kind[which], cnt, nf, "%s", rest_angle_text[which]);
@@ -1311,12 +1327,17 @@ static int value_is(const value_sample *v, int nc, double c, double tol)
 /* 1 if v's value is the claim's with the rest angle as hypothesis `which` has it */
 static int value_rest_angle(const cc_audit *a, const value_sample *v, int which, double tol)
 {
-    cc_rest r = other_rest_angle(&v->r, which);
-    double R[CC_MAX_COMP];
-    cc_deriv d;
-    int got = cc_claim_eval(&a->target.claims, v->x, &r, R, &d);
-    double want = rest_hypothesis_sign(which) * R[0];
-    return got >= 0 && (got & CC_CLAIM_HAS_VALUE) && fabs(v->A[0] - want) <= tol * fmax(fmax(fabs(v->A[0]), fabs(R[0])), v->floor);
+    for (int turn = -1; turn <= (which == REST_TURN ? 1 : -1); turn += 2) {
+        cc_rest r = other_rest_angle(&v->r, which, turn);
+        double R[CC_MAX_COMP];
+        cc_deriv d;
+        int got = cc_claim_eval(&a->target.claims, v->x, &r, R, &d);
+        double want = rest_hypothesis_sign(which) * R[0];
+        if (got >= 0 && (got & CC_CLAIM_HAS_VALUE) &&
+            fabs(v->A[0] - want) <= tol * fmax(fmax(fabs(v->A[0]), fabs(R[0])), v->floor))
+            return 1;
+    }
+    return 0;
 }
 
 /* the value row's diagnosis: a value that is not finite, the rest angle, a sign, a factor, a
@@ -1346,8 +1367,10 @@ static void diagnose_value(const cc_audit *a, const cc_audit_row *w, cc_diagnosi
     }
     if (nv_is_hinge(t) && claim_reads_rest_angle(&t->claims))
         for (int which = 0; which < REST_HYPOTHESES && !dg->n; which++) {
+            if (!rest_hypothesis_applies(&t->claims, which)) continue;
             cnt = told = 0;
-            for (int i = 0; i < nf; i++) told += fabs(v[i].r.rest_angle) > 1e-6, cnt += value_rest_angle(a, &v[i], which, tol);
+            for (int i = 0; i < nf; i++)
+                told += which == REST_TURN || fabs(v[i].r.rest_angle) > 1e-6, cnt += value_rest_angle(a, &v[i], which, tol);
             if (told && reported(cnt, nf)) add(dg, rest_angle_kind[which], cnt, nf, "%s", rest_angle_text[which]);
         }
     if (!dg->n && nf > 0) {   /* one factor over the elements: c = A.R / R.R of the first */

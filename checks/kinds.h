@@ -10,7 +10,9 @@
  *             a shape of the error
  *   detector  the function of checks/diagnose.c that looks for it in a failing derivative row,
  *             run in this order; NONE where another entry's detector reports it (scale with sign,
- *             rotation with translation) or the diagnosis itself does (unknown)
+ *             rotation with translation, angle-range with rest-angle) or the diagnosis itself
+ *             does (unknown)
+ * A kind added later goes at the end, so that the public enum's values stay what they were.
  *   summary   one line: what the kind means
  * The value row's diagnosis (a value against a claim) names a few of these kinds too.
  */
@@ -36,6 +38,7 @@
     X(GAUSS_NEWTON, "gauss-newton", 0, find_gauss_newton, "the Jacobian without its term -k C d2C")               \
     X(PROJECTED, "projected", 0, find_projected, "the Jacobian projected onto the definite matrices")             \
     X(GROWS, "grows-with", 2, find_growth, "the error grows with a feature of the element")                       \
-    X(UNKNOWN, "unknown", 2, NONE, "none of the kinds above fits")
+    X(UNKNOWN, "unknown", 2, NONE, "none of the kinds above fits")                                              \
+    X(ANGLE_RANGE, "angle-range", 0, NONE, "theta - theta0 a whole turn off: an angle taken in [0, 2 pi)")
 
 #endif

@@ -100,6 +100,7 @@ static const mutation mutations[] = {
     {"psd", "17g", "projected", 2, 0},
     {"float32-derivative-sign", "9g", "sign", 0, 0},
     {"folded-skip", "17g", "scale", 0, 0},
+    {"angle-range", "17g", "angle-range", 0, 0},
     /* without a claim: a program of limited precision has its gradient checked against its values */
     {"none", "9g", NULL, 0, 1},
     {"float32", "9g", NULL, 0, 1},
@@ -135,6 +136,7 @@ static int applies(const served *v, const mutation *m, int force)
     if (!strcmp(n, "no-projector")) return spring || !strcmp(v->spec, "stretch/bw98");
     if (!strcmp(n, "hessian-alpha")) return tri;
     if (!strcmp(n, "folded-skip")) return v->nv_hinge;
+    if (!strcmp(n, "angle-range")) return v->has_theta0 && !bridson && strcmp(v->spec, "bend/macri");   /* C = theta - theta0 */
     if (!strcmp(n, "psd")) return v->has_energy && strcmp(v->condition, "spring") && strcmp(v->spec, "bend/quadratic");
     return 1;
 }

@@ -45,6 +45,9 @@
  *   folded-skip     a hinge's gradient and Hessian (force and Jacobian) zero where it is folded
  *                   flat onto itself (cos theta < -0.9999, |theta| > pi - 0.0141), as a guard
  *                   that skips such hinges would leave them
+ *   angle-range     a bend's theta and theta0 taken in [0, 2 pi) (atan2's angle plus 2 pi where
+ *                   it is negative): theta - theta0 a whole turn off where one of them is
+ *                   negative and the other not
  * Formats: 17g (default; %.17g), 9g (%.9g), repr (the shortest decimal that reads back as the
  * same double, as Python's repr), repr32 (the shortest that reads back as the same float, as
  * numpy's float32 repr; with float32).
@@ -57,15 +60,18 @@
 #include "conditions/bridson_force.h"
 #include "conditions/condition.h"
 #include "io/jsonr.h"
+#include "math/cc_vec.h"
 
 enum { M_NONE, M_SIGN, M_SIGN_HESS, M_FACTOR, M_HESS_FACTOR, M_GAUSS_NEWTON, M_SWAP, M_RELABEL, M_AXIS_MAJOR,
        M_TRANSPOSE, M_ASYM, M_NAN_EDGE, M_THETA0_IGNORED, M_THETA0_SIGN, M_AREA_POWER, M_ENERGY_OFFSET, M_ULPS,
-       M_FLOAT32, M_FROZEN, M_NO_PROJECTOR, M_HESSIAN_ALPHA, M_PSD, M_F32_DSIGN, M_FOLDED_SKIP, M_COUNT };
+       M_FLOAT32, M_FROZEN, M_NO_PROJECTOR, M_HESSIAN_ALPHA, M_PSD, M_F32_DSIGN, M_FOLDED_SKIP, M_ANGLE_RANGE,
+       M_COUNT };
 
 static const char *const mutation_names[M_COUNT] = {
     "none", "sign", "sign-hessian", "factor", "hessian-factor", "gauss-newton", "swap", "relabel", "axis-major",
     "transpose", "asym", "nan-edge", "theta0-ignored", "theta0-sign", "area-power", "energy-offset", "ulps", "float32",
-    "frozen", "no-projector", "hessian-alpha", "psd", "float32-derivative-sign", "folded-skip"};
+    "frozen", "no-projector", "hessian-alpha", "psd", "float32-derivative-sign", "folded-skip",
+    "angle-range"};
 
 enum { F_17G, F_9G, F_REPR, F_REPR32 };
 
@@ -462,6 +468,13 @@ static int element(FILE *f, const served *s, int force, double k, const cc_jv *w
     if (s->mutation == M_FLOAT32 || s->mutation == M_F32_DSIGN)
         for (int i = 0; i < n; i++) x[i] = as_float(x[i]);
     if (s->mutation == M_RELABEL) relabel(s, x, 3);
+    if (s->mutation == M_ANGLE_RANGE && s->cond && s->nv == 4) {   /* theta's sign: C with theta0 = 0 */
+        cc_rest r0 = r;
+        cc_eval e0;
+        r0.rest_angle = 0;
+        if (s->cond->eval(x, &r0, CC_WANT_VALUE, &e0) >= 0)
+            r.rest_angle += (r.rest_angle < 0 ? 2 * CC_PI : 0) - (e0.C[0] < 0 ? 2 * CC_PI : 0);
+    }
     if (right(s, force, k, x, &r, &a) < 0) {   /* undefined here: NaN, as a program's sqrt would give */
         for (int c = 0; c < CC_MAX_COMP; c++) a.C[c] = NAN;
         for (int i = 0; i < n; i++) a.g[0][i] = NAN;
