@@ -737,19 +737,48 @@ static int damping_fit(run *R, const double *x, const double *v, const cc_csr *J
     return free(zero), free(Gv), 0;
 }
 
+/* the largest over R->o->directions of |(J + Jm - 2 J0) w| / max(|(J - J0) w|, its rounding):
+ * how far the damping's part of df/dx J is from odd in v (J0 at v = 0, Jm at -v) */
+static double damping_parity(run *R, const cc_csr *J, const cc_csr *J0, const cc_csr *Jm)
+{
+    double *w = R->w[0], *a = R->w[1], *b = R->w[2], *c = R->w[3], odd = 0;
+    for (int k = 0; k < R->o->directions; k++) {
+        direction(R, NULL, R->nv, w);
+        cc_csr_mul(J, w, a), cc_csr_mul(J0, w, b), cc_csr_mul(Jm, w, c);
+        double s = 0, g = 0, big = 0;
+        for (int i = 0; i < R->n; i++)
+            s = fmax(s, fabs(a[i] + c[i] - 2 * b[i])), g = fmax(g, fabs(a[i] - b[i])), big = fmax(big, fmax(fabs(a[i]), fabs(b[i])));
+        double scale = fmax(g, 10 * R->round * big);
+        odd = fmax(odd, scale > 0 ? s / scale : 0);
+    }
+    return odd;
+}
+
+/* 1 if the force's damping part f(x, v) - f(x, 0) is odd in v: f(x, v) + f(x, -v) = 2 f(x, 0)
+ * (linear damping, and drag as (v . n) |v . n| too) */
+static int damping_force_odd(const run *R, const double *f, const double *f0, const double *fm, double tol)
+{
+    double s = 0, d = 0, big = 0;
+    for (int i = 0; i < R->n; i++)
+        s = fmax(s, fabs(f[i] + fm[i] - 2 * f0[i])), d = fmax(d, fabs(f[i] - f0[i])), big = fmax(big, fabs(f[i]));
+    return s <= tol * fmax(d, 10 * R->round * big);
+}
+
 /* at a moving state where df/dx J differs from the differences of f: which of the right forms
- * its damping part takes, or the multiple of one it is (a mistake: the check then gates) */
+ * its damping part takes, or the multiple of one it is, or, where the damping force is odd in v
+ * and df/dx's part is not, a df/dx taken at another state (mistakes: the check then gates) */
 static void check_damping_form(run *R, const double *x, const double *v, const cc_csr *J)
 {
     cc_sys_check *chk = &R->r->c[CC_SYS_C_DFDX_MOVING];
-    double *zero = calloc((size_t)R->n, sizeof(double)), tol = R->tol[CC_SYS_C_DFDX_MOVING];
-    cc_sys_eval at0;
-    if (!zero || cc_sys_eval_init(&at0, R->n) < 0) {
-        free(zero);
-        return;
-    }
-    damp_fit f;
-    if (ask(R, x, zero, CC_SYS_DFDX, &at0) < 0 || R->tainted || damping_fit(R, x, v, J, &at0.dfdx, &f) < 0) goto done;
+    double *zero = calloc((size_t)R->n, sizeof(double)), *mv = malloc(sizeof(double) * (size_t)R->n);
+    double tol = R->tol[CC_SYS_C_DFDX_MOVING], odd = 0;
+    cc_sys_eval at0, atm;
+    damp_fit f = {0};
+    int ok0 = cc_sys_eval_init(&at0, R->n) == 0, okm = cc_sys_eval_init(&atm, R->n) == 0;
+    if (!zero || !mv || !ok0 || !okm) goto done;
+    for (int i = 0; i < R->n; i++) mv[i] = -v[i];
+    if (ask(R, x, zero, CC_SYS_FORCE | CC_SYS_DFDX, &at0) < 0 || R->tainted || damping_fit(R, x, v, J, &at0.dfdx, &f) < 0)
+        goto done;
     if (f.exact <= tol) goto done;   /* the difference was along the first directions only: left to the check */
     int blocks = chk->nfind;
     chk->nfind = 0;   /* a form named, or a multiple of one, says more than blocks that differ */
@@ -775,13 +804,21 @@ static void check_damping_form(run *R, const double *x, const double *v, const c
         chk->gates = 1, chk->note = "";
         find(R, chk, "df/dx's damping part is %.4g times Baraff & Witkin's form (5.2: -kd Cdot d2C/dx2): %s", c,
              fabs(c + 1) < 100 * tol ? "its sign" : "a factor in it");
+    } else if (ask(R, x, mv, CC_SYS_FORCE | CC_SYS_DFDX, &atm) == 0 && !R->tainted &&
+               damping_force_odd(R, R->e.f, at0.f, atm.f, tol) &&
+               (odd = damping_parity(R, J, &at0.dfdx, &atm.dfdx)) > tol) {
+        chk->gates = 1, chk->note = "";
+        find(R, chk, "df/dx(x, v) + df/dx(x, -v) - 2 df/dx(x, 0) is %.2g of df/dx's damping part, where the force's "
+             "damping part is odd in v: df/dx changes with v other than through the damping (taken at another state, "
+             "the predicted position x + h v, say)", odd);
     } else {
         chk->nfind = blocks;
         chk->note = "reported, not gated: neither exact, nor Baraff & Witkin's form (5.2), nor left out; a mix by term is not told apart";
     }
 done:
-    cc_sys_eval_free(&at0);
-    free(zero);
+    if (ok0) cc_sys_eval_free(&at0);
+    if (okm) cc_sys_eval_free(&atm);
+    free(zero), free(mv);
 }
 
 /* ---- identities of the program's own numbers ---- */

@@ -70,6 +70,10 @@ static void test_own_simulator(void)
     CU_ASSERT_EQUAL(count(out, " FAIL "), 1);
     CU_ASSERT_EQUAL(sim("damping-dx-twice"), 1);
     CU_ASSERT(row_is("df/dx moving", "FAIL") && says(out, "is 2 times Baraff & Witkin's form (5.2: -kd Cdot d2C/dx2): a factor in it"));
+    /* df/dx at x + h v: right at v = 0, its damping part no longer odd in v as the force's is */
+    CU_ASSERT_EQUAL(sim("jacobian-predicted"), 1);
+    CU_ASSERT(row_is("df/dx moving", "FAIL") && says(out, "where the force's damping part is odd in v: df/dx changes with v"));
+    CU_ASSERT_EQUAL(count(out, " FAIL "), 1);
 }
 
 static void test_own_simulator_mistakes(void)

@@ -288,6 +288,7 @@ static const system_entry systems[] = {
     {"sim", "nan-jacobian", "df/dx entry (4, 7) (row vertex 1 y, column vertex 2 y) is NaN"},
     {"sim", "damping-dx-sign", "times Baraff & Witkin's form (5.2: -kd Cdot d2C/dx2): its sign"},
     {"sim", "damping-dx-twice", "is 2 times Baraff & Witkin's form (5.2: -kd Cdot d2C/dx2): a factor in it"},
+    {"sim", "jacobian-predicted", "damping part is odd in v: df/dx changes with v other than through the damping"},
     {"springs", "", NULL},
     {"springs", "wrong-vertex", "a term added at the wrong column vertex"},
     {"springs", "damping-sign", "it is the negative of the right block: a sign"},

@@ -14,6 +14,7 @@
  *   damping-sign   df/dv with the wrong sign
  *   damping-dx-sign  the damping's part of df/dx (df/dx at v less df/dx at v = 0) with the wrong sign
  *   damping-dx-twice the damping's part of df/dx added twice
+ *   jacobian-predicted df/dx taken at the predicted position x + h v, not at x
  *   doubled        the bend force and its Jacobian summed twice (its energy once)
  *   b-sign         b = h (f - h df/dx v)
  *   b-h            b = h f + h df/dx v (h where h^2 belongs)
@@ -188,6 +189,12 @@ static void answer(cc_sim *s, cc_sim *bend, const cc_mesh *mesh, const cc_jv *re
         cc_sim_jacobian_dense(s, 0, Jb);
         cc_sim_set_state(s, x, v);
         for (size_t k = 0; k < (size_t)n * n; k++) J[k] = Jb[k] + c * (J[k] - Jb[k]);
+    }
+    if (!strcmp(mistake, "jacobian-predicted")) {
+        for (int i = 0; i < n; i++) fb[i] = x[i] + h * v[i];
+        cc_sim_set_state(s, fb, v);
+        cc_sim_jacobian_dense(s, 0, J);
+        cc_sim_set_state(s, x, v);
     }
     if (!strcmp(mistake, "wrong-vertex")) move_block(J, n, 0, 1, 2);
     if (!strcmp(mistake, "transposed")) transpose_block(J, n, 1, 0);
