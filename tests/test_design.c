@@ -301,7 +301,7 @@ static void load_anchors(const char *name, headings *anchors)
 /* the links of docs/name to design.md and sources.md, and its in-page links if it is one of them */
 static int check_page(const char *name, const headings *design, const headings *sources)
 {
-    char rel[256];
+    char rel[272];   /* "docs/" and a name of up to 255 */
     snprintf(rel, sizeof rel, "docs/%s", name);
     char *text = read_source(rel);
     CU_ASSERT_PTR_NOT_NULL(text);
