@@ -18,7 +18,8 @@
  *   df/dx moving the same at a state with velocities, reported: three forms of the damping's
  *                part of df/dx are right (exact; Baraff & Witkin's, Section 5.2, which leaves its
  *                term dC/dx dCdot/dx^T out; the derivative left out) and named; a multiple of the
- *                first two (a sign, a factor) fails
+ *                first two (a sign, a factor) fails, and so does a part not odd in v where the
+ *                force's damping part is (df/dx taken at another state)
  *   df/dv        df/dv d against differences of f along a change of velocity d
  *   symmetry     df/dx = df/dx^T (gated where the forces have an energy and agree with it)
  *   net force    internal forces (f minus external) sum to zero
