@@ -737,8 +737,9 @@ static int damping_fit(run *R, const double *x, const double *v, const cc_csr *J
     return free(zero), free(Gv), 0;
 }
 
-/* the largest over R->o->directions of |(J + Jm - 2 J0) w| / max(|(J - J0) w|, its rounding):
- * how far the damping's part of df/dx J is from odd in v (J0 at v = 0, Jm at -v) */
+/* the largest over R->o->directions of |(J + Jm - 2 J0) w| less its rounding (ten roundings of the
+ * largest product), over |(J - J0) w|: how far the damping's part of df/dx J is from odd in v (J0
+ * at v = 0, Jm at -v) */
 static double damping_parity(run *R, const cc_csr *J, const cc_csr *J0, const cc_csr *Jm)
 {
     double *w = R->w[0], *a = R->w[1], *b = R->w[2], *c = R->w[3], odd = 0;
@@ -748,8 +749,8 @@ static double damping_parity(run *R, const cc_csr *J, const cc_csr *J0, const cc
         double s = 0, g = 0, big = 0;
         for (int i = 0; i < R->n; i++)
             s = fmax(s, fabs(a[i] + c[i] - 2 * b[i])), g = fmax(g, fabs(a[i] - b[i])), big = fmax(big, fmax(fabs(a[i]), fabs(b[i])));
-        double scale = fmax(g, 10 * R->round * big);
-        odd = fmax(odd, scale > 0 ? s / scale : 0);
+        double over = fmax(0, s - 10 * R->round * big);
+        odd = fmax(odd, over > 0 ? (g > 0 ? over / g : INFINITY) : 0);
     }
     return odd;
 }
