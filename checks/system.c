@@ -730,7 +730,8 @@ static int damping_fit(run *R, const double *x, const double *v, const cc_csr *J
         double sb = fmax(2 * sw, sv);
         f->bw = fmax(f->bw, sb > 0 ? fabs(2 * wGv - vge) / sb : 0);
         double q = fabs(vge) > 1e-3 * sv ? 2 * wGv / vge : NAN;   /* this direction's multiple of B&W's form */
-        f->c_bw[0] = isnan(q) ? NAN : fmin(f->c_bw[0], q), f->c_bw[1] = isnan(q) ? NAN : fmax(f->c_bw[1], q);
+        if (isnan(q) || isnan(f->c_bw[0])) f->c_bw[0] = f->c_bw[1] = NAN;   /* no multiple once one direction has none */
+        else f->c_bw[0] = fmin(f->c_bw[0], q), f->c_bw[1] = fmax(f->c_bw[1], q);
     }
     f->c_exact = gg > 0 ? pg / gg : 0;
     f->off_exact = pp > 0 ? sqrt(fmax(0, pp - 2 * f->c_exact * pg + f->c_exact * f->c_exact * gg) / pp) : 0;
