@@ -237,6 +237,11 @@ static void test_float_on_curved_mesh(void)
         CU_ASSERT_EQUAL(check(prog, opts), 1);
         CU_ASSERT(row_is("df/dx", "FAIL"));
     }
+    /* the damping's part with its sign wrong: a multiple of the exact one, to its differences' truncation */
+    snprintf(prog, sizeof prog, "python3 %s/tests/exec/as_float.py python3 %s/docs/examples/system/springs.py --mistake damping-dx-sign",
+             CC_SOURCE_DIR, CC_SOURCE_DIR);
+    CU_ASSERT_EQUAL(check(prog, opts), 1);
+    CU_ASSERT(row_is("df/dx moving", "FAIL") && says(out, "times the exact one: its sign"));
 }
 
 static void test_cpp_example(void)
