@@ -390,8 +390,15 @@ static void test_json_and_mesh_file(void)
     CU_ASSERT(says(text, "\"failed\": true"));
     CU_ASSERT(!strncmp(text, "{\"verdict\": \"fail\", \"options\": {\"mesh\": \"", 41));
     CU_ASSERT(says(text, "grid3x3.obj\", \"claims\": null, \"area_power\": null, \"h\": "));
+    CU_ASSERT(says(text, "\"uv_from_xy\": 0, \"uv_mismatch\": 0, \"checks\""));   /* its vt lay it out as it is */
+    CU_ASSERT(!strstr(out, "note: the mesh has no vt"));
     free(text);
     remove(path);
+    /* a curved rest without vt: (u, v) from (x, y) are not its lengths, and the report says so */
+    snprintf(opts, sizeof opts, "--mesh %s/tests/exec/curved.obj --directions 1", CC_SOURCE_DIR);
+    CU_ASSERT_EQUAL(check(CC_SIM_ADAPTER, opts), 0);
+    CU_ASSERT(says(out, "  note: the mesh has no vt for 36 vertices, so their (u, v) are the rest (x, y); the rest is not "
+                        "flat in the x-y plane: (u, v) lengths are up to 96.8 % off the rest lengths (triangle 3)"));
 }
 
 /* A program's triplets into compressed rows: every (i, j) some triplet names stored once, with

@@ -99,6 +99,22 @@ static void test_fold_detected(void)
     cc_mesh_free(m);
 }
 
+/* a flat grid's (u,v) are its lengths; a vertex lifted out of the plane stretches its edges in
+ * space by sqrt(1 + (dz/l)^2), which (u,v) no longer have */
+static void test_uv_mismatch(void)
+{
+    char err[CC_ERRLEN];
+    cc_mesh *m = cc_mesh_grid(3, 3, 1.0, 1.0, 0, err);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(m);
+    int t;
+    CU_ASSERT_DOUBLE_EQUAL(cc_mesh_uv_mismatch(m, &t), 0, 1e-15);
+    m->x[3 * 4 + 2] = 0.5;   /* the middle vertex, 0.5 above its neighbours at 0.5 */
+    double want = 1 - 1 / sqrt(2.0);   /* |u| / |x| - 1 along an axis edge: 0.5 / (0.5 sqrt 2) */
+    CU_ASSERT_DOUBLE_EQUAL(cc_mesh_uv_mismatch(m, &t), want, 1e-12);
+    CU_ASSERT(t >= 0 && t < m->nt);
+    cc_mesh_free(m);
+}
+
 static void test_grid_rejects_bad_sizes(void)
 {
     char err[CC_ERRLEN];
@@ -278,6 +294,7 @@ int main(void)
         {"hinge orientation in Pritchard's labels", test_hinge_orientation},
         {"a fold is seen on exactly its hinges", test_fold_detected},
         {"grid rejects bad sizes", test_grid_rejects_bad_sizes},
+        {"(u,v) lengths against the rest lengths", test_uv_mismatch},
         {"OBJ round trip", test_obj_round_trip},
         {"OBJ quads and (u,v)", test_obj_quads_and_uv},
         {"OBJ errors name file and line", test_obj_errors},

@@ -54,9 +54,9 @@ static void usage(FILE *f)
           "  --directions K     random directions per state and check (default 3)\n"
           "  --exec-timeout S   seconds the program may take per request (default 30)\n"
           "  --json FILE        the checks as JSON ('-': on stdout instead of the table): {verdict,\n"
-          "                     options, checks: [{check, status, gates, tests, max_rel_error,\n"
-          "                     findings}], requests, answer_bytes, own_cpu_seconds,\n"
-          "                     own_memory_mb, failed}\n"
+          "                     options, uv_from_xy, uv_mismatch, checks: [{check, status, gates,\n"
+          "                     tests, max_rel_error, findings}], requests, answer_bytes,\n"
+          "                     own_cpu_seconds, own_memory_mb, failed}\n"
           "\n"
           "Exit status: 0 every check holds, 1 one fails, 2 bad input or a program that misbehaves\n"
           "(exits, crashes, hangs, answers out of protocol: one line on stderr).\n",
@@ -142,6 +142,13 @@ static void print_table(FILE *f, const sys_args *a, const cc_mesh *m, const cc_e
 {
     fprintf(f, "check-system: %s on %s (%d vertices, %d triangles, %d hinges), h = %g, seed %llu\n", a->exec,
             a->mesh ? a->mesh : "a square grid", m->nv, m->nt, m->nh, a->o.h, a->o.seed);
+    int et;
+    double off = m->uv_from_xy ? cc_mesh_uv_mismatch(m, &et) : 0;
+    if (off > 1e-6)   /* (u,v) taken from (x,y) for want of vt, on a rest that is not flat in x-y */
+        fprintf(f, "  note: the mesh has no vt for %d vertices, so their (u, v) are the rest (x, y); the rest is not "
+                "flat in the x-y plane: (u, v) lengths are up to %.3g %% off the rest lengths (triangle %d). A program "
+                "that takes its rest from the positions in space disagrees with it; give vt\n", m->uv_from_xy,
+                100 * off, et + a->o.base);
     if (a->claims)
         fprintf(f, "  claims: %s%s", a->claims, a->claim_area_power > 0 ? "" : "\n");
     if (a->claims && a->claim_area_power > 0) fprintf(f, "  (alpha = a^%g)\n", a->claim_area_power);
@@ -177,9 +184,9 @@ static void print_table(FILE *f, const sys_args *a, const cc_mesh *m, const cc_e
     fprintf(f, "  => %s\n", cc_sys_failed(r) ? "FAILS" : "every check holds");
 }
 
-/* {"verdict", "options": {...}, "checks": [...], "requests", "answer_bytes", "own_cpu_seconds",
- * "own_memory_mb", "failed"} */
-static void print_json(FILE *f, const sys_args *a, const cc_exec_system *x, const cc_sys_report *r)
+/* {"verdict", "options": {...}, "uv_from_xy", "uv_mismatch", "checks": [...], "requests",
+ * "answer_bytes", "own_cpu_seconds", "own_memory_mb", "failed"} */
+static void print_json(FILE *f, const sys_args *a, const cc_mesh *m, const cc_exec_system *x, const cc_sys_report *r)
 {
     fprintf(f, "{\"verdict\": \"%s\", \"options\": {", cc_sys_failed(r) ? "fail" : "pass");
     if (a->mesh) fputs("\"mesh\": ", f), cc_json_string(f, a->mesh);
@@ -194,7 +201,10 @@ static void print_json(FILE *f, const sys_args *a, const cc_exec_system *x, cons
     cc_json_number(f, a->o.h);
     fprintf(f, ", \"seed\": %llu, \"directions\": %d, \"precision\": ", a->o.seed, a->o.directions);
     cc_json_number(f, r->precision);
-    fputs("}, \"checks\": [", f);
+    int et;
+    fprintf(f, "}, \"uv_from_xy\": %d, \"uv_mismatch\": ", m->uv_from_xy);
+    cc_json_number(f, cc_mesh_uv_mismatch(m, &et));
+    fputs(", \"checks\": [", f);
     for (int c = 0; c < CC_SYS_CHECKS; c++) {
         const cc_sys_check *k = &r->c[c];
         const char *status = !k->applies || !k->tests ? "not applicable" : k->pass ? "pass" : "fail";
@@ -247,10 +257,10 @@ int cc_cmd_check_system(int argc, char **argv)
     if (!rc && cc_exec_system_check(a.exec, m, a.claims ? &claimed : NULL, a.timeout, a.o, &x, r, err) < 0)
         rc = cc_cli_error("check-system", "%s", err);
     if (!rc) {
-        if (a.json && !strcmp(a.json, "-")) print_json(stdout, &a, &x, r);
+        if (a.json && !strcmp(a.json, "-")) print_json(stdout, &a, m, &x, r);
         else print_table(stdout, &a, m, &x, r);
         if (jf.f) {
-            print_json(jf.f, &a, &x, r);
+            print_json(jf.f, &a, m, &x, r);
             if (cc_outfile_commit(&jf, err) < 0) rc = cc_cli_error("check-system", "%s", err);
         }
         if (!rc) rc = cc_sys_failed(r) ? CC_EXIT_FAIL : CC_EXIT_OK;

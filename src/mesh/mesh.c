@@ -201,6 +201,21 @@ static double extent(const double *v, int n, int dim)
     return e;
 }
 
+double cc_mesh_uv_mismatch(const cc_mesh *m, int *edge_tri)
+{
+    double worst = 0;
+    *edge_tri = -1;
+    for (int t = 0; t < m->nt; t++)
+        for (int k = 0; k < 3; k++) {
+            int a = m->tri[3 * t + k], b = m->tri[3 * t + (k + 1) % 3];
+            double du = m->uv[2 * a] - m->uv[2 * b], dv = m->uv[2 * a + 1] - m->uv[2 * b + 1], dx = 0;
+            for (int s = 0; s < 3; s++) dx += (m->x[3 * a + s] - m->x[3 * b + s]) * (m->x[3 * a + s] - m->x[3 * b + s]);
+            double r = dx > 0 ? fabs(sqrt((du * du + dv * dv) / dx) - 1) : 0;
+            if (r > worst) worst = r, *edge_tri = t;
+        }
+    return worst;
+}
+
 int cc_mesh_check_rest(const cc_mesh *m, char *err)
 {
     double eu = extent(m->uv, m->nv, 2), ex = extent(m->x, m->nv, 3);

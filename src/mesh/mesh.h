@@ -54,6 +54,11 @@ cc_mesh *cc_mesh_read_obj(const char *path, char *err);
  * are (x,y) for want of vt, saying so */
 int cc_mesh_check_rest(const cc_mesh *m, char *err);
 
+/* The largest | |u_i - u_j| / |x_i - x_j| - 1 | over the triangles' edges: how far the (u,v)
+ * lengths are from the rest lengths in space (0 for a cloth given flat in the x-y plane, or with
+ * vt that lay it out isometrically); *edge_tri the triangle of that edge (-1 if none) */
+double cc_mesh_uv_mismatch(const cc_mesh *m, int *edge_tri);
+
 /* Rest data for triangle t (stretch/shear) with area power p, and b_u, b_v; 0 or -1 with err
  * naming the triangle. */
 int cc_mesh_triangle_rest(const cc_mesh *m, int t, double area_power, double bu, double bv,
