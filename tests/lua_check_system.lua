@@ -69,6 +69,7 @@ for _, form in ipairs{"rows", "triplets"} do
   assert(r.checks.symmetry.pass and r.checks.translation.pass and r.checks.rotation.pass)
   assert(not r.checks.mass.applies and not r.checks["df/dv"].applies, "nothing given, nothing checked")
   assert(#r.states == 6 and r.states[1] == "rest" and r.evaluations > 20 and r.total_mass == nil)
+  assert(r.uv_from_xy == 0 and r.uv_mismatch == 0)   -- a grid laid out flat by its (u, v)
 end
 print("cc.check_system: a right spring cloth holds every check, as rows and as triplets")
 

@@ -190,14 +190,17 @@ static int intfield(lua_State *L, const char *key, int lo, int hi, int def)
     return (int)k;
 }
 
-static void push_report(lua_State *L, const cc_sys_report *r)
+static void push_report(lua_State *L, const cc_sys_report *r, const cc_mesh *m)
 {
-    lua_createtable(L, 0, 5);
+    lua_createtable(L, 0, 7);
     lua_pushboolean(L, cc_sys_failed(r));
     lua_setfield(L, -2, "failed");
     lua_pushinteger(L, r->evaluations);
     lua_setfield(L, -2, "evaluations");
     if (r->total_mass > 0) lua_pushnumber(L, r->total_mass), lua_setfield(L, -2, "total_mass");
+    int et;
+    lua_pushinteger(L, m->uv_from_xy), lua_setfield(L, -2, "uv_from_xy");
+    lua_pushnumber(L, cc_mesh_uv_mismatch(m, &et)), lua_setfield(L, -2, "uv_mismatch");
     lua_createtable(L, r->nstates, 0);
     for (int s = 0; s < r->nstates; s++) lua_pushstring(L, r->state_name[s]), lua_rawseti(L, -2, s + 1);
     lua_setfield(L, -2, "states");
@@ -252,7 +255,7 @@ static int l_check_system(lua_State *L)
     int rc = cc_sys_run(&t, &o, r, err);
     luaL_unref(L, LUA_REGISTRYINDEX, c.answer);
     if (rc < 0) return luaL_error(L, "check_system: %s", err);
-    push_report(L, r);
+    push_report(L, r, m);
     return 1;
 }
 
