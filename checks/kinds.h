@@ -12,9 +12,9 @@
  *             run in this order; NONE where another entry's detector reports it (scale with sign,
  *             rotation with translation, angle-range with rest-angle) or the diagnosis itself
  *             does (unknown)
- * A kind added later goes at the end, so that the public enum's values stay what they were.
  *   summary   one line: what the kind means
- * The value row's diagnosis (a value against a claim) names a few of these kinds too.
+ * The value row's diagnosis (a value against a claim) names a few of these kinds too. A kind
+ * added later goes at the end, so that the public enum's values stay what they were.
  */
 #ifndef CC_KINDS_H
 #define CC_KINDS_H

@@ -238,21 +238,31 @@ static int energy_along(run *R, const double *x, const double *d, double *out, d
     return 0;
 }
 
+/* the step of the differences of f along x (of_v 0) or v (of_v 1): a velocity change of the
+ * position step's size */
+static double force_step(const run *R, int of_v) { return of_v ? R->eps / R->o->h : R->eps; }
+
+/* sum over k < nk of wt[k] f(t at (x, v) moved by at[k] steps along d) / div into out; 0 or -1 */
+static int force_sum(run *R, const cc_sys_target *t, const double *x, const double *v, const double *d, int of_v,
+                     const double *at, const double *wt, int nk, double div, double *out)
+{
+    double *y = R->w[5], *u = R->w[4], step = force_step(R, of_v);
+    memset(out, 0, sizeof(double) * (size_t)R->n);
+    for (int k = 0; k < nk; k++) {
+        for (int i = 0; i < R->n; i++) y[i] = x[i], u[i] = v[i];
+        for (int i = 0; i < R->n; i++) (of_v ? u : y)[i] += at[k] * step * d[i];
+        if (ask_of(R, t, y, u, CC_SYS_FORCE, &R->p) < 0) return -1;
+        for (int i = 0; i < R->n; i++) out[i] += wt[k] * R->p.f[i] / div;
+    }
+    return 0;
+}
+
 /* f of target t along d at (x, v): of x (of_v 0) or of v (of_v 1); central4 into out; 0 or -1 */
 static int force_along_of(run *R, const cc_sys_target *t, const double *x, const double *v, const double *d, int of_v,
                           double *out)
 {
     static const double at[4] = {2, 1, -1, -2}, wt[4] = {-1, 8, -8, 1};
-    double *y = R->w[5], *u = R->w[4];
-    double step = of_v ? R->eps / R->o->h : R->eps;   /* a velocity change of the step's size */
-    memset(out, 0, sizeof(double) * (size_t)R->n);
-    for (int k = 0; k < 4; k++) {
-        for (int i = 0; i < R->n; i++) y[i] = x[i], u[i] = v[i];
-        for (int i = 0; i < R->n; i++) (of_v ? u : y)[i] += at[k] * step * d[i];
-        if (ask_of(R, t, y, u, CC_SYS_FORCE, &R->p) < 0) return -1;
-        for (int i = 0; i < R->n; i++) out[i] += wt[k] * R->p.f[i] / (12 * step);
-    }
-    return 0;
+    return force_sum(R, t, x, v, d, of_v, at, wt, 4, 12 * force_step(R, of_v), out);
 }
 
 /* the program's f along d */
@@ -439,23 +449,27 @@ typedef struct jac_ctx {
 static double jac_err(run *R, void *ctx, const int *vs, int k)
 {
     jac_ctx *c = ctx;
-    double *d = R->w[0], *Jd = R->w[1], *fd = R->w[2];
+    static const double at[4] = {1, -1, 2, -2}, wt[4] = {8, -8, -1, 1}, far[2] = {4, -4}, one[2] = {1, -1};
+    double *d = R->w[0], *Jd = R->w[1], *fd = R->w[2], *f2 = R->w[3];
     direction(R, vs, k, d);
     cc_csr_mul(c->J, d, Jd);
-    if (force_along(R, c->x, c->v, d, c->of_v, fd) < 0) return -1;
+    /* central4 from f at +-1 and +-2 steps, with f(+2) - f(-2) kept for the truncation below */
+    double s = force_step(R, c->of_v);
+    if (force_sum(R, R->t, c->x, c->v, d, c->of_v, at, wt, 2, 12 * s, fd) < 0 ||
+        force_sum(R, R->t, c->x, c->v, d, c->of_v, at + 2, one, 2, 1, f2) < 0)
+        return -1;
+    for (int i = 0; i < R->n; i++) fd[i] -= f2[i] / (12 * s);
     /* differences of f carry its rounding, eps |f| / step: a floor under the scale */
-    double step = c->of_v ? R->eps / R->o->h : R->eps, floor = R->round * norm_inf(R->e.f, R->n) / step;
+    double floor = R->round * norm_inf(R->e.f, R->n) / s;
     double worst = 0, scale = fmax(fmax(norm_inf(Jd, R->n), norm_inf(fd, R->n)), floor);
     for (int i = 0; i < R->n; i++) worst = fmax(worst, fabs(Jd[i] - fd[i]));
     if (!(worst > R->tol[CC_SYS_C_DFDX] * scale) || !(scale > 0)) return scale > 0 ? worst / scale : 0.0;
-    /* and their truncation, which goes as step^4: central4 at twice the step lies 15 of them
-     * away; a difference within ten of it means nothing (a curved mesh at a float's long step) */
-    double *fd2 = R->w[3], trunc = 0, eps = R->eps;
-    R->eps = 2 * eps;
-    int got = force_along(R, c->x, c->v, d, c->of_v, fd2);
-    R->eps = eps;
-    if (got < 0) return -1;
-    for (int i = 0; i < R->n; i++) trunc = fmax(trunc, fabs(fd2[i] - fd[i]) / 15);
+    /* and their truncation, which goes as step^4: central4 at twice the step (f at +-2 and +-4
+     * steps) lies 15 of them away; a difference within ten of it means nothing (a curved mesh at
+     * a float's long step) */
+    double *f4 = Jd, trunc = 0;   /* (J d is done with) */
+    if (force_sum(R, R->t, c->x, c->v, d, c->of_v, far, one, 2, 1, f4) < 0) return -1;
+    for (int i = 0; i < R->n; i++) trunc = fmax(trunc, fabs((8 * f2[i] - f4[i]) / (24 * s) - fd[i]) / 15);
     scale = fmax(scale, 10 * trunc / R->tol[CC_SYS_C_DFDX]);
     return worst / scale;
 }
@@ -701,13 +715,14 @@ typedef struct damp_fit {
     double ge_max, floor;      /* the largest exact G w, and the differences' rounding */
 } damp_fit;
 
-/* the fit of G = J(x, v) - J0 (J0 the program's df/dx at (x, 0)) over R->o->directions; 0 or -1 */
-static int damping_fit(run *R, const double *x, const double *v, const cc_csr *J, const cc_csr *J0, damp_fit *f)
+/* the fit of G = J(x, v) - J0 (J0 the program's df/dx at (x, 0), zero the velocity 0) over
+ * R->o->directions; 0 or -1 */
+static int damping_fit(run *R, const double *x, const double *v, const double *zero, const cc_csr *J, const cc_csr *J0,
+                       damp_fit *f)
 {
     int n = R->n;
-    double *w = R->w[0], *gp = R->w[1], *ge = R->w[2], *tmp = R->w[3], *zero = calloc((size_t)n, sizeof(double));
-    double *Gv = malloc(sizeof(double) * (size_t)n);
-    if (!zero || !Gv) return free(zero), free(Gv), 0;
+    double *w = R->w[0], *gp = R->w[1], *ge = R->w[2], *tmp = R->w[3], *Gv = malloc(sizeof(double) * (size_t)n);
+    if (!Gv) return 0;
     cc_csr_mul(J, v, Gv), cc_csr_mul(J0, v, tmp);
     for (int i = 0; i < n; i++) Gv[i] -= tmp[i];
     *f = (damp_fit){.c_bw = {INFINITY, -INFINITY}};
@@ -715,7 +730,7 @@ static int damping_fit(run *R, const double *x, const double *v, const cc_csr *J
     double gg = 0, pg = 0, pp = 0;
     for (int k = 0; k < R->o->directions; k++) {
         direction(R, NULL, R->nv, w);
-        if (force_along(R, x, zero, w, 0, tmp) < 0 || force_along(R, x, v, w, 0, ge) < 0) return free(zero), free(Gv), -1;
+        if (force_along(R, x, zero, w, 0, tmp) < 0 || force_along(R, x, v, w, 0, ge) < 0) return free(Gv), -1;
         for (int i = 0; i < n; i++) ge[i] -= tmp[i];
         cc_csr_mul(J, w, gp), cc_csr_mul(J0, w, tmp);
         double de = 0, dz = 0, big = f->floor, vge = 0, wGv = 0, sv = 0, sw = 0;
@@ -735,7 +750,8 @@ static int damping_fit(run *R, const double *x, const double *v, const cc_csr *J
     }
     f->c_exact = gg > 0 ? pg / gg : 0;
     f->off_exact = pp > 0 ? sqrt(fmax(0, pp - 2 * f->c_exact * pg + f->c_exact * f->c_exact * gg) / pp) : 0;
-    return free(zero), free(Gv), 0;
+    free(Gv);
+    return 0;
 }
 
 /* the largest over R->o->directions of |(J + Jm - 2 J0) w| less its rounding (ten roundings of the
@@ -779,7 +795,7 @@ static void check_damping_form(run *R, const double *x, const double *v, const c
     int ok0 = cc_sys_eval_init(&at0, R->n) == 0, okm = cc_sys_eval_init(&atm, R->n) == 0;
     if (!zero || !mv || !ok0 || !okm) goto done;
     for (int i = 0; i < R->n; i++) mv[i] = -v[i];
-    if (ask(R, x, zero, CC_SYS_FORCE | CC_SYS_DFDX, &at0) < 0 || R->tainted || damping_fit(R, x, v, J, &at0.dfdx, &f) < 0)
+    if (ask(R, x, zero, CC_SYS_FORCE | CC_SYS_DFDX, &at0) < 0 || R->tainted || damping_fit(R, x, v, zero, J, &at0.dfdx, &f) < 0)
         goto done;
     if (f.exact <= tol) goto done;   /* the difference was along the first directions only: left to the check */
     int blocks = chk->nfind;
